@@ -1,0 +1,9 @@
+import { fileURLToPath } from 'node:url'
+import { defineConfig } from 'vitest/config'
+import { digline } from 'digline/plugin'
+
+export default defineConfig({
+  root: fileURLToPath(new URL('.', import.meta.url)),
+  plugins: [digline({ tenant: 'examples' })],
+  test: { include: ['evals/**/*.eval.ts'] },
+})

@@ -1,0 +1,80 @@
+// evalSuite(): one Vitest test per case, plus one test that carries the suite's verdict.
+import { beforeAll, describe, inject, test, type RunnerTestSuite } from 'vitest'
+import { InvalidOptionsError } from '../src/errors.js'
+import { resolveSuite } from '../src/suite/resolve-suite.js'
+import type { SuiteDefinition } from '../src/suite/types.js'
+import { FileResultStore } from '../src/store/file-store.js'
+import type { RunContext } from '../src/host/prepare-run.js'
+import type { SuiteOutcome } from '../src/host/suite-outcome.js'
+import { SuiteRun } from './suite-run.js'
+import { recordInManifest } from './suite-manifest.js'
+import { CaseErroredError, SuiteNotHeldError, describeMisses } from './test-errors.js'
+import type { ProvidedDigline } from './provided.js'
+
+/** The name of the test that closes every suite and carries its verdict. */
+export const VERDICT_TEST = 'digline verdict'
+
+function runContext(): RunContext {
+  let provided: ProvidedDigline | undefined
+  try {
+    provided = inject('digline')
+  } catch {
+    provided = undefined
+  }
+  if (provided === undefined) {
+    throw new InvalidOptionsError(
+      'evalSuite() was called in a Vitest project without the digline() plugin',
+      "Add digline({ tenant: '…' }) from 'digline/plugin' to the plugins of vitest.config.ts.",
+    )
+  }
+  if (provided.refusal !== undefined) throw new InvalidOptionsError(provided.refusal.message.split('\n')[0]!, provided.refusal.next, provided.refusal.path)
+  return { tenant: provided.tenant, environment: provided.environment, storeRoot: provided.storeRoot, projectRoot: provided.projectRoot }
+}
+
+/** The case ids whose tests Vitest will run; undefined when every case runs. */
+function selectedCases(task: Readonly<RunnerTestSuite>, caseIds: readonly string[]): ReadonlySet<string> | undefined {
+  const ids = new Set(caseIds)
+  const selected = new Set(task.tasks.filter((t) => t.type === 'test' && ids.has(t.name) && t.mode === 'run').map((t) => t.name))
+  const verdictRuns = task.tasks.some((t) => t.name === VERDICT_TEST && t.mode === 'run')
+  return selected.size === ids.size && verdictRuns ? undefined : selected
+}
+
+export function evalSuite<I, O, E>(definition: SuiteDefinition<I, O, E>): void {
+  const ctx = runContext()
+  const suite = resolveSuite(definition)
+  recordInManifest(suite, ctx)
+  const store = new FileResultStore({ root: ctx.storeRoot })
+  const caseIds = suite.cases.map((c) => c.id)
+
+  describe(suite.name, () => {
+    let run: Promise<SuiteRun> | undefined
+    // Vitest passes hook fixtures first and the suite task second.
+    beforeAll(({}, task) => {
+      run = SuiteRun.start(suite, ctx, store, selectedCases(task as RunnerTestSuite, caseIds))
+      return run.then(() => undefined)
+    })
+
+    for (const c of suite.cases) {
+      test(
+        c.id,
+        async ({ task }) => {
+          const result = await (await run!).caseResult(c.id)
+          task.meta.digline = { kind: 'case', suite: suite.name, case: { case_id: c.id, verdict: result.verdict, score: result.score, reason: result.error?.message ?? result.reason } }
+          if (result.verdict === 'error') throw new CaseErroredError(suite.name, c.id, result.error!.cause, result.error!.message)
+        },
+        suite.timeout,
+      )
+    }
+
+    test(
+      VERDICT_TEST,
+      async ({ task }) => {
+        const outcome: SuiteOutcome = await (await run!).outcome
+        task.meta.digline = { kind: 'suite', outcome }
+        if (outcome.status === 'errored') throw new SuiteNotHeldError(`${outcome.aggregates.errored} case(s) errored, so suite ${suite.name} could not be judged (exit 2)`)
+        if (outcome.status === 'missed') throw new SuiteNotHeldError(`suite ${suite.name} missed its thresholds: ${describeMisses(outcome.misses)}`)
+      },
+      suite.timeout,
+    )
+  })
+}

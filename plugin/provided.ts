@@ -1,0 +1,22 @@
+// What the main process hands every worker through project.provide('digline', …).
+import type { DiglineErrorData } from '../src/errors.js'
+import type { SuiteOutcome, CaseLine } from '../src/host/suite-outcome.js'
+
+export type ProvidedDigline =
+  | { tenant: string; environment: string; storeRoot: string; projectRoot: string; refusal?: undefined }
+  | { refusal: DiglineErrorData }
+
+/** What a digline test carries back to the main process in its task meta. */
+export type DiglineTaskMeta = { kind: 'case'; suite: string; case: CaseLine } | { kind: 'suite'; outcome: SuiteOutcome }
+
+declare module 'vitest' {
+  interface ProvidedContext {
+    digline: ProvidedDigline
+  }
+}
+
+declare module '@vitest/runner' {
+  interface TaskMeta {
+    digline?: DiglineTaskMeta
+  }
+}

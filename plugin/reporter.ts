@@ -1,0 +1,92 @@
+// The main-process reporter: prints each suite's verdict and owns process.exitCode (SPEC §5).
+import type { Reporter, TestModule, Vitest } from 'vitest/node'
+import type { SerializedError } from 'vitest'
+import pc from 'picocolors'
+import { isRefusal } from '../src/errors.js'
+import { exitCodeForLaunch, type SuiteOutcome } from '../src/host/suite-outcome.js'
+import { formatOutcome } from '../src/host/format-outcome.js'
+import type { ExitCode } from '../src/errors.js'
+import './provided.js'
+
+interface Collected {
+  outcomes: SuiteOutcome[]
+  refusals: string[]
+  failures: string[]
+  failedTests: number
+}
+
+function firstLine(message: string | undefined): string {
+  return (message ?? '').split('\n')[0] ?? ''
+}
+
+export class DiglineReporter implements Reporter {
+  private exitCode: ExitCode | undefined
+  private vitest: Vitest | undefined
+
+  onInit(vitest: Vitest): void {
+    this.vitest = vitest
+    vitest.onClose(() => {
+      if (this.exitCode !== undefined) process.exitCode = this.exitCode
+    })
+  }
+
+  onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<SerializedError>): void {
+    const collected = this.collect(testModules, unhandledErrors)
+    const hasDigline = collected.outcomes.length > 0 || collected.refusals.length > 0 || collected.failures.length > 0
+    if (!hasDigline) return
+    const exitCode = exitCodeForLaunch({
+      outcomes: collected.outcomes,
+      refusals: collected.refusals.length,
+      failures: collected.failures.length,
+      failedTests: collected.failedTests,
+    })
+    this.exitCode = exitCode
+    process.exitCode = exitCode
+    this.print(collected, exitCode)
+  }
+
+  private collect(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<SerializedError>): Collected {
+    const c: Collected = { outcomes: [], refusals: [], failures: [], failedTests: 0 }
+    const classify = (error: { name?: string; message?: string }, where: string) => {
+      if (isRefusal(error)) c.refusals.push(`${where}: ${error.message ?? error.name}`)
+      else if (error.name?.endsWith('Error') && (error as { digline?: boolean }).digline === true) c.failures.push(`${where}: ${firstLine(error.message)}`)
+      else return false
+      return true
+    }
+    for (const module of testModules) {
+      const where = module.relativeModuleId
+      let moduleFailed = false
+      for (const error of module.errors()) {
+        if (!classify(error, where)) c.failures.push(`${where}: ${firstLine(error.message)}`)
+        moduleFailed = true
+      }
+      if (moduleFailed) continue
+      for (const suite of module.children.allSuites()) {
+        for (const error of suite.errors()) if (!classify(error, `${where} › ${suite.fullName}`)) c.failures.push(`${where} › ${suite.fullName}: ${firstLine(error.message)}`)
+      }
+      for (const test of module.children.allTests()) {
+        const meta = test.meta().digline
+        const result = test.result()
+        if (meta?.kind === 'suite') c.outcomes.push(meta.outcome)
+        if (result.state !== 'failed' || meta !== undefined) continue
+        const error = result.errors?.[0]
+        if (error !== undefined && classify(error, `${where} › ${test.fullName}`)) continue
+        if (test.name === 'digline verdict') c.failures.push(`${where} › ${test.fullName}: ${firstLine(error?.message)}`)
+        else c.failedTests++
+      }
+    }
+    for (const error of unhandledErrors) if (!classify(error, 'unhandled')) c.failures.push(`unhandled: ${firstLine(error.message)}`)
+    return c
+  }
+
+  private print(c: Collected, exitCode: ExitCode): void {
+    const out: string[] = ['']
+    for (const outcome of c.outcomes) out.push(formatOutcome(outcome), '')
+    for (const r of c.refusals) out.push(`${pc.red('refused')} ${r}`)
+    for (const f of c.failures) out.push(`${pc.red('failed')} ${f}`)
+    if (c.failedTests > 0) out.push(`${c.failedTests} other test(s) failed`)
+    const meaning = { 0: 'every suite holds', 1: 'a threshold was missed or a test failed', 2: 'a case errored or a run could not be written: not judged', 64: 'refused: fix the usage named above; nothing was judged' }[exitCode]
+    out.push(`${pc.bold('digline')} exit ${exitCode}: ${meaning}`)
+    ;(this.vitest?.logger ?? console).log(out.join('\n'))
+  }
+}

@@ -1,0 +1,6 @@
+// What a suite file imports: `import { evalSuite, scorers } from 'digline'`.
+export { evalSuite, VERDICT_TEST } from './eval-suite.js'
+export { scorers } from '../src/scorers/index.js'
+export type * from '../src/suite/types.js'
+export type { CaseResult, RunDocument, Aggregates } from '../src/document/schema.js'
+export type { CaseProgress } from '../src/driver/progress.js'

@@ -1,0 +1,15 @@
+// When the CLI needs to know the suites as they are declared now (their config_hash, say), it runs
+// `vitest list` with DIGLINE_MANIFEST set; each evalSuite() call then appends one line there.
+import { appendFileSync } from 'node:fs'
+import type { RunContext } from '../src/host/prepare-run.js'
+import { suiteIdentity } from '../src/suite/resolve-suite.js'
+import type { ResolvedSuite } from '../src/suite/types.js'
+import type { SuiteManifestEntry } from '../src/host/suite-manifest.js'
+
+export function recordInManifest(suite: ResolvedSuite, ctx: RunContext, env: NodeJS.ProcessEnv = process.env): void {
+  const path = env.DIGLINE_MANIFEST
+  if (path === undefined || path === '') return
+  const { configHash, casesDigest } = suiteIdentity(suite)
+  const entry: SuiteManifestEntry = { suite: suite.name, tenant: ctx.tenant, config_hash: configHash, cases_digest: casesDigest, cases: suite.cases.length }
+  appendFileSync(path, `${JSON.stringify(entry)}\n`)
+}

@@ -1,0 +1,67 @@
+import { FileResultStore } from '../../store/file-store.js'
+import { RunNotFoundError } from '../../errors.js'
+import { formatAggregates, formatCaseLines } from '../../host/format-outcome.js'
+import { judgeThresholds } from '../../driver/index.js'
+import { projectSettings } from '../project-config.js'
+import { parseCommand, requireFlag, PROJECT_OPTIONS } from '../parse.js'
+import { PROJECT_HELP, type Command } from '../command.js'
+import type { ResultStore } from '../../store/result-store.js'
+
+export async function resolveRunKey(store: ResultStore, tenant: string, suite: string, run: string): Promise<string> {
+  if (run !== 'latest') return run
+  const key = await store.latestKey(tenant, suite)
+  if (key === undefined) throw new RunNotFoundError(`suite ${suite} of tenant ${tenant} has no run, so --run latest names nothing`, 'Run the suite with `vitest run` first.', ['--run'])
+  return key
+}
+
+export const showCommand: Command = {
+  name: 'show',
+  summary: 'show one run: its header, aggregates and the cases that did not pass',
+  help: `Usage: digline show --suite S --run KEY|latest [--json] [--all]
+
+Reads one run document whole and prints it.
+
+  --suite S        the suite (required)
+  --run KEY        the run's key, or latest (required)
+  --json           the run document itself on stdout
+  --all            list every case, not only those that did not pass
+
+${PROJECT_HELP}`,
+  async run(argv, io) {
+    const { values } = parseCommand('show', argv, {
+      ...PROJECT_OPTIONS,
+      suite: { type: 'string' },
+      run: { type: 'string' },
+      json: { type: 'boolean' },
+      all: { type: 'boolean' },
+    })
+    if (values.help) return io.stdout(showCommand.help), 0
+    const suite = requireFlag('show', 'suite', values.suite)
+    const runArg = requireFlag('show', 'run', values.run)
+    const settings = await projectSettings(io.cwd, values, io.env)
+    const store = new FileResultStore({ root: settings.storeRoot })
+    const doc = await store.readRun(settings.tenant, suite, await resolveRunKey(store, settings.tenant, suite, runArg))
+    if (values.json) {
+      io.stdout(JSON.stringify(doc, null, 2))
+      return 0
+    }
+    const thresholds = judgeThresholds(doc.aggregates, doc.rules)
+    io.stdout(
+      [
+        `suite ${doc.suite}  tenant ${doc.tenant}  environment ${doc.environment}`,
+        `created_at ${doc.created_at}  config_hash ${doc.config_hash}  git ${doc.git_commit ?? 'none'}`,
+        ...(doc.rejudged_from === undefined ? [] : [`replay of ${doc.rejudged_from_suite ?? doc.suite}/${doc.rejudged_from}`]),
+        `target ${JSON.stringify(doc.target_config)}${doc.observed.target_model === null ? '' : `  observed ${doc.observed.target_model}`}`,
+        formatAggregates(doc.aggregates),
+        doc.aggregates.errored > 0 ? 'not judged: a case errored' : thresholds.met ? 'thresholds: met' : `thresholds: missed (${thresholds.misses.map((m) => m.field).join(', ')})`,
+        ...formatCaseLines(
+          doc.results
+            .filter((r) => values.all || r.verdict !== 'pass')
+            .map((r) => ({ case_id: r.case_id, verdict: r.verdict, score: r.score, reason: r.error?.message ?? r.reason })),
+          values.all ? Number.MAX_SAFE_INTEGER : 50,
+        ),
+      ].join('\n'),
+    )
+    return 0
+  },
+}

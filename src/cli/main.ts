@@ -1,0 +1,42 @@
+// The CLI as a function: argv in, exit code out. bin.ts is the only place that exits the process.
+import pc from 'picocolors'
+import { exitCodeForError, isDiglineError, UsageError, type ExitCode } from '../errors.js'
+import type { CliIo, Command } from './command.js'
+import { runCommand } from './commands/run.js'
+import { listCommand } from './commands/list.js'
+import { showCommand } from './commands/show.js'
+import { DIGLINE_VERSION } from '../version.js'
+
+export const COMMANDS: readonly Command[] = [runCommand, listCommand, showCommand]
+
+export function usage(): string {
+  const width = Math.max(...COMMANDS.map((c) => c.name.length))
+  return [
+    `digline ${DIGLINE_VERSION}: evaluate LLM applications inside Vitest`,
+    '',
+    'Usage: digline <command> [options]',
+    '',
+    ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    '',
+    'Run `digline <command> --help` for a command. Exit codes: 0 holds, 1 missed, 2 not judged, 64 refused.',
+  ].join('\n')
+}
+
+export async function main(argv: string[], io: CliIo): Promise<ExitCode> {
+  const [name, ...rest] = argv
+  try {
+    if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+      io.stdout(usage())
+      return name === undefined ? 64 : 0
+    }
+    if (name === '--version' || name === '-v') return io.stdout(DIGLINE_VERSION), 0
+    const command = COMMANDS.find((c) => c.name === name)
+    if (command === undefined) throw new UsageError(`digline: unknown command ${JSON.stringify(name)}`, 'Run `digline --help` for the commands there are.')
+    return await command.run(rest, io)
+  } catch (error) {
+    const code = exitCodeForError(error)
+    if (isDiglineError(error)) io.stderr(`${pc.red(code === 64 ? 'refused' : 'failed')} ${error.name}: ${error.message}`)
+    else io.stderr(`${pc.red('failed')} ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
+    return code
+  }
+}

@@ -1,0 +1,77 @@
+// Where the CLI finds the tenant and the store: the digline() plugin options in the Vitest config,
+// overridden by --tenant and --store.
+import { existsSync } from 'node:fs'
+import { dirname, resolve } from 'node:path'
+import { ConfigNotFoundError, UsageError } from '../errors.js'
+import { resolveOptions, type DiglineOptions, type ResolvedOptions } from '../host/plugin-options.js'
+
+const CONFIG_NAMES = ['vitest.config.ts', 'vitest.config.mts', 'vitest.config.js', 'vitest.config.mjs', 'vite.config.ts', 'vite.config.mts', 'vite.config.js', 'vite.config.mjs']
+
+export interface ProjectFlags {
+  config?: string
+  tenant?: string
+  store?: string
+}
+
+export interface ProjectSettings extends ResolvedOptions {
+  /** The Vitest root, where relative store paths start. */
+  root: string
+  /** The config file read, if any. */
+  configFile: string | undefined
+}
+
+export function findConfigFile(cwd: string, explicit: string | undefined): string | undefined {
+  if (explicit !== undefined) {
+    const path = resolve(cwd, explicit)
+    if (!existsSync(path)) throw new UsageError(`--config ${explicit} was refused: no such file`, 'Pass the path of your vitest.config.ts.', ['--config'])
+    return path
+  }
+  return CONFIG_NAMES.map((n) => resolve(cwd, n)).find((p) => existsSync(p))
+}
+
+function findPluginOptions(plugins: unknown): DiglineOptions | undefined {
+  if (Array.isArray(plugins)) {
+    for (const p of plugins) {
+      const found = findPluginOptions(p)
+      if (found !== undefined) return found
+    }
+    return undefined
+  }
+  if (plugins !== null && typeof plugins === 'object' && (plugins as { name?: unknown }).name === 'digline') {
+    return (plugins as { api?: { digline?: { options?: DiglineOptions } } }).api?.digline?.options
+  }
+  return undefined
+}
+
+async function readPluginOptions(configFile: string): Promise<{ options: DiglineOptions | undefined; root: string }> {
+  const { loadConfigFromFile } = await import('vite')
+  const loaded = await loadConfigFromFile({ command: 'serve', mode: 'test' }, configFile, dirname(configFile), 'silent')
+  const config = (loaded?.config ?? {}) as { root?: string; plugins?: unknown; test?: { root?: string } }
+  const base = resolve(dirname(configFile), config.root ?? '.')
+  const root = config.test?.root === undefined ? base : resolve(base, config.test.root)
+  return { options: findPluginOptions(await flattenPlugins(config.plugins)), root }
+}
+
+async function flattenPlugins(plugins: unknown): Promise<unknown> {
+  if (Array.isArray(plugins)) return Promise.all(plugins.map(flattenPlugins))
+  return await plugins
+}
+
+export async function projectSettings(cwd: string, flags: ProjectFlags, env: NodeJS.ProcessEnv = process.env): Promise<ProjectSettings> {
+  const configFile = findConfigFile(cwd, flags.config)
+  const fromConfig = configFile === undefined ? { options: undefined, root: cwd } : await readPluginOptions(configFile)
+  if (fromConfig.options === undefined && flags.tenant === undefined) {
+    throw new ConfigNotFoundError(
+      configFile === undefined
+        ? `no Vitest config was found in ${cwd}, and no --tenant was given`
+        : `${configFile} has no digline() plugin, and no --tenant was given`,
+      'Run from the project root, pass --config path/to/vitest.config.ts, or pass --tenant T (and --store DIR).',
+    )
+  }
+  const merged: DiglineOptions = {
+    ...(fromConfig.options ?? {}),
+    ...(flags.tenant === undefined ? {} : { tenant: flags.tenant }),
+    ...(flags.store === undefined ? {} : { store: resolve(cwd, flags.store) }),
+  } as DiglineOptions
+  return { ...resolveOptions(merged, fromConfig.root, env), root: fromConfig.root, configFile }
+}

@@ -1,0 +1,132 @@
+// The run document as it is on disk (snake_case), validated with zod wherever data enters.
+import { z } from 'zod'
+
+export const SCHEMA_VERSION = 1
+
+const jsonObject = z.record(z.string(), z.unknown())
+const unitInterval = z.number().min(0).max(1)
+
+export const scorerScoreSchema = z.object({
+  name: z.string(),
+  pass: z.boolean(),
+  score: unitInterval,
+  reason: z.string().nullable(),
+})
+
+export const tokenUsageSchema = z.object({
+  input_tokens: z.number().int().nonnegative(),
+  output_tokens: z.number().int().nonnegative(),
+})
+
+export const sampleResultSchema = z.object({
+  pass: z.boolean(),
+  score: unitInterval,
+  scorers: z.array(scorerScoreSchema),
+  usage: tokenUsageSchema.optional(),
+  /** The target's answer; present only when the run records responses. */
+  output: z.unknown().optional(),
+})
+
+export const errorCauseSchema = z.enum(['target', 'scorer', 'mapper'])
+
+export const caseResultSchema = z.object({
+  case_id: z.string(),
+  verdict: z.enum(['pass', 'fail', 'error']),
+  score: unitInterval.nullable(),
+  passed_samples: z.number().int().nonnegative(),
+  reason: z.string().nullable(),
+  error: z.object({ cause: errorCauseSchema, message: z.string() }).nullable(),
+  samples: z.array(sampleResultSchema),
+  /** The case's input and expected value; present only when the run records responses. */
+  input: z.unknown().optional(),
+  expected: z.unknown().optional(),
+})
+
+export const intervalSchema = z.object({ low: unitInterval, high: unitInterval })
+
+export const aggregatesSchema = z.object({
+  cases: z.number().int().nonnegative(),
+  passed: z.number().int().nonnegative(),
+  failed: z.number().int().nonnegative(),
+  errored: z.number().int().nonnegative(),
+  pass_rate: unitInterval.nullable(),
+  pass_rate_ci95: intervalSchema.nullable(),
+  mean_score: unitInterval.nullable(),
+  samples_per_case: z.number().int().positive(),
+  usage: tokenUsageSchema.optional(),
+})
+
+export const rulesSchema = z.object({
+  samples: z.number().int().positive(),
+  min_agreement: unitInterval,
+  thresholds: z.object({ pass_rate: unitInterval.optional(), mean_score: unitInterval.optional() }),
+  tolerances: z.object({ pass_rate: unitInterval.optional(), mean_score: unitInterval.optional() }),
+})
+
+export const judgeConfigSchema = z.object({
+  scorers: z.array(z.object({ name: z.string(), config: jsonObject, pass_at: z.number() })),
+})
+
+export const observedSchema = z.object({
+  target_model: z.string().nullable(),
+  judge_models: z.record(z.string(), z.string()),
+})
+
+/** Every field before `aggregates`, in the order they are written. */
+export const runHeaderSchema = z.object({
+  schema_version: z.literal(SCHEMA_VERSION),
+  digline_version: z.string(),
+  tenant: z.string(),
+  environment: z.string(),
+  suite: z.string(),
+  created_at: z.string(),
+  config_hash: z.string().regex(/^[0-9a-f]{12}$/),
+  rejudged_from: z.string().optional(),
+  rejudged_from_suite: z.string().optional(),
+  git_commit: z.string().optional(),
+  record_responses: z.boolean(),
+  target_config: jsonObject,
+  judge_config: judgeConfigSchema,
+  artifacts: z.record(z.string(), z.string()),
+  metadata: jsonObject,
+  rules: rulesSchema,
+  observed: observedSchema,
+})
+
+export const runDocumentSchema = runHeaderSchema.extend({
+  aggregates: aggregatesSchema,
+  results: z.array(caseResultSchema),
+})
+
+export type ScorerScore = z.infer<typeof scorerScoreSchema>
+export type SampleResult = z.infer<typeof sampleResultSchema>
+export type ErrorCause = z.infer<typeof errorCauseSchema>
+export type CaseResult = z.infer<typeof caseResultSchema>
+export type Aggregates = z.infer<typeof aggregatesSchema>
+export type Interval = z.infer<typeof intervalSchema>
+export type Rules = z.infer<typeof rulesSchema>
+export type JudgeConfig = z.infer<typeof judgeConfigSchema>
+export type Observed = z.infer<typeof observedSchema>
+export type RunHeader = z.infer<typeof runHeaderSchema>
+export type RunDocument = z.infer<typeof runDocumentSchema>
+
+/** Header keys in on-disk order; the serializer and the bounded reader both follow it. */
+export const HEADER_KEYS = [
+  'schema_version',
+  'digline_version',
+  'tenant',
+  'environment',
+  'suite',
+  'created_at',
+  'config_hash',
+  'rejudged_from',
+  'rejudged_from_suite',
+  'git_commit',
+  'record_responses',
+  'target_config',
+  'judge_config',
+  'artifacts',
+  'metadata',
+  'rules',
+  'observed',
+] as const satisfies readonly (keyof RunHeader)[]

@@ -1,0 +1,80 @@
+// The one serializer of run documents and case results. The journal writes case records with
+// serializeCase too, so a resumed run's reused cases are the same bytes an uninterrupted run writes.
+import { HEADER_KEYS, type CaseResult, type RunDocument, type RunHeader, type SampleResult } from './schema.js'
+
+function sampleToJson(sample: SampleResult): Record<string, unknown> {
+  const out: Record<string, unknown> = {
+    pass: sample.pass,
+    score: sample.score,
+    scorers: sample.scorers.map((s) => ({ name: s.name, pass: s.pass, score: s.score, reason: s.reason })),
+  }
+  if (sample.usage !== undefined) out.usage = { input_tokens: sample.usage.input_tokens, output_tokens: sample.usage.output_tokens }
+  if ('output' in sample && sample.output !== undefined) out.output = sample.output
+  return out
+}
+
+/** A case result in its fixed key order, as a plain object ready for JSON.stringify. */
+export function caseToJson(result: CaseResult): Record<string, unknown> {
+  const out: Record<string, unknown> = {
+    case_id: result.case_id,
+    verdict: result.verdict,
+    score: result.score,
+    passed_samples: result.passed_samples,
+    reason: result.reason,
+    error: result.error === null ? null : { cause: result.error.cause, message: result.error.message },
+    samples: result.samples.map(sampleToJson),
+  }
+  if ('input' in result && result.input !== undefined) out.input = result.input
+  if ('expected' in result && result.expected !== undefined) out.expected = result.expected
+  return out
+}
+
+export function serializeCase(result: CaseResult): string {
+  return JSON.stringify(caseToJson(result))
+}
+
+export function headerToJson(header: RunHeader): Record<string, unknown> {
+  const out: Record<string, unknown> = {}
+  for (const key of HEADER_KEYS) {
+    const value = header[key]
+    if (value !== undefined) out[key] = value
+  }
+  return out
+}
+
+/**
+ * The document's bytes: one header field per line in HEADER_KEYS order, then the aggregates, then
+ * one result per line. The bounded header reader relies on this layout.
+ */
+export function serializeRun(doc: RunDocument): string {
+  const lines: string[] = []
+  for (const [key, value] of Object.entries(headerToJson(doc))) lines.push(`  ${JSON.stringify(key)}: ${JSON.stringify(value)},`)
+  lines.push(`  "aggregates": ${JSON.stringify(doc.aggregates)},`)
+  if (doc.results.length === 0) {
+    lines.push('  "results": []')
+  } else {
+    lines.push('  "results": [')
+    doc.results.forEach((result, i) => lines.push(`    ${serializeCase(result)}${i < doc.results.length - 1 ? ',' : ''}`))
+    lines.push('  ]')
+  }
+  return `{\n${lines.join('\n')}\n}\n`
+}
+
+/** The marker that ends the header in a document digline wrote. */
+export const AGGREGATES_MARKER = '\n  "aggregates": '
+/** The marker that ends the aggregates (one line, right after the header). */
+export const RESULTS_MARKER = '\n  "results": '
+
+/**
+ * The header object from the first bytes of a document, without parsing the results; it carries
+ * `aggregates` too when the prefix holds that line whole. Returns undefined when the prefix does
+ * not contain the whole header in digline's layout.
+ */
+export function parseHeaderPrefix(prefix: string): unknown {
+  const headerEnd = prefix.indexOf(AGGREGATES_MARKER)
+  if (headerEnd < 0) return undefined
+  const resultsAt = prefix.indexOf(RESULTS_MARKER, headerEnd)
+  const end = resultsAt < 0 ? headerEnd : resultsAt
+  const head = prefix.slice(0, end).replace(/,\s*$/, '')
+  return JSON.parse(`${head}\n}`)
+}

@@ -1,0 +1,205 @@
+// Every error digline raises on purpose. Refusals (exit 64) say what was refused and the command to
+// run next, and are raised before anything on disk changes. Failures (exit 2) say why a run could
+// not be judged. This file imports nothing, so every layer can use it.
+
+export type ExitCode = 0 | 1 | 2 | 64
+
+export interface DiglineErrorData {
+  /** The class name, stable across releases; reporters and tests match on it. */
+  readonly name: string
+  readonly exitCode: ExitCode
+  readonly message: string
+  /** The command or step that moves the user forward. */
+  readonly next: string
+  /** Where in the input the problem is, as a path of keys (zod-style), when there is one. */
+  readonly path: readonly (string | number)[]
+}
+
+export abstract class DiglineError extends Error implements DiglineErrorData {
+  abstract override readonly name: string
+  abstract readonly exitCode: ExitCode
+  readonly next: string
+  readonly path: readonly (string | number)[]
+  readonly digline = true
+
+  constructor(what: string, next: string, path: readonly (string | number)[] = []) {
+    super(`${what}\n  next: ${next}`)
+    this.next = next
+    this.path = path
+  }
+
+  toData(): DiglineErrorData {
+    return { name: this.name, exitCode: this.exitCode, message: this.message, next: this.next, path: this.path }
+  }
+}
+
+/** Bad input or bad usage. Nothing on disk was changed. Exit 64. */
+export abstract class DiglineRefusal extends DiglineError {
+  readonly exitCode = 64 as const
+}
+
+/** The run could not be judged (a write failed, the disk is full). Exit 2. */
+export abstract class DiglineFailure extends DiglineError {
+  readonly exitCode = 2 as const
+}
+
+// ── refusals ────────────────────────────────────────────────────────────────────────────────────
+
+export class PathRefusedError extends DiglineRefusal {
+  readonly name = 'PathRefusedError'
+}
+export class InvalidSuiteError extends DiglineRefusal {
+  readonly name = 'InvalidSuiteError'
+}
+export class InvalidOptionsError extends DiglineRefusal {
+  readonly name = 'InvalidOptionsError'
+}
+export class UsageError extends DiglineRefusal {
+  readonly name = 'UsageError'
+}
+export class ConfigNotFoundError extends DiglineRefusal {
+  readonly name = 'ConfigNotFoundError'
+}
+export class RunNotFoundError extends DiglineRefusal {
+  readonly name = 'RunNotFoundError'
+}
+export class MisfiledRunError extends DiglineRefusal {
+  readonly name = 'MisfiledRunError'
+}
+export class TenantMismatchError extends DiglineRefusal {
+  readonly name = 'TenantMismatchError'
+}
+export class SuiteMismatchError extends DiglineRefusal {
+  readonly name = 'SuiteMismatchError'
+}
+export class UnknownSchemaVersionError extends DiglineRefusal {
+  readonly name = 'UnknownSchemaVersionError'
+}
+export class UnreadableRunError extends DiglineRefusal {
+  readonly name = 'UnreadableRunError'
+}
+
+// ── failures ────────────────────────────────────────────────────────────────────────────────────
+
+export class StoreWriteError extends DiglineFailure {
+  readonly name = 'StoreWriteError'
+  constructor(
+    what: string,
+    next: string,
+    readonly errno: string | undefined,
+  ) {
+    super(what, next)
+  }
+}
+export class ObservedIdentityChangedError extends DiglineFailure {
+  readonly name = 'ObservedIdentityChangedError'
+}
+
+type RefusalClass = abstract new (...args: never[]) => DiglineRefusal
+type FailureClass = abstract new (...args: never[]) => DiglineFailure
+
+export interface ErrorEntry<C> {
+  readonly error: C
+  /** When it is raised, in one sentence (the generated docs/refusals.md quotes it). */
+  readonly when: string
+  /** What to do next, in general terms; each instance names the exact command. */
+  readonly next: string
+}
+
+/** Every refusal digline can raise. A test holds it complete against the classes exported here. */
+export const REFUSALS = {
+  PathRefusedError: {
+    error: PathRefusedError,
+    when: 'A tenant, suite or key is not one safe path segment, or a path resolves outside the store (symlinks included).',
+    next: 'Use a name matching [A-Za-z0-9][A-Za-z0-9._-]* (at most 128 characters) and remove the symlink.',
+  },
+  InvalidSuiteError: {
+    error: InvalidSuiteError,
+    when: 'An evalSuite definition is invalid: an unsafe name, samples < 1, minAgreement outside 0..1, duplicate case ids, a bad scorer or target.',
+    next: 'Fix the field named in the message in the suite file, then run `vitest run` again.',
+  },
+  InvalidOptionsError: {
+    error: InvalidOptionsError,
+    when: 'The digline() plugin options are invalid, or DIGLINE_CREATED_AT / DIGLINE_ENVIRONMENT is malformed.',
+    next: 'Fix the option named in the message in vitest.config.ts or the environment.',
+  },
+  UsageError: {
+    error: UsageError,
+    when: 'A digline command was called with unknown, missing or malformed arguments.',
+    next: 'Run `digline <command> --help`.',
+  },
+  ConfigNotFoundError: {
+    error: ConfigNotFoundError,
+    when: 'The CLI found no Vitest config with the digline() plugin, and no --tenant was given.',
+    next: 'Run from the project root, pass --config, or pass --tenant and --store.',
+  },
+  RunNotFoundError: {
+    error: RunNotFoundError,
+    when: 'No run document exists under the key given (or no run at all for `latest`).',
+    next: 'Run `digline list --suite S` to see the keys there are.',
+  },
+  MisfiledRunError: {
+    error: MisfiledRunError,
+    when: 'A run document is filed under a name that is not its own key.',
+    next: 'Move the file to <key>.json (its key is named in the message), or remove it.',
+  },
+  TenantMismatchError: {
+    error: TenantMismatchError,
+    when: 'A run document filed under one tenant says it belongs to another.',
+    next: 'Move the file under the tenant it names, or remove it.',
+  },
+  SuiteMismatchError: {
+    error: SuiteMismatchError,
+    when: 'A run document filed under one suite says it belongs to another.',
+    next: 'Move the file under the suite it names, or remove it.',
+  },
+  UnknownSchemaVersionError: {
+    error: UnknownSchemaVersionError,
+    when: 'A run document has a schema_version this digline cannot read.',
+    next: 'Upgrade digline to a version that reads it; the file is left as it is.',
+  },
+  UnreadableRunError: {
+    error: UnreadableRunError,
+    when: 'A run document is not JSON, or does not match the run document schema.',
+    next: 'Inspect the file named in the message; restore it from its source or remove it.',
+  },
+} as const satisfies Record<string, ErrorEntry<RefusalClass>>
+
+/** Errors that are not refusals: the run could not be judged. Exit 2. */
+export const FAILURES = {
+  StoreWriteError: {
+    error: StoreWriteError,
+    when: 'Writing to the store failed (disk full, read-only, permission, I/O error). The previous state is intact and no temp file is left.',
+    next: 'Free space or fix permissions on the store, then run again (a journaled run resumes with `digline run --resume`).',
+  },
+  ObservedIdentityChangedError: {
+    error: ObservedIdentityChangedError,
+    when: 'The model a target or judge reported changed within a run; the case where it changed errors.',
+    next: 'Pin the model id instead of an alias, or evaluate each model as its own run.',
+  },
+} as const satisfies Record<string, ErrorEntry<FailureClass>>
+
+export type RefusalName = keyof typeof REFUSALS
+
+export function isDiglineError(value: unknown): value is DiglineError {
+  return value instanceof DiglineError
+}
+
+/** The exit code for anything thrown; the one place errors map to exits. */
+export function exitCodeForError(error: unknown): ExitCode {
+  const name = errorName(error)
+  if (name !== undefined && name in REFUSALS) return 64
+  if (name !== undefined && name in FAILURES) return 2
+  return 2
+}
+
+/** Errors cross process boundaries as plain objects; the name is what survives. */
+export function errorName(error: unknown): string | undefined {
+  if (error !== null && typeof error === 'object' && 'name' in error && typeof error.name === 'string') return error.name
+  return undefined
+}
+
+export function isRefusal(error: unknown): boolean {
+  const name = errorName(error)
+  return name !== undefined && name in REFUSALS
+}

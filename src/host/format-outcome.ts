@@ -1,0 +1,38 @@
+// The words a person reads about a finished suite: printed by the reporter and by `digline show`.
+import pc from 'picocolors'
+import type { Aggregates } from '../document/schema.js'
+import type { SuiteOutcome, CaseLine } from './suite-outcome.js'
+
+export const percent = (x: number | null | undefined): string => (x === null || x === undefined ? 'n/a' : `${(x * 100).toFixed(1)}%`)
+
+export function formatAggregates(a: Aggregates): string {
+  const ci = a.pass_rate_ci95 === null ? '' : ` [${percent(a.pass_rate_ci95.low)}, ${percent(a.pass_rate_ci95.high)}]`
+  const score = a.mean_score === null ? 'n/a' : a.mean_score.toFixed(3)
+  return `${a.cases} cases × ${a.samples_per_case} samples · pass rate ${percent(a.pass_rate)}${ci} · mean score ${score} · ${a.passed} passed, ${a.failed} failed, ${a.errored} errored`
+}
+
+const MAX_CASE_LINES = 20
+
+export function formatCaseLines(lines: readonly CaseLine[], max = MAX_CASE_LINES): string[] {
+  const out = lines.slice(0, max).map((c) => {
+    const mark = c.verdict === 'error' ? pc.red('error') : pc.yellow('fail ')
+    const score = c.score === null ? '  -  ' : c.score.toFixed(2).padStart(5)
+    return `    ${mark} ${c.case_id} ${pc.dim(score)} ${truncate(c.reason ?? '', 160)}`
+  })
+  if (lines.length > max) out.push(pc.dim(`    … and ${lines.length - max} more (digline show --suite … --run … lists them all)`))
+  return out
+}
+
+export function formatOutcome(o: SuiteOutcome): string {
+  const badge = o.status === 'held' ? pc.green('holds') : o.status === 'missed' ? pc.red('missed') : pc.red('not judged')
+  const lines = [`${pc.bold(`digline ${o.suite}`)} ${badge} ${pc.dim(o.key)}`, `  ${formatAggregates(o.aggregates)}`]
+  for (const m of o.misses) lines.push(`  ${pc.red('threshold')} ${m.field}: ${percent(m.actual)} < ${percent(m.required)}`)
+  lines.push(...formatCaseLines(o.notPassed))
+  lines.push(pc.dim(o.location === undefined ? '  filtered run: no run document written' : `  run document: ${o.location}`))
+  return lines.join('\n')
+}
+
+function truncate(text: string, max: number): string {
+  const one = text.replace(/\s+/g, ' ')
+  return one.length <= max ? one : `${one.slice(0, max - 1)}…`
+}

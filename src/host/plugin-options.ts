@@ -1,0 +1,35 @@
+// The digline() plugin options, validated in one place for the plugin and the CLI.
+import { isAbsolute, resolve } from 'node:path'
+import { InvalidOptionsError } from '../errors.js'
+import { isSafeSegment, SAFE_SEGMENT_RULE } from '../suite/safe-segment.js'
+
+export interface DiglineOptions {
+  /** Who the runs belong to; one safe path segment. Required. */
+  tenant: string
+  /** Where the runs were made (default: DIGLINE_ENVIRONMENT, else "local"). */
+  environment?: string
+  /** The store directory, relative to the Vitest root (default ".digline"). */
+  store?: string
+}
+
+export interface ResolvedOptions {
+  tenant: string
+  environment: string
+  /** Absolute path of the store directory. */
+  storeRoot: string
+}
+
+export function resolveOptions(options: unknown, root: string, env: NodeJS.ProcessEnv = process.env): ResolvedOptions {
+  const opts = (options ?? {}) as Partial<DiglineOptions>
+  if (typeof opts !== 'object') throw invalid('the options', 'must be an object like { tenant: "acme" }', [])
+  if (!isSafeSegment(opts.tenant)) throw invalid('tenant', `must be one safe path segment (${SAFE_SEGMENT_RULE}); got ${JSON.stringify(opts.tenant)}`, ['tenant'])
+  const environment = opts.environment ?? (env.DIGLINE_ENVIRONMENT || 'local')
+  if (!isSafeSegment(environment)) throw invalid('environment', `must be one safe path segment (${SAFE_SEGMENT_RULE}); got ${JSON.stringify(environment)}`, ['environment'])
+  const store = opts.store ?? '.digline'
+  if (typeof store !== 'string' || store === '') throw invalid('store', 'must be a non-empty directory path', ['store'])
+  return { tenant: opts.tenant, environment, storeRoot: isAbsolute(store) ? store : resolve(root, store) }
+}
+
+function invalid(field: string, problem: string, path: string[]): InvalidOptionsError {
+  return new InvalidOptionsError(`digline() option ${field} was refused: ${problem}`, `Fix ${field} in the digline() plugin options of vitest.config.ts.`, path)
+}

@@ -1,0 +1,73 @@
+// Deciding what a launch of one suite is, before the first call: its created_at and key, its
+// identity, and the bill it announces.
+import type { ResolvedSuite } from '../suite/types.js'
+import { suiteIdentity } from '../suite/resolve-suite.js'
+import { keyFor, launchCreatedAt } from '../suite/keys.js'
+import { gitCommit } from '../suite/git-commit.js'
+import { digestArtifacts } from './artifacts.js'
+
+export interface RunContext {
+  tenant: string
+  environment: string
+  /** Absolute path of the store directory. */
+  storeRoot: string
+  /** The Vitest root: artifacts and git are read from here. */
+  projectRoot: string
+  env?: NodeJS.ProcessEnv
+}
+
+export interface CallPlan {
+  /** Cases in the suite (or in the filter, when one is given). */
+  cases: number
+  /** Cases this launch will call. */
+  toCall: number
+  samples: number
+  /** toCall × samples: the calls the target will receive. */
+  calls: number
+  /** Cases already judged in a journal and not called again. */
+  reused: number
+  /** Cases that errored in a journal and are called again. */
+  retried: number
+}
+
+export interface Prepared {
+  suite: ResolvedSuite
+  tenant: string
+  environment: string
+  createdAt: string
+  configHash: string
+  casesDigest: string
+  key: string
+  gitCommit: string | undefined
+  artifacts: Record<string, string>
+  plan: CallPlan
+  /** Case ids to run when Vitest filters the suite's tests; undefined means all. */
+  only: ReadonlySet<string> | undefined
+}
+
+export async function prepareRun(suite: ResolvedSuite, ctx: RunContext, only?: ReadonlySet<string>): Promise<Prepared> {
+  const createdAt = launchCreatedAt(ctx.env ?? process.env)
+  const { configHash, casesDigest } = suiteIdentity(suite)
+  const artifacts = await digestArtifacts(suite.artifacts, ctx.projectRoot, suite.name)
+  const cases = only === undefined ? suite.cases.length : suite.cases.filter((c) => only.has(c.id)).length
+  return {
+    suite,
+    tenant: ctx.tenant,
+    environment: ctx.environment,
+    createdAt,
+    configHash,
+    casesDigest,
+    key: keyFor(createdAt, configHash),
+    gitCommit: gitCommit(ctx.projectRoot),
+    artifacts,
+    plan: { cases, toCall: cases, samples: suite.rules.samples, calls: cases * suite.rules.samples, reused: 0, retried: 0 },
+    only,
+  }
+}
+
+/** The sentence printed on stderr before the first call; the bill must equal the calls made. */
+export function announce(suite: string, plan: CallPlan): string {
+  let line = `digline ${suite}: ${plan.toCall} of ${plan.cases} cases × ${plan.samples} sample${plan.samples === 1 ? '' : 's'} = ${plan.calls} call${plan.calls === 1 ? '' : 's'} to the target`
+  if (plan.reused > 0 || plan.retried > 0) line += `; ${plan.reused} case(s) already judged, ${plan.retried} retried after an error`
+  return line
+}

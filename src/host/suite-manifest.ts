@@ -1,0 +1,42 @@
+// The suites as they are declared now, read by running `vitest list` with DIGLINE_MANIFEST set:
+// the CLI learns a suite's current config_hash without importing Vitest or running any case.
+import { spawn } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+
+export interface SuiteManifestEntry {
+  suite: string
+  tenant: string
+  config_hash: string
+  cases_digest: string
+  cases: number
+}
+
+/** Runs `vitest list` (collection only: no case is called) and returns what evalSuite() declared. */
+export async function collectSuiteManifest(vitestBin: string, cwd: string, env: NodeJS.ProcessEnv, configFile?: string): Promise<SuiteManifestEntry[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'digline-manifest-'))
+  const path = join(dir, 'manifest.jsonl')
+  try {
+    const args = [vitestBin, 'list', '--json', ...(configFile === undefined ? [] : ['--config', configFile])]
+    const stderr = await new Promise<string>((resolve, reject) => {
+      const child = spawn(process.execPath, args, { cwd, env: { ...env, DIGLINE_MANIFEST: path }, stdio: ['ignore', 'ignore', 'pipe'] })
+      let err = ''
+      child.stderr.on('data', (d) => (err += d))
+      child.on('error', reject)
+      child.on('close', () => resolve(err))
+    })
+    let text = ''
+    try {
+      text = readFileSync(path, 'utf8')
+    } catch {
+      if (stderr.trim() !== '') process.stderr.write(stderr)
+    }
+    return text
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => JSON.parse(l) as SuiteManifestEntry)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}

@@ -1,0 +1,40 @@
+import { z } from 'zod'
+import { InvalidSuiteError } from '../errors.js'
+import type { JsonObject, ScorerObject } from '../suite/types.js'
+import { preview } from './exact.js'
+
+export interface JsonOptions {
+  /** The scorer's name in results (default "json"). */
+  name?: string
+}
+
+/**
+ * The output (a JSON string, or an already parsed value) is valid against a zod schema. The schema
+ * enters config_hash as JSON Schema; refinements and transforms have no JSON Schema form, so a change
+ * to one of them alone does not move the hash.
+ */
+export function json(schema: z.ZodType, options: JsonOptions = {}): ScorerObject {
+  if (schema === null || typeof schema !== 'object' || typeof (schema as { safeParse?: unknown }).safeParse !== 'function') {
+    throw new InvalidSuiteError('scorers.json() needs a zod schema', 'Pass a zod v4 schema, e.g. scorers.json(z.object({ … })).', ['scorers'])
+  }
+  const jsonSchema = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonObject
+  return {
+    name: options.name ?? 'json',
+    config: { schema: jsonSchema },
+    score({ output }) {
+      let value: unknown = output
+      if (typeof output === 'string') {
+        try {
+          value = JSON.parse(output)
+        } catch (error) {
+          return { pass: false, score: 0, reason: `output is not JSON (${(error as Error).message}): ${preview(output)}` }
+        }
+      }
+      const parsed = schema.safeParse(value)
+      if (parsed.success) return { pass: true, score: 1 }
+      const issue = parsed.error.issues[0]!
+      const where = issue.path.length === 0 ? '(root)' : issue.path.map(String).join('.')
+      return { pass: false, score: 0, reason: `at ${where}: ${issue.message}` }
+    },
+  }
+}

@@ -1,0 +1,33 @@
+import { InvalidSuiteError } from '../errors.js'
+import type { ScorerObject } from '../suite/types.js'
+import { preview } from './exact.js'
+
+export interface RegexOptions {
+  /** The scorer's name in results (default "regex"). */
+  name?: string
+}
+
+/** A string output matches the pattern. */
+export function regex(pattern: RegExp | string, options: RegexOptions = {}): ScorerObject {
+  let compiled: RegExp
+  try {
+    compiled = typeof pattern === 'string' ? new RegExp(pattern) : new RegExp(pattern.source, pattern.flags)
+  } catch (error) {
+    throw new InvalidSuiteError(
+      `scorers.regex() was given an invalid pattern ${preview(pattern)}: ${(error as Error).message}`,
+      'Fix the pattern in the suite file.',
+      ['scorers'],
+    )
+  }
+  const { source, flags } = compiled
+  return {
+    name: options.name ?? 'regex',
+    config: { source, flags },
+    score({ output }) {
+      if (typeof output !== 'string') return { pass: false, score: 0, reason: `output is not a string: got ${preview(output)}` }
+      // A fresh RegExp per call: a /g or /y pattern keeps lastIndex between test() calls.
+      if (new RegExp(source, flags).test(output)) return { pass: true, score: 1 }
+      return { pass: false, score: 0, reason: `${preview(output)} does not match /${source}/${flags}` }
+    },
+  }
+}

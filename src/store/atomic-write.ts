@@ -1,0 +1,249 @@
+// The store's own durable writers. Not write-file-atomic: it resolves on ENOSPC after committing a
+// truncated file, does not fsync the directory and follows symlinks (SPEC §9).
+import { randomBytes } from 'node:crypto'
+import { constants } from 'node:fs'
+import { basename, dirname, join } from 'node:path'
+import { isDiglineError, PathRefusedError, StoreWriteError } from '../errors.js'
+import { errnoOf, type FileHandle, type FsLayer } from './fs-layer.js'
+
+const O_NOFOLLOW = constants.O_NOFOLLOW ?? 0
+const O_DIRECTORY = constants.O_DIRECTORY ?? 0
+const FILE_MODE = 0o644
+
+/** Filesystems that cannot fsync a directory say so with these; the rename is still done. */
+const DIRECTORY_FSYNC_UNSUPPORTED = new Set(['EINVAL', 'ENOTSUP', 'EOPNOTSUPP', 'EISDIR', 'EBADF'])
+
+export function tempNameFor(target: string): string {
+  return join(dirname(target), `.${basename(target)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`)
+}
+
+/** Whether a directory entry is one of the atomic writer's temp files. */
+export function isTempName(name: string): boolean {
+  return name.startsWith('.') && name.endsWith('.tmp')
+}
+
+function nextStepFor(errno: string | undefined, dir: string): string {
+  switch (errno) {
+    case 'ENOSPC':
+    case 'EDQUOT':
+      return `free space on the filesystem holding ${dir}, then run again`
+    case 'EROFS':
+      return `the store is on a read-only filesystem: remount ${dir} read-write or point the store option at a writable directory, then run again`
+    case 'EACCES':
+    case 'EPERM':
+      return `give the user running digline write permission on ${dir}, then run again`
+    default:
+      return `check the filesystem holding ${dir}, then run again`
+  }
+}
+
+export function storeWriteError(what: string, path: string, error: unknown, outcome = 'the previous state is intact'): StoreWriteError {
+  const errno = errnoOf(error)
+  const reason = error instanceof Error ? error.message : String(error)
+  return new StoreWriteError(
+    `${what} ${path} failed with ${errno ?? 'an error'} (${reason}); ${outcome}`,
+    nextStepFor(errno, dirname(path)),
+    errno,
+  )
+}
+
+function refuseSymlink(target: string): PathRefusedError {
+  return new PathRefusedError(
+    `refused to write ${target}: it is a symlink, and the store never writes through one`,
+    `remove the symlink ${target}, then run the command again`,
+  )
+}
+
+async function lstatIfExists(fs: FsLayer, path: string) {
+  try {
+    return await fs.lstat(path)
+  } catch (error) {
+    if (errnoOf(error) === 'ENOENT') return undefined
+    throw error
+  }
+}
+
+async function statIfExists(fs: FsLayer, path: string) {
+  try {
+    return await fs.stat(path)
+  } catch (error) {
+    if (errnoOf(error) === 'ENOENT') return undefined
+    throw error
+  }
+}
+
+async function closeQuietly(fs: FsLayer, handle: FileHandle | undefined): Promise<void> {
+  if (handle === undefined) return
+  try {
+    await fs.close(handle)
+  } catch {
+    // Already failing; the first error is the one to report.
+  }
+}
+
+async function unlinkQuietly(fs: FsLayer, path: string): Promise<void> {
+  try {
+    await fs.unlink(path)
+  } catch {
+    // Already failing; the first error is the one to report.
+  }
+}
+
+async function writeAll(fs: FsLayer, handle: FileHandle, bytes: Uint8Array): Promise<void> {
+  let offset = 0
+  while (offset < bytes.length) {
+    const written = await fs.write(handle, bytes, offset, bytes.length - offset)
+    if (written <= 0) throw Object.assign(new Error('write() accepted no bytes'), { code: 'EIO' })
+    offset += written
+  }
+}
+
+/** fsync of a directory, so a created, renamed or removed entry in it survives a crash. */
+export async function fsyncDirectory(fs: FsLayer, dir: string, outcome?: string): Promise<void> {
+  let handle: FileHandle | undefined
+  try {
+    handle = await fs.open(dir, constants.O_RDONLY | O_DIRECTORY)
+    await fs.fsync(handle)
+  } catch (error) {
+    if (DIRECTORY_FSYNC_UNSUPPORTED.has(errnoOf(error) ?? '')) return
+    throw storeWriteError('fsync of the directory', dir, error, outcome)
+  } finally {
+    await closeQuietly(fs, handle)
+  }
+}
+
+/**
+ * mkdir -p, fsyncing the parent of every directory it creates; returns the directories it created,
+ * outermost first. Symlink policy is StorePaths' job.
+ */
+export async function ensureDirectory(fs: FsLayer, dir: string): Promise<string[]> {
+  const missing: string[] = []
+  let current = dir
+  for (;;) {
+    let stats
+    try {
+      stats = await statIfExists(fs, current)
+    } catch (error) {
+      throw storeWriteError('creating the directory', dir, error)
+    }
+    if (stats !== undefined) {
+      if (!stats.isDirectory()) {
+        throw storeWriteError('creating the directory', dir, Object.assign(new Error(`${current} is not a directory`), { code: 'ENOTDIR' }))
+      }
+      break
+    }
+    missing.unshift(current)
+    const parent = dirname(current)
+    if (parent === current) break
+    current = parent
+  }
+  const created: string[] = []
+  try {
+    for (const path of missing) {
+      try {
+        await fs.mkdir(path)
+        created.push(path)
+      } catch (error) {
+        if (errnoOf(error) !== 'EEXIST') throw storeWriteError('creating the directory', path, error)
+        const stats = await fs.stat(path).catch(() => undefined)
+        if (stats?.isDirectory() !== true) throw storeWriteError('creating the directory', path, error)
+      }
+      await fsyncDirectory(fs, dirname(path))
+    }
+  } catch (error) {
+    await removeCreatedDirectories(fs, created)
+    throw error
+  }
+  return created
+}
+
+/** Undoes ensureDirectory after a later step failed: removes the directories it created, if still empty. */
+export async function removeCreatedDirectories(fs: FsLayer, created: readonly string[]): Promise<void> {
+  for (const dir of [...created].reverse()) {
+    try {
+      await fs.rmdir(dir)
+    } catch {
+      return
+    }
+  }
+}
+
+/**
+ * Replaces target with data, or leaves it byte-identical: temp file in the same directory (O_EXCL),
+ * full write, fsync, rename, fsync of the directory. No temp file survives a failure.
+ */
+export async function writeFileAtomic(fs: FsLayer, target: string, data: string | Uint8Array): Promise<void> {
+  const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data
+  const temp = tempNameFor(target)
+  let handle: FileHandle | undefined
+  let tempCreated = false
+  try {
+    const existing = await lstatIfExists(fs, target)
+    if (existing?.isSymbolicLink() === true) throw refuseSymlink(target)
+    handle = await fs.open(temp, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY | O_NOFOLLOW, FILE_MODE)
+    tempCreated = true
+    await writeAll(fs, handle, bytes)
+    await fs.fsync(handle)
+    const closing = handle
+    handle = undefined
+    await fs.close(closing)
+    await fs.rename(temp, target)
+    tempCreated = false
+  } catch (error) {
+    await closeQuietly(fs, handle)
+    if (tempCreated) await unlinkQuietly(fs, temp)
+    if (isDiglineError(error)) throw error
+    throw storeWriteError('writing', target, error)
+  }
+  await fsyncDirectory(fs, dirname(target), `${target} was replaced, but the replacement may not survive a crash`)
+}
+
+/**
+ * Appends one line with a single write (O_APPEND), then fsyncs. A failed or short write is cut
+ * back off, so the file is left as it was.
+ */
+export async function appendLineDurably(fs: FsLayer, path: string, line: string): Promise<void> {
+  const text = line.endsWith('\n') ? line : `${line}\n`
+  if (text.indexOf('\n') !== text.length - 1) throw new TypeError('appendLineDurably takes exactly one line')
+  const bytes = Buffer.from(text, 'utf8')
+  let handle: FileHandle | undefined
+  let sizeBefore: number | undefined
+  let written = 0
+  let created = false
+  try {
+    const existing = await lstatIfExists(fs, path)
+    if (existing?.isSymbolicLink() === true) throw refuseSymlink(path)
+    created = existing === undefined
+    handle = await fs.open(path, constants.O_APPEND | constants.O_CREAT | constants.O_WRONLY | O_NOFOLLOW, FILE_MODE)
+    sizeBefore = (await fs.fstat(handle)).size
+    written = await fs.write(handle, bytes, 0, bytes.length)
+    if (written !== bytes.length) throw Object.assign(new Error(`short write: ${written} of ${bytes.length} bytes`), { code: 'EIO' })
+    await fs.fsync(handle)
+  } catch (error) {
+    if (handle !== undefined && sizeBefore !== undefined) await cutBack(fs, handle, sizeBefore, written)
+    await closeQuietly(fs, handle)
+    if (created && sizeBefore === 0) await unlinkQuietly(fs, path)
+    if (isDiglineError(error)) throw error
+    throw storeWriteError('appending a line to', path, error)
+  }
+  const closing = handle
+  try {
+    await fs.close(closing)
+  } catch (error) {
+    throw storeWriteError('closing', path, error)
+  }
+  if (created) await fsyncDirectory(fs, dirname(path), `${path} was created, but it may not survive a crash`)
+}
+
+/** Removes a partial line, unless someone else appended after it (then the file is not ours to cut). */
+async function cutBack(fs: FsLayer, handle: FileHandle, sizeBefore: number, written: number): Promise<void> {
+  try {
+    const size = (await fs.fstat(handle)).size
+    if (size > sizeBefore && size === sizeBefore + written) {
+      await fs.ftruncate(handle, sizeBefore)
+      await fs.fsync(handle)
+    }
+  } catch {
+    // Already failing; the first error is the one to report.
+  }
+}

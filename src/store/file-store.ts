@@ -1,0 +1,230 @@
+// The embedded default store: run documents as files under `.digline/` (SPEC §4).
+import { basename, join } from 'node:path'
+import type { RunDocument } from '../document/schema.js'
+import { serializeRun } from '../document/serialize.js'
+import { isDiglineError, PathRefusedError, RunNotFoundError, type DiglineErrorData } from '../errors.js'
+import { keyFor } from '../suite/keys.js'
+import { isSafeSegment } from '../suite/safe-segment.js'
+import { ensureDirectory, removeCreatedDirectories, storeWriteError, writeFileAtomic } from './atomic-write.js'
+import { errnoOf, nodeFsLayer, type FsLayer } from './fs-layer.js'
+import { readRunHeader } from './header-reader.js'
+import { StorePaths, assertSafeSegment } from './paths.js'
+import type { ListedRun, ResultStore, RunListing, RunScan, StoredRun } from './result-store.js'
+import { assertFiledUnder, ownKeyOf, parseJsonText, unreadableRun, validateDocument } from './run-checks.js'
+
+export const STORE_GITIGNORE = '*/runs/\n*/removed/\n'
+
+/** Headers read at once while listing: enough to hide latency, few enough to stay under fd limits. */
+const LISTING_CONCURRENCY = 16
+
+export interface FileResultStoreOptions {
+  /** The store directory (`.digline`); relative paths resolve against the working directory. */
+  root: string
+  fs?: FsLayer
+}
+
+interface RunFileEntry {
+  file: string
+  fileKey: string
+}
+
+export class FileResultStore implements ResultStore {
+  readonly paths: StorePaths
+  private readonly fs: FsLayer
+
+  constructor(options: FileResultStoreOptions) {
+    this.paths = new StorePaths(options.root)
+    this.fs = options.fs ?? nodeFsLayer
+  }
+
+  get root(): string {
+    return this.paths.root
+  }
+
+  async writeRun(doc: RunDocument): Promise<StoredRun> {
+    const valid = validateDocument(doc, `a run document of suite ${JSON.stringify((doc as { suite?: unknown } | undefined)?.suite)}`, 'write')
+    const { tenant, suite } = valid
+    const key = keyFor(valid.created_at, valid.config_hash)
+    assertSafeSegment('tenant', tenant)
+    assertSafeSegment('suite', suite)
+    assertSafeSegment('key', key)
+    const dir = this.paths.suiteRunsDir(tenant, suite)
+    const file = this.paths.runFile(tenant, suite, key)
+    await this.writing(file, () => this.paths.assertInsideStore(this.fs, file))
+    await this.writing(file, () => this.paths.assertInsideStore(this.fs, this.paths.gitignoreFile()))
+    const created = await ensureDirectory(this.fs, dir)
+    let gitignoreCreated = false
+    try {
+      gitignoreCreated = await this.ensureGitignore()
+      await writeFileAtomic(this.fs, file, serializeRun(valid))
+    } catch (error) {
+      if (gitignoreCreated) await this.fs.unlink(this.paths.gitignoreFile()).catch(() => undefined)
+      await removeCreatedDirectories(this.fs, created)
+      throw error
+    }
+    return { tenant, suite, key, location: file }
+  }
+
+  async readRun(tenant: string, suite: string, key: string): Promise<RunDocument> {
+    const file = this.paths.runFile(tenant, suite, key)
+    await this.reading(file, () => this.paths.assertInsideStore(this.fs, file))
+    let bytes: Buffer
+    try {
+      bytes = await this.fs.readFile(file)
+    } catch (error) {
+      if (errnoOf(error) === 'ENOENT') {
+        throw new RunNotFoundError(
+          `refused to read run ${key} of suite ${suite} (tenant ${tenant}): there is no run under that key`,
+          `digline list --suite ${suite}`,
+          ['key'],
+        )
+      }
+      throw this.readFailure(file, error)
+    }
+    const doc = validateDocument(parseJsonText(bytes.toString('utf8'), file), file)
+    assertFiledUnder(doc, { tenant, suite, fileKey: key, file })
+    return doc
+  }
+
+  async listRuns(tenant: string, suite: string): Promise<RunListing> {
+    const entries = await this.runFiles(tenant, suite)
+    const listed = await mapLimited(entries, LISTING_CONCURRENCY, (entry) => this.listEntry(tenant, suite, entry))
+    const readable = listed.filter((run) => run.refusal === undefined).sort((a, b) => compareText(a.key, b.key))
+    const refused = listed.filter((run) => run.refusal !== undefined)
+    return { tenant, suite, runs: [...readable, ...refused] }
+  }
+
+  async scanRuns(tenant: string, suite: string): Promise<RunScan> {
+    const entries = await this.runFiles(tenant, suite)
+    const scanned = await mapLimited(entries, LISTING_CONCURRENCY, async (entry) => {
+      try {
+        await this.assertRegularFile(entry.file)
+        const text = (await this.readingFile(entry.file)).toString('utf8')
+        const doc = validateDocument(parseJsonText(text, entry.file), entry.file)
+        assertFiledUnder(doc, { tenant, suite, fileKey: entry.fileKey, file: entry.file })
+        return { doc }
+      } catch (error) {
+        return { refused: { file: entry.file, refusal: this.refusalData(entry.file, error) } }
+      }
+    })
+    const runs = scanned.flatMap((s) => (s.doc === undefined ? [] : [s.doc])).sort((a, b) => compareText(ownKeyOf(a), ownKeyOf(b)))
+    const refused = scanned.flatMap((s) => (s.refused === undefined ? [] : [s.refused]))
+    return { tenant, suite, runs, refused }
+  }
+
+  async latestKey(tenant: string, suite: string): Promise<string | undefined> {
+    const { runs } = await this.listRuns(tenant, suite)
+    return runs.filter((run) => run.refusal === undefined).at(-1)?.key
+  }
+
+  private async listEntry(tenant: string, suite: string, entry: RunFileEntry): Promise<ListedRun> {
+    let ownKey: string | undefined
+    try {
+      await this.assertRegularFile(entry.file)
+      const { header, aggregates } = await readRunHeader(this.fs, entry.file)
+      ownKey = ownKeyOf(header)
+      assertFiledUnder(header, { tenant, suite, fileKey: entry.fileKey, file: entry.file })
+      return aggregates === undefined ? { key: entry.fileKey, file: entry.file, header } : { key: entry.fileKey, file: entry.file, header, aggregates }
+    } catch (error) {
+      return { key: ownKey, file: entry.file, refusal: this.refusalData(entry.file, error) }
+    }
+  }
+
+  /** The run files of a suite in file-name order: `*.json` not starting with '.', so never a temp file or `.pending/`. */
+  private async runFiles(tenant: string, suite: string): Promise<RunFileEntry[]> {
+    const dir = this.paths.suiteRunsDir(tenant, suite)
+    await this.reading(dir, () => this.paths.assertInsideStore(this.fs, dir))
+    let names: string[]
+    try {
+      names = await this.fs.readdir(dir)
+    } catch (error) {
+      if (errnoOf(error) === 'ENOENT') return []
+      throw unreadableRun(dir, `its runs directory cannot be listed (${errnoOf(error) ?? String(error)})`)
+    }
+    return names
+      .filter((name) => name.endsWith('.json') && !name.startsWith('.'))
+      .sort(compareText)
+      .map((name) => ({ file: join(dir, name), fileKey: name.slice(0, -'.json'.length) }))
+  }
+
+  /** Listing never follows a symlink or opens a directory that happens to be named `*.json`. */
+  private async assertRegularFile(file: string): Promise<void> {
+    const fileKey = basename(file).slice(0, -'.json'.length)
+    if (!isSafeSegment(fileKey)) {
+      throw new PathRefusedError(`refused the run file ${file}: its name is not a safe key`, `rename or remove ${file}`)
+    }
+    const stats = await this.reading(file, () => this.fs.lstat(file))
+    if (stats.isSymbolicLink()) {
+      throw new PathRefusedError(
+        `refused the run file ${file}: it is a symlink, and the store never follows a path out of itself`,
+        `remove the symlink ${file}`,
+      )
+    }
+    if (!stats.isFile()) throw unreadableRun(file, 'it is not a regular file')
+  }
+
+  /** Writes .digline/.gitignore when it is missing; returns whether it did. */
+  private async ensureGitignore(): Promise<boolean> {
+    const file = this.paths.gitignoreFile()
+    try {
+      await this.fs.lstat(file)
+      return false
+    } catch (error) {
+      if (errnoOf(error) !== 'ENOENT') throw storeWriteError('checking', file, error)
+    }
+    await writeFileAtomic(this.fs, file, STORE_GITIGNORE)
+    return true
+  }
+
+  private async writing<T>(path: string, step: () => Promise<T>): Promise<T> {
+    try {
+      return await step()
+    } catch (error) {
+      if (isDiglineError(error)) throw error
+      throw storeWriteError('writing', path, error)
+    }
+  }
+
+  private async reading<T>(path: string, step: () => Promise<T>): Promise<T> {
+    try {
+      return await step()
+    } catch (error) {
+      if (isDiglineError(error)) throw error
+      throw this.readFailure(path, error)
+    }
+  }
+
+  private async readingFile(file: string): Promise<Buffer> {
+    return this.reading(file, () => this.fs.readFile(file))
+  }
+
+  private readFailure(path: string, error: unknown) {
+    const errno = errnoOf(error)
+    if (errno === 'ELOOP') return new PathRefusedError(`refused ${path}: it is a symlink`, `remove the symlink ${path}`)
+    return unreadableRun(path, `it cannot be read (${errno ?? (error instanceof Error ? error.message : String(error))})`)
+  }
+
+  private refusalData(file: string, error: unknown): DiglineErrorData {
+    if (isDiglineError(error)) return error.toData()
+    return this.readFailure(file, error).toData()
+  }
+}
+
+function compareText(a: string | undefined, b: string | undefined): number {
+  const left = a ?? ''
+  const right = b ?? ''
+  return left < right ? -1 : left > right ? 1 : 0
+}
+
+async function mapLimited<T, R>(items: readonly T[], limit: number, map: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array<R>(items.length)
+  let next = 0
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const index = next++
+      results[index] = await map(items[index] as T)
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker))
+  return results
+}

@@ -1,0 +1,92 @@
+// The file operations the store performs, and nothing else. The store takes an FsLayer so a test
+// can hand it one that fails on purpose (ENOSPC on the third write, EIO on fsync); in production the
+// store gets nodeFsLayer, which forwards each call to node:fs/promises unchanged.
+import { constants, type Stats } from 'node:fs'
+import { lstat, mkdir, open, readdir, realpath, rename, rmdir, stat, unlink, type FileHandle } from 'node:fs/promises'
+
+export type { FileHandle }
+
+const O_NOFOLLOW = constants.O_NOFOLLOW ?? 0
+
+export interface FilePrefix {
+  /** The first bytes of the file, at most the number asked for. */
+  bytes: Buffer
+  /** The file's whole size when it was opened. */
+  fileSize: number
+}
+
+export interface FsLayer {
+  open(path: string, flags: number, mode?: number): Promise<FileHandle>
+  /** One write call; returns how many bytes the kernel took (possibly fewer than asked). */
+  write(handle: FileHandle, data: Uint8Array, offset: number, length: number): Promise<number>
+  fsync(handle: FileHandle): Promise<void>
+  fstat(handle: FileHandle): Promise<Stats>
+  ftruncate(handle: FileHandle, length: number): Promise<void>
+  close(handle: FileHandle): Promise<void>
+  rename(from: string, to: string): Promise<void>
+  unlink(path: string): Promise<void>
+  /** Creates one directory; its parent must exist. */
+  mkdir(path: string, mode?: number): Promise<void>
+  rmdir(path: string): Promise<void>
+  readdir(path: string): Promise<string[]>
+  lstat(path: string): Promise<Stats>
+  stat(path: string): Promise<Stats>
+  realpath(path: string): Promise<string>
+  /** At most maxBytes from the start of the file; never follows a symlink in the last component. */
+  readPrefix(path: string, maxBytes: number): Promise<FilePrefix>
+  /** The whole file; never follows a symlink in the last component. */
+  readFile(path: string): Promise<Buffer>
+}
+
+async function readPrefix(path: string, maxBytes: number): Promise<FilePrefix> {
+  const handle = await open(path, constants.O_RDONLY | O_NOFOLLOW)
+  try {
+    const fileSize = (await handle.stat()).size
+    const bytes = Buffer.alloc(Math.min(maxBytes, fileSize))
+    let filled = 0
+    while (filled < bytes.length) {
+      const { bytesRead } = await handle.read(bytes, filled, bytes.length - filled, filled)
+      if (bytesRead === 0) break
+      filled += bytesRead
+    }
+    return { bytes: bytes.subarray(0, filled), fileSize }
+  } finally {
+    await handle.close()
+  }
+}
+
+async function readWholeFile(path: string): Promise<Buffer> {
+  const handle = await open(path, constants.O_RDONLY | O_NOFOLLOW)
+  try {
+    return await handle.readFile()
+  } finally {
+    await handle.close()
+  }
+}
+
+export const nodeFsLayer: FsLayer = {
+  open: (path, flags, mode) => open(path, flags, mode),
+  write: async (handle, data, offset, length) => (await handle.write(data, offset, length)).bytesWritten,
+  fsync: (handle) => handle.sync(),
+  fstat: (handle) => handle.stat(),
+  ftruncate: (handle, length) => handle.truncate(length),
+  close: (handle) => handle.close(),
+  rename: (from, to) => rename(from, to),
+  unlink: (path) => unlink(path),
+  mkdir: async (path, mode) => {
+    await mkdir(path, { mode: mode ?? 0o777 })
+  },
+  rmdir: (path) => rmdir(path),
+  readdir: (path) => readdir(path),
+  lstat: (path) => lstat(path),
+  stat: (path) => stat(path),
+  realpath: (path) => realpath(path),
+  readPrefix,
+  readFile: readWholeFile,
+}
+
+/** The errno code of a failed fs call (ENOENT, ENOSPC, …), if it has one. */
+export function errnoOf(error: unknown): string | undefined {
+  if (error !== null && typeof error === 'object' && 'code' in error && typeof error.code === 'string') return error.code
+  return undefined
+}

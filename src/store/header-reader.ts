@@ -1,0 +1,69 @@
+// Reads a run document's header from a bounded prefix of its file; the results are never parsed.
+import { aggregatesSchema, HEADER_KEYS, type Aggregates, type RunHeader } from '../document/schema.js'
+import { AGGREGATES_MARKER, parseHeaderPrefix } from '../document/serialize.js'
+import type { FsLayer } from './fs-layer.js'
+import { parseJsonText, unreadableRun, validateHeader } from './run-checks.js'
+
+export const HEADER_PREFIX_BYTES = 64 * 1024
+export const HEADER_PREFIX_LIMIT_BYTES = 1024 * 1024
+
+export interface RunHeaderRead {
+  header: RunHeader
+  /** The aggregates, when they are whole and valid within the bytes read; never a reason to refuse. */
+  aggregates: Aggregates | undefined
+  /** Bytes read from the file, summed over every read. */
+  bytesRead: number
+}
+
+function validAggregates(value: unknown): Aggregates | undefined {
+  const parsed = aggregatesSchema.safeParse(value)
+  return parsed.success ? parsed.data : undefined
+}
+
+/** The aggregates line that follows the header in digline's layout, if the prefix holds all of it. */
+function aggregatesFromPrefix(text: string): Aggregates | undefined {
+  const start = text.indexOf(AGGREGATES_MARKER)
+  if (start < 0) return undefined
+  const valueStart = start + AGGREGATES_MARKER.length
+  const lineEnd = text.indexOf('\n', valueStart)
+  if (lineEnd < 0) return undefined
+  try {
+    return validAggregates(JSON.parse(text.slice(valueStart, lineEnd).replace(/,\s*$/, '')))
+  } catch {
+    return undefined
+  }
+}
+
+function headerFromPrefix(text: string, file: string): unknown {
+  try {
+    return parseHeaderPrefix(text)
+  } catch (error) {
+    throw unreadableRun(file, `its header is not JSON (${error instanceof Error ? error.message : String(error)})`)
+  }
+}
+
+/** A document not in digline's layout (no aggregates marker) but small enough to read whole. */
+function fromWholeDocument(text: string, file: string): { header: unknown; aggregates: unknown } {
+  const value = parseJsonText(text, file)
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return { header: value, aggregates: undefined }
+  const record = value as Record<string, unknown>
+  const header: Record<string, unknown> = {}
+  for (const key of HEADER_KEYS) if (key in record) header[key] = record[key]
+  return { header, aggregates: record.aggregates }
+}
+
+export async function readRunHeader(fs: FsLayer, file: string): Promise<RunHeaderRead> {
+  let bytesRead = 0
+  for (const limit of [HEADER_PREFIX_BYTES, HEADER_PREFIX_LIMIT_BYTES]) {
+    const { bytes, fileSize } = await fs.readPrefix(file, limit)
+    bytesRead += bytes.length
+    const text = bytes.toString('utf8')
+    const fromPrefix = headerFromPrefix(text, file)
+    if (fromPrefix !== undefined) return { header: validateHeader(fromPrefix, file), aggregates: aggregatesFromPrefix(text), bytesRead }
+    if (fileSize <= bytes.length) {
+      const whole = fromWholeDocument(text, file)
+      return { header: validateHeader(whole.header, file), aggregates: validAggregates(whole.aggregates), bytesRead }
+    }
+  }
+  throw unreadableRun(file, `no header was found in its first ${HEADER_PREFIX_LIMIT_BYTES} bytes (is "aggregates" missing, or the header out of order?)`)
+}

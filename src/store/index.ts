@@ -1,0 +1,45 @@
+// `digline/store`: the store library. FileResultStore is the embedded default; another backend
+// implements ResultStore and passes the same contract suite.
+export { FileResultStore, STORE_GITIGNORE, type FileResultStoreOptions } from './file-store.js'
+export type { ListedRun, ResultStore, RunListing, RunScan, StoredRun } from './result-store.js'
+export { nodeFsLayer, type FilePrefix, type FileHandle, type FsLayer } from './fs-layer.js'
+export { readRunHeader, HEADER_PREFIX_BYTES, HEADER_PREFIX_LIMIT_BYTES, type RunHeaderRead } from './header-reader.js'
+export {
+  DiglineError,
+  DiglineFailure,
+  DiglineRefusal,
+  FAILURES,
+  MisfiledRunError,
+  PathRefusedError,
+  REFUSALS,
+  RunNotFoundError,
+  StoreWriteError,
+  SuiteMismatchError,
+  TenantMismatchError,
+  UnknownSchemaVersionError,
+  UnreadableRunError,
+  isDiglineError,
+  type DiglineErrorData,
+  type ExitCode,
+} from '../errors.js'
+export {
+  HEADER_KEYS,
+  SCHEMA_VERSION,
+  aggregatesSchema,
+  caseResultSchema,
+  runDocumentSchema,
+  runHeaderSchema,
+  type Aggregates,
+  type CaseResult,
+  type Interval,
+  type JudgeConfig,
+  type Observed,
+  type Rules,
+  type RunDocument,
+  type RunHeader,
+  type SampleResult,
+  type ScorerScore,
+} from '../document/schema.js'
+export { serializeRun } from '../document/serialize.js'
+export { keyFor } from '../suite/keys.js'
+export { isSafeSegment } from '../suite/safe-segment.js'

@@ -1,0 +1,136 @@
+// The store's layout, and the only place that joins paths under the store root. Every tenant, suite
+// and key is checked before a path is built, so an unsafe name is refused before any I/O.
+import { isAbsolute, join, relative, resolve, sep } from 'node:path'
+import { PathRefusedError } from '../errors.js'
+import { isSafeSegment, SAFE_SEGMENT_RULE } from '../suite/safe-segment.js'
+import { errnoOf, type FsLayer } from './fs-layer.js'
+
+export type SegmentKind = 'tenant' | 'suite' | 'key'
+
+/** Refuses a tenant, suite or key that is not one safe path segment. */
+export function assertSafeSegment(kind: SegmentKind, value: unknown): asserts value is string {
+  if (isSafeSegment(value)) return
+  const shown = typeof value === 'string' ? JSON.stringify(value.length > 140 ? `${value.slice(0, 140)}…` : value) : String(value)
+  throw new PathRefusedError(
+    `refused the ${kind} ${shown}: it is not one safe path segment (${SAFE_SEGMENT_RULE}, not "." or "..")`,
+    `use a ${kind} name matching ${SAFE_SEGMENT_RULE}`,
+    [kind],
+  )
+}
+
+function isInside(root: string, target: string): boolean {
+  const rel = relative(root, target)
+  return rel === '' || (!isAbsolute(rel) && rel !== '..' && !rel.startsWith(`..${sep}`))
+}
+
+export class StorePaths {
+  readonly root: string
+  private realRoot: string | undefined
+
+  constructor(root: string) {
+    this.root = resolve(root)
+  }
+
+  gitignoreFile(): string {
+    return join(this.root, '.gitignore')
+  }
+
+  tenantDir(tenant: string): string {
+    assertSafeSegment('tenant', tenant)
+    return join(this.root, tenant)
+  }
+
+  runsDir(tenant: string): string {
+    return join(this.tenantDir(tenant), 'runs')
+  }
+
+  suiteRunsDir(tenant: string, suite: string): string {
+    const runs = this.runsDir(tenant)
+    assertSafeSegment('suite', suite)
+    return join(runs, suite)
+  }
+
+  runFile(tenant: string, suite: string, key: string): string {
+    const dir = this.suiteRunsDir(tenant, suite)
+    assertSafeSegment('key', key)
+    return join(dir, `${key}.json`)
+  }
+
+  pendingDir(tenant: string, suite: string): string {
+    return join(this.suiteRunsDir(tenant, suite), '.pending')
+  }
+
+  baselinesDir(tenant: string): string {
+    return join(this.tenantDir(tenant), 'baselines')
+  }
+
+  baselineFile(tenant: string, suite: string): string {
+    const dir = this.baselinesDir(tenant)
+    assertSafeSegment('suite', suite)
+    return join(dir, `${suite}.json`)
+  }
+
+  registerFile(tenant: string): string {
+    return join(this.tenantDir(tenant), 'register.jsonl')
+  }
+
+  removedDir(tenant: string): string {
+    return join(this.tenantDir(tenant), 'removed')
+  }
+
+  nameTableDir(tenant: string): string {
+    return join(this.tenantDir(tenant), 'name-table')
+  }
+
+  /**
+   * Refuses a target outside the root, or one reached through a symlink: every component from just
+   * below the root down to the target (inclusive) that exists must be a real file or directory. The
+   * root itself may be a symlink.
+   */
+  async assertInsideStore(fs: FsLayer, target: string): Promise<void> {
+    const absolute = resolve(target)
+    if (!isInside(this.root, absolute)) throw this.outside(absolute, 'it is not under the store root')
+    const segments = relative(this.root, absolute).split(sep).filter((s) => s !== '')
+    let current = this.root
+    let deepestExisting: string | undefined
+    for (const segment of segments) {
+      current = join(current, segment)
+      const stats = await lstatOrUndefined(fs, current)
+      if (stats === undefined) break
+      if (stats.isSymbolicLink()) throw this.outside(absolute, `${current} is a symlink`)
+      deepestExisting = current
+      if (!stats.isDirectory()) break
+    }
+    if (deepestExisting === undefined) return
+    const realRoot = await this.resolveRealRoot(fs)
+    const real = await fs.realpath(deepestExisting)
+    if (realRoot !== undefined && !isInside(realRoot, real)) throw this.outside(absolute, `${deepestExisting} resolves to ${real}`)
+  }
+
+  private async resolveRealRoot(fs: FsLayer): Promise<string | undefined> {
+    if (this.realRoot !== undefined) return this.realRoot
+    try {
+      this.realRoot = await fs.realpath(this.root)
+    } catch (error) {
+      if (errnoOf(error) !== 'ENOENT') throw error
+    }
+    return this.realRoot
+  }
+
+  private outside(target: string, why: string): PathRefusedError {
+    return new PathRefusedError(
+      `refused the path ${target}: ${why}, and the store (${this.root}) never follows a path out of itself`,
+      `remove the symlink or move the file back under ${this.root}, then run the command again`,
+    )
+  }
+}
+
+async function lstatOrUndefined(fs: FsLayer, path: string) {
+  try {
+    return await fs.lstat(path)
+  } catch (error) {
+    const code = errnoOf(error)
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined
+    throw error
+  }
+}

@@ -1,0 +1,57 @@
+import { createHash } from 'node:crypto'
+import type { EvalCase, ResolvedScorer, SuiteRules } from './types.js'
+
+/** JSON with object keys sorted at every depth and no whitespace; undefined members dropped. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(sortKeys(value))
+}
+
+function sortKeys(value: unknown): unknown {
+  if (value === null || typeof value !== 'object') return value
+  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return sortKeys((value as { toJSON(): unknown }).toJSON())
+  if (Array.isArray(value)) return value.map((v) => (v === undefined ? null : sortKeys(v)))
+  const out: Record<string, unknown> = {}
+  for (const key of Object.keys(value).sort()) {
+    const v = (value as Record<string, unknown>)[key]
+    if (v !== undefined && typeof v !== 'function') out[key] = sortKeys(v)
+  }
+  return out
+}
+
+export function sha256Hex(text: string | Uint8Array): string {
+  return createHash('sha256').update(text).digest('hex')
+}
+
+/**
+ * How the aggregates are defined. It is part of config_hash: a change here is a change of the
+ * rules a run is judged by, so it must move every hash.
+ */
+export const AGGREGATE_DEFINITIONS = {
+  version: 1,
+  case_verdict: 'passed_samples >= ceil(min_agreement * samples); every scorer must pass for a sample to pass',
+  pass_rate: 'passed / (passed + failed)',
+  pass_rate_ci95: 'wilson, z = 1.959964',
+  mean_score: 'mean of case scores over judged cases; case score = mean of sample scores; sample score = mean of scorer scores',
+} as const
+
+export function judgeConfigOf(scorers: readonly ResolvedScorer[]): { scorers: { name: string; config: Record<string, unknown>; pass_at: number }[] } {
+  return { scorers: scorers.map((s) => ({ name: s.name, config: s.config, pass_at: s.passAt })) }
+}
+
+/** 12 hex of sha256 over the rules, the scorers and the aggregate definitions. */
+export function configHash(rules: SuiteRules, scorers: readonly ResolvedScorer[]): string {
+  const subject = {
+    samples: rules.samples,
+    min_agreement: rules.min_agreement,
+    thresholds: rules.thresholds,
+    tolerances: rules.tolerances,
+    judge_config: judgeConfigOf(scorers),
+    aggregates: AGGREGATE_DEFINITIONS,
+  }
+  return sha256Hex(canonicalJson(subject)).slice(0, 12)
+}
+
+/** sha256 over the declared cases; a journal field only, never in a document or config_hash. */
+export function casesDigest(cases: readonly EvalCase[]): string {
+  return sha256Hex(canonicalJson(cases.map((c) => ({ id: c.id, input: c.input, expected: c.expected, metadata: c.metadata }))))
+}

@@ -1,0 +1,126 @@
+// Validates a suite definition and turns it into the one shape the driver and the host use.
+import { z } from 'zod'
+import { InvalidSuiteError } from '../errors.js'
+import { configHash, casesDigest } from './hashing.js'
+import { isSafeSegment, SAFE_SEGMENT_RULE } from './safe-segment.js'
+import type { ResolvedScorer, ResolvedSuite, Scorer, SuiteDefinition, TargetAnswer, TargetContext } from './types.js'
+
+const unit = z.number().min(0).max(1)
+const definitionSchema = z.object({
+  name: z.string().refine(isSafeSegment, { message: `must be one safe path segment (${SAFE_SEGMENT_RULE})` }),
+  cases: z
+    .array(
+      z.object({
+        id: z.string().refine(isSafeSegment, { message: `must be one safe path segment (${SAFE_SEGMENT_RULE})` }),
+        input: z.unknown(),
+        expected: z.unknown().optional(),
+        metadata: z.record(z.string(), z.unknown()).optional(),
+      }),
+    )
+    .min(1, { message: 'a suite needs at least one case' }),
+  target: z.union([
+    z.custom<(...args: unknown[]) => unknown>((v) => typeof v === 'function', { message: 'must be a function or { ask }' }),
+    z.object({
+      config: z.record(z.string(), z.unknown()).optional(),
+      ask: z.custom<(...args: unknown[]) => unknown>((v) => typeof v === 'function', { message: 'ask must be a function' }),
+    }),
+  ]),
+  samples: z.number().int().min(1).max(1000).optional(),
+  minAgreement: unit.optional(),
+  scorers: z
+    .array(
+      z.union([
+        z.custom<(...args: unknown[]) => unknown>((v) => typeof v === 'function'),
+        z.object({
+          name: z.string().min(1),
+          config: z.record(z.string(), z.unknown()).optional(),
+          passAt: unit.optional(),
+          score: z.custom<(...args: unknown[]) => unknown>((v) => typeof v === 'function', { message: 'score must be a function' }),
+        }),
+      ]),
+    )
+    .min(1, { message: 'a suite needs at least one scorer' }),
+  thresholds: z.object({ passRate: unit.optional(), meanScore: unit.optional() }).strict().optional(),
+  tolerances: z.object({ passRate: unit.optional(), meanScore: unit.optional() }).strict().optional(),
+  recordResponses: z.boolean().optional(),
+  concurrency: z.number().int().min(1).max(1024).optional(),
+  artifacts: z.array(z.string().min(1)).optional(),
+  metadata: z.record(z.string(), z.unknown()).optional(),
+  timeout: z.number().int().nonnegative().optional(),
+})
+
+function refuse(path: readonly PropertyKey[], message: string, suite: unknown): never {
+  const where = path.length === 0 ? 'the suite definition' : path.map(String).join('.')
+  const name = typeof suite === 'string' ? `suite ${JSON.stringify(suite)}` : 'an evalSuite() call'
+  throw new InvalidSuiteError(
+    `${name} was refused: ${where} ${message}`,
+    `Fix ${where} in the suite file, then run \`vitest run\` again.`,
+    path.map((p) => (typeof p === 'number' ? p : String(p))),
+  )
+}
+
+function resolveScorer(scorer: Scorer, index: number, seen: Set<string>): ResolvedScorer {
+  const resolved: ResolvedScorer =
+    typeof scorer === 'function'
+      ? { name: scorer.name || `scorer_${index + 1}`, config: {}, passAt: 0.5, score: scorer as ResolvedScorer['score'] }
+      : { name: scorer.name, config: scorer.config ?? {}, passAt: scorer.passAt ?? 0.5, score: (args) => scorer.score(args as never) }
+  if (seen.has(resolved.name)) refuse(['scorers', index], `has the name ${JSON.stringify(resolved.name)} twice; scorer names must be unique`, undefined)
+  seen.add(resolved.name)
+  return resolved
+}
+
+export function resolveSuite(definition: SuiteDefinition<any, any, any>): ResolvedSuite {
+  const parsed = definitionSchema.safeParse(definition)
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!
+    refuse(issue.path, issue.message, (definition as { name?: unknown } | undefined)?.name)
+  }
+  const def = definition as SuiteDefinition
+  const ids = new Set<string>()
+  def.cases.forEach((c, i) => {
+    if (ids.has(c.id)) refuse(['cases', i, 'id'], `repeats the case id ${JSON.stringify(c.id)}; case ids must be unique`, def.name)
+    ids.add(c.id)
+  })
+  const seen = new Set<string>()
+  const scorers = def.scorers.map((s, i) => resolveScorer(s, i, seen))
+  const target = def.target
+  const ask =
+    typeof target === 'function'
+      ? async (input: unknown, ctx: TargetContext): Promise<TargetAnswer> => ({ output: await target(input, ctx) })
+      : async (input: unknown, ctx: TargetContext): Promise<TargetAnswer> => {
+          const answer = await target.ask(input, ctx)
+          if (answer === null || typeof answer !== 'object' || !('output' in answer)) {
+            throw new TypeError('target.ask() must return { output, model? }; a bare function target returns the output itself')
+          }
+          return answer
+        }
+  const rules = {
+    samples: def.samples ?? 1,
+    min_agreement: def.minAgreement ?? 1,
+    thresholds: dropUndefined({ pass_rate: def.thresholds?.passRate, mean_score: def.thresholds?.meanScore }),
+    tolerances: dropUndefined({ pass_rate: def.tolerances?.passRate, mean_score: def.tolerances?.meanScore }),
+  }
+  return {
+    name: def.name,
+    cases: def.cases,
+    rules,
+    scorers,
+    targetConfig: typeof target === 'function' ? {} : (target.config ?? {}),
+    ask,
+    recordResponses: def.recordResponses ?? false,
+    concurrency: def.concurrency ?? 1,
+    artifacts: def.artifacts ?? [],
+    metadata: def.metadata ?? {},
+    timeout: def.timeout ?? 0,
+  }
+}
+
+function dropUndefined<T extends Record<string, number | undefined>>(value: T): { [K in keyof T]?: number } {
+  const out: Record<string, number> = {}
+  for (const [k, v] of Object.entries(value)) if (v !== undefined) out[k] = v
+  return out as { [K in keyof T]?: number }
+}
+
+export function suiteIdentity(suite: ResolvedSuite): { configHash: string; casesDigest: string } {
+  return { configHash: configHash(suite.rules, suite.scorers), casesDigest: casesDigest(suite.cases) }
+}

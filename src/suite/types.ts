@@ -1,0 +1,139 @@
+// The suite as a user declares it in a *.eval.ts file, and the values the driver produces from it.
+
+export type JsonObject = Record<string, unknown>
+
+export interface EvalCase<I = unknown, E = unknown> {
+  /** One safe path segment; the case's identity in journals, documents and comparisons. */
+  id: string
+  input: I
+  expected?: E
+  /** Free-form data the target and scorers may read; recorded only when recordResponses is on. */
+  metadata?: JsonObject
+}
+
+export interface TargetContext {
+  caseId: string
+  /** 0-based index of this answer among the case's samples. */
+  sample: number
+  signal: AbortSignal
+}
+
+export interface TokenUsage {
+  input_tokens: number
+  output_tokens: number
+}
+
+export interface TargetAnswer<O = unknown> {
+  output: O
+  /** The identity the provider reports for the model that answered (the observed identity). */
+  model?: string
+  usage?: TokenUsage
+}
+
+export type TargetFunction<I = unknown, O = unknown> = (input: I, ctx: TargetContext) => O | Promise<O>
+
+export interface TargetObject<I = unknown, O = unknown> {
+  /** The declared configuration of the system under test (model, temperature, prompt version…). */
+  config?: JsonObject
+  ask(input: I, ctx: TargetContext): TargetAnswer<O> | Promise<TargetAnswer<O>>
+}
+
+export type Target<I = unknown, O = unknown> = TargetFunction<I, O> | TargetObject<I, O>
+
+export interface ScorerArgs<I = unknown, O = unknown, E = unknown> {
+  input: I
+  output: O
+  expected: E | undefined
+  caseId: string
+  /** Passed through to scorers that call a model (an LLM judge). */
+  signal?: AbortSignal
+}
+
+export interface ScoreResult {
+  pass: boolean
+  /** 0..1; defaults to 1 for a pass and 0 for a fail. */
+  score?: number
+  reason?: string
+  /** The identity of the model that judged, for scorers that call one. */
+  model?: string
+}
+
+export type ScorerReturn = boolean | number | ScoreResult
+export type ScorerFunction<I = unknown, O = unknown, E = unknown> = (
+  args: ScorerArgs<I, O, E>,
+) => ScorerReturn | Promise<ScorerReturn>
+
+export interface ScorerObject<I = unknown, O = unknown, E = unknown> {
+  name: string
+  /** Declared configuration; part of judge_config and so of config_hash. */
+  config?: JsonObject
+  /** A numeric score passes at or above this (default 0.5). */
+  passAt?: number
+  score(args: ScorerArgs<I, O, E>): ScorerReturn | Promise<ScorerReturn>
+}
+
+export type Scorer<I = unknown, O = unknown, E = unknown> = ScorerFunction<I, O, E> | ScorerObject<I, O, E>
+
+export interface Thresholds {
+  /** The run's pass rate must be at least this (0..1). */
+  passRate?: number
+  /** The run's mean score must be at least this (0..1). */
+  meanScore?: number
+}
+
+export interface Tolerances {
+  /** The pass rate may drop this much (absolute, 0..1) against the baseline. */
+  passRate?: number
+  /** The mean score may drop this much against the baseline. */
+  meanScore?: number
+}
+
+export interface SuiteDefinition<I = unknown, O = unknown, E = unknown> {
+  name: string
+  cases: readonly EvalCase<I, E>[]
+  target: Target<I, O>
+  samples?: number
+  minAgreement?: number
+  scorers: readonly Scorer<I, O, E>[]
+  thresholds?: Thresholds
+  tolerances?: Tolerances
+  recordResponses?: boolean
+  concurrency?: number
+  /** Files the suite depends on (prompts, data), recorded by sha256 in the run; not in config_hash. */
+  artifacts?: readonly string[]
+  /** Free-form run metadata written to the document. */
+  metadata?: JsonObject
+  /** Per-case timeout in ms for the Vitest test that waits on the case (default: none). */
+  timeout?: number
+}
+
+/** A scorer in its one internal shape. */
+export interface ResolvedScorer {
+  name: string
+  config: JsonObject
+  passAt: number
+  score(args: ScorerArgs): ScorerReturn | Promise<ScorerReturn>
+}
+
+/** The rules: everything config_hash covers except the scorers. */
+export interface SuiteRules {
+  samples: number
+  min_agreement: number
+  thresholds: { pass_rate?: number; mean_score?: number }
+  tolerances: { pass_rate?: number; mean_score?: number }
+}
+
+/** A validated suite, in the shape the driver and the host use. */
+export interface ResolvedSuite {
+  name: string
+  cases: readonly EvalCase[]
+  rules: SuiteRules
+  scorers: readonly ResolvedScorer[]
+  targetConfig: JsonObject
+  ask(input: unknown, ctx: TargetContext): Promise<TargetAnswer>
+  recordResponses: boolean
+  concurrency: number
+  artifacts: readonly string[]
+  metadata: JsonObject
+  timeout: number
+}

@@ -1,0 +1,92 @@
+// SPEC §5 from a real `vitest run` and from `digline run`: 0, 1, 2 and 64.
+import { describe, expect, test } from 'vitest'
+import { countingSuite, defaultConfig, makeProject } from '../helpers/project.js'
+
+const ERRORING = `import { evalSuite, scorers } from 'digline'
+evalSuite({
+  name: 'erroring',
+  cases: [{ id: 'a', input: 1, expected: 1 }, { id: 'b', input: 2, expected: 2 }],
+  target: async (x) => { if (x === 2) throw new Error('upstream 529 overloaded'); return x },
+  scorers: [scorers.exact()],
+})
+`
+
+const invalid = (fields: string) => `import { evalSuite, scorers } from 'digline'
+evalSuite({ name: 'bad', cases: [{ id: 'a', input: 1, expected: 1 }], target: async (x) => x, scorers: [scorers.exact()], ${fields} })
+`
+
+describe('exit codes', () => {
+  const both = async (files: Record<string, string>, expected: number) => {
+    const viaVitest = makeProject(files)
+    const a = await viaVitest.vitest()
+    expect(a.code, a.stdout + a.stderr).toBe(expected)
+    const viaBin = makeProject(files)
+    const b = await viaBin.digline(['run'])
+    expect(b.code, b.stdout + b.stderr).toBe(expected)
+    return [a, b, viaVitest, viaBin] as const
+  }
+
+  test('0: judged and holds, even though some cases fail', async () => {
+    const [a] = await both({ 'evals/s.eval.ts': countingSuite({ name: 's', cases: 10, answer: "i === 3 ? 'no' : 'ok-' + i", thresholds: '{ passRate: 0.8 }' }) }, 0)
+    expect(a.stdout).toContain('digline s holds')
+  })
+
+  test('1: a threshold missed', async () => {
+    const [a] = await both({ 'evals/s.eval.ts': countingSuite({ name: 's', cases: 10, answer: "i < 5 ? 'no' : 'ok-' + i", thresholds: '{ passRate: 0.8 }' }) }, 1)
+    expect(a.stdout).toContain('threshold pass_rate: 50.0% < 80.0%')
+    expect(a.stdout).toMatch(/digline verdict/)
+  })
+
+  test('1: an ordinary Vitest test fails beside a suite that holds', async () => {
+    await both(
+      {
+        'evals/s.eval.ts': countingSuite({ name: 's', cases: 3 }),
+        'evals/plain.eval.ts': `import { test, expect } from 'vitest'\ntest('plain', () => expect(1).toBe(2))\n`,
+      },
+      1,
+    )
+  })
+
+  test('2: a case errored; the run is still written and names the cause', async () => {
+    const [a, , project] = await both({ 'evals/e.eval.ts': ERRORING }, 2)
+    expect(a.stdout).toContain('upstream 529 overloaded')
+    const doc = JSON.parse(project.read(`.digline/acme/runs/erroring/${project.runFiles('acme', 'erroring')[0]}`))
+    expect(doc.results[1]).toMatchObject({ case_id: 'b', verdict: 'error', error: { cause: 'target' } })
+    expect(doc.aggregates.errored).toBe(1)
+  })
+
+  test('2 outranks 1 across suites of one launch', async () => {
+    await both(
+      {
+        'evals/e.eval.ts': ERRORING,
+        'evals/s.eval.ts': countingSuite({ name: 's', cases: 4, answer: "'no'", thresholds: '{ passRate: 0.5 }' }),
+      },
+      2,
+    )
+  })
+
+  test.each([
+    ['an unsafe suite name', `name: '../escape',`],
+    ['samples < 1', 'samples: 0,'],
+    ['minAgreement outside 0..1', 'minAgreement: 1.5,'],
+    ['duplicate case ids', `cases: [{ id: 'a', input: 1 }, { id: 'a', input: 2 }],`],
+  ])('64: %s is refused and nothing is written', async (_label, fields) => {
+    // later keys of an object literal win, so `fields` overrides the valid definition
+    const [a, , project] = await both({ 'evals/bad.eval.ts': invalid(fields) }, 64)
+    expect(a.stdout + a.stderr).toContain('InvalidSuiteError')
+    expect(a.stdout).toContain('digline exit 64')
+    expect(project.runFiles('acme', 'bad')).toEqual([])
+  })
+
+  test('64: invalid plugin options (an unsafe tenant)', async () => {
+    const [a] = await both({ 'vitest.config.ts': defaultConfig('../evil'), 'evals/s.eval.ts': countingSuite({ name: 's', cases: 2 }) }, 64)
+    expect(a.stdout + a.stderr).toContain('InvalidOptionsError')
+  })
+
+  test('64: a malformed DIGLINE_CREATED_AT', async () => {
+    const project = makeProject({ 'evals/s.eval.ts': countingSuite({ name: 's', cases: 2 }) })
+    const result = await project.vitest([], { DIGLINE_CREATED_AT: 'yesterday' })
+    expect(result.code, result.stdout + result.stderr).toBe(64)
+    expect(project.runFiles('acme', 's')).toEqual([])
+  })
+})
