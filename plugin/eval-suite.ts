@@ -8,6 +8,8 @@ import type { RunContext } from '../src/host/prepare-run.js'
 import type { SuiteOutcome } from '../src/host/suite-outcome.js'
 import { SuiteRun } from './suite-run.js'
 import { recordInManifest } from './suite-manifest.js'
+import { resumeDirective } from './resume-request.js'
+import { registeredCaseHooks } from './case-hooks.js'
 import { CaseErroredError, SuiteNotHeldError, describeMisses } from './test-errors.js'
 import type { ProvidedDigline } from './provided.js'
 
@@ -43,14 +45,17 @@ export function evalSuite<I, O, E>(definition: SuiteDefinition<I, O, E>): void {
   const ctx = runContext()
   const suite = resolveSuite(definition)
   recordInManifest(suite, ctx)
+  const directive = resumeDirective(suite.name)
   const store = new FileResultStore({ root: ctx.storeRoot })
   const caseIds = suite.cases.map((c) => c.id)
+  const hooks = registeredCaseHooks()
 
-  describe(suite.name, () => {
+  // A resume launch finishes only the suites it names; the others are shown as skipped.
+  ;(directive.kind === 'skip' ? describe.skip : describe)(suite.name, () => {
     let run: Promise<SuiteRun> | undefined
     // Vitest passes hook fixtures first and the suite task second.
     beforeAll(({}, task) => {
-      run = SuiteRun.start(suite, ctx, store, selectedCases(task as RunnerTestSuite, caseIds))
+      run = SuiteRun.start({ suite, ctx, store, only: selectedCases(task as RunnerTestSuite, caseIds), directive, hooks })
       return run.then(() => undefined)
     })
 

@@ -7,6 +7,8 @@ import { resolveOptions, type DiglineOptions } from '../src/host/plugin-options.
 import { DiglineReporter } from './reporter.js'
 import type { ProvidedDigline } from './provided.js'
 import 'vitest/config'
+import { fileURLToPath } from 'node:url'
+import { isAbsolute, resolve } from 'node:path'
 
 export type { DiglineOptions } from '../src/host/plugin-options.js'
 export { DiglineReporter } from './reporter.js'
@@ -22,11 +24,18 @@ export function digline(options: DiglineOptions): Plugin {
   return {
     name: 'digline',
     api: { digline: { options } } satisfies DiglinePluginApi,
+    config(config) {
+      // The plugin's setup file clears the hook list; the user's hook files register after it.
+      const root = resolve(config.root ?? process.cwd(), config.test?.root ?? '.')
+      const hooks = (options?.hooks ?? []).map((h) => (isAbsolute(h) ? h : resolve(root, h)))
+      return { test: { setupFiles: [fileURLToPath(new URL('./worker-setup.js', import.meta.url)), ...hooks] } }
+    },
     configureVitest({ vitest, project }) {
       const root = project.config.root
       let provided: ProvidedDigline
       try {
-        provided = { ...resolveOptions(options, root), projectRoot: root }
+        const { tenant, environment, storeRoot } = resolveOptions(options, root)
+        provided = { tenant, environment, storeRoot, projectRoot: root }
       } catch (error) {
         const refusal = isDiglineError(error) ? error : new InvalidOptionsError(String(error), 'Fix the digline() options in vitest.config.ts.')
         provided = { refusal: refusal.toData() }

@@ -1,5 +1,6 @@
 // What a suite file imports: `import { evalSuite, scorers } from 'digline'`.
 export { evalSuite, VERDICT_TEST } from './eval-suite.js'
+export { onCase } from './case-hooks.js'
 export { scorers } from '../src/scorers/index.js'
 export type * from '../src/suite/types.js'
 export type { CaseResult, RunDocument, Aggregates } from '../src/document/schema.js'

@@ -1,12 +1,14 @@
 // One launch of one suite inside a Vitest worker: prepared before the first test, executed in the
 // background with the suite's own concurrency, awaited case by case by the tests.
 import type { CaseResult } from '../src/document/schema.js'
-import type { CaseProgress } from '../src/driver/progress.js'
-import { announce, prepareRun, type RunContext } from '../src/host/prepare-run.js'
+import type { OnCase } from '../src/driver/progress.js'
+import { announce, prepareRun, type ResumeRequest, type RunContext } from '../src/host/prepare-run.js'
 import { measureRun } from '../src/host/measure-run.js'
 import { outcomeOf, type SuiteOutcome } from '../src/host/suite-outcome.js'
+import { findPending, notePendingJournals } from '../src/host/pending-journals.js'
 import type { ResultStore } from '../src/store/result-store.js'
 import type { ResolvedSuite } from '../src/suite/types.js'
+import type { ResumeDirective } from './resume-request.js'
 
 interface Deferred<T> {
   promise: Promise<T>
@@ -25,23 +27,42 @@ function deferred<T>(): Deferred<T> {
   return { promise, resolve, reject }
 }
 
+export interface SuiteRunOptions {
+  suite: ResolvedSuite
+  ctx: RunContext
+  store: ResultStore
+  only: ReadonlySet<string> | undefined
+  directive: ResumeDirective
+  hooks: readonly OnCase[]
+}
+
 export class SuiteRun {
   private readonly cases = new Map<string, Deferred<CaseResult>>()
   readonly outcome: Promise<SuiteOutcome>
 
-  private constructor(outcome: (onCase: (p: CaseProgress) => void) => Promise<SuiteOutcome>, ids: readonly string[]) {
+  private constructor(ids: readonly string[], run: (onCase: OnCase) => Promise<SuiteOutcome>) {
     for (const id of ids) this.cases.set(id, deferred())
-    this.outcome = outcome((p) => this.cases.get(p.result.case_id)?.resolve(p.result))
+    this.outcome = run((p) => this.cases.get(p.result.case_id)?.resolve(p.result))
     this.outcome.catch((error) => {
       for (const d of this.cases.values()) d.reject(error)
     })
   }
 
-  static async start(suite: ResolvedSuite, ctx: RunContext, store: ResultStore, only: ReadonlySet<string> | undefined): Promise<SuiteRun> {
-    const prepared = await prepareRun(suite, ctx, only)
-    process.stderr.write(`${announce(suite.name, prepared.plan)}\n`)
+  static async start({ suite, ctx, store, only, directive, hooks }: SuiteRunOptions): Promise<SuiteRun> {
+    const say = (line: string) => process.stderr.write(`${line}\n`)
+    let resume: ResumeRequest | undefined
+    if (directive.kind === 'resume') {
+      resume = { pending: await findPending(store, ctx.tenant, suite.name, directive.key), keepErrors: directive.keepErrors }
+    } else if (only === undefined) {
+      await notePendingJournals(store, ctx.tenant, suite.name, say)
+    }
+    const prepared = await prepareRun(suite, ctx, only, resume)
+    say(announce(suite.name, prepared.plan))
     const ids = suite.cases.map((c) => c.id).filter((id) => only === undefined || only.has(id))
-    return new SuiteRun(async (resolveCase) => outcomeOf(await measureRun(prepared, { store, onCase: resolveCase })), ids)
+    return new SuiteRun(ids, async (resolveCase) => {
+      for (const [id, result] of prepared.done) if (only === undefined || only.has(id)) resolveCase({ result, cause: null, observed: prepared.observedSeed!, index: -1 })
+      return outcomeOf(await measureRun(prepared, { store, onCase: [...hooks, resolveCase] }))
+    })
   }
 
   caseResult(id: string): Promise<CaseResult> {

@@ -78,6 +78,24 @@ export class UnknownSchemaVersionError extends DiglineRefusal {
 export class UnreadableRunError extends DiglineRefusal {
   readonly name = 'UnreadableRunError'
 }
+export class CorruptJournalError extends DiglineRefusal {
+  readonly name = 'CorruptJournalError'
+}
+export class UnknownJournalVersionError extends DiglineRefusal {
+  readonly name = 'UnknownJournalVersionError'
+}
+export class JournalLegExistsError extends DiglineRefusal {
+  readonly name = 'JournalLegExistsError'
+}
+export class ResumeMismatchError extends DiglineRefusal {
+  readonly name = 'ResumeMismatchError'
+}
+export class NoPendingJournalError extends DiglineRefusal {
+  readonly name = 'NoPendingJournalError'
+}
+export class LiveRunError extends DiglineRefusal {
+  readonly name = 'LiveRunError'
+}
 
 // ── failures ────────────────────────────────────────────────────────────────────────────────────
 
@@ -162,6 +180,36 @@ export const REFUSALS = {
     error: UnreadableRunError,
     when: 'A run document is not JSON, or does not match the run document schema.',
     next: 'Inspect the file named in the message; restore it from its source or remove it.',
+  },
+  CorruptJournalError: {
+    error: CorruptJournalError,
+    when: 'A journal leg holds a bad line that is not its torn last fragment (a checksum that does not match, not JSON, an unknown record, an invalid case, a misplaced or mismatched header); the journal is left on disk as it is.',
+    next: 'Inspect the file and line named in the message; a journal is never repaired: remove its legs to give up the cases it holds, then run the suite again.',
+  },
+  UnknownJournalVersionError: {
+    error: UnknownJournalVersionError,
+    when: 'A journal leg has a journal_version this digline cannot read; it is left on disk and never deleted.',
+    next: 'Finish the run with a digline that reads that journal_version, or remove the legs by hand to give up the cases they hold.',
+  },
+  JournalLegExistsError: {
+    error: JournalLegExistsError,
+    when: 'A leg of a run journal already exists: another process is resuming (or running) the same run.',
+    next: 'Wait for that process to finish, or run `digline pending` to see the run and its legs.',
+  },
+  ResumeMismatchError: {
+    error: ResumeMismatchError,
+    when: 'A resume was asked for, but a fact the run document asserts (the field named) differs between the journal and the suite as it is now.',
+    next: 'Restore what changed and resume again, or start a fresh run with `vitest run` (the journal stays on disk).',
+  },
+  LiveRunError: {
+    error: LiveRunError,
+    when: 'A journal leg of the run is held by a process that is still alive on this host.',
+    next: 'Wait for that process to finish (or end it), then run the command again.',
+  },
+  NoPendingJournalError: {
+    error: NoPendingJournalError,
+    when: '`digline run --resume` found no pending journal to finish (for the key or suite given).',
+    next: 'Run `digline pending` to see what is pending, or start a fresh run with `digline run`.',
   },
 } as const satisfies Record<string, ErrorEntry<RefusalClass>>
 

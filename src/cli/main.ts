@@ -5,9 +5,10 @@ import type { CliIo, Command } from './command.js'
 import { runCommand } from './commands/run.js'
 import { listCommand } from './commands/list.js'
 import { showCommand } from './commands/show.js'
+import { pendingCommand } from './commands/pending.js'
 import { DIGLINE_VERSION } from '../version.js'
 
-export const COMMANDS: readonly Command[] = [runCommand, listCommand, showCommand]
+export const COMMANDS: readonly Command[] = [runCommand, listCommand, showCommand, pendingCommand]
 
 export function usage(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length))

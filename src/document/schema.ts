@@ -1,5 +1,6 @@
 // The run document as it is on disk (snake_case), validated with zod wherever data enters.
 import { z } from 'zod'
+import { isCreatedAt } from '../suite/keys.js'
 
 export const SCHEMA_VERSION = 1
 
@@ -79,7 +80,7 @@ export const runHeaderSchema = z.object({
   tenant: z.string(),
   environment: z.string(),
   suite: z.string(),
-  created_at: z.string(),
+  created_at: z.string().refine(isCreatedAt, { message: 'must be ISO-8601 UTC with microseconds' }),
   config_hash: z.string().regex(/^[0-9a-f]{12}$/),
   rejudged_from: z.string().optional(),
   rejudged_from_suite: z.string().optional(),

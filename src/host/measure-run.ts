@@ -6,10 +6,14 @@ import { judgeConfigOf } from '../suite/hashing.js'
 import type { ResultStore, StoredRun } from '../store/result-store.js'
 import { DIGLINE_VERSION } from '../version.js'
 import type { Prepared } from './prepare-run.js'
+import { supportsJournal } from '../store/journal.js'
+import { createdAtNow } from '../suite/keys.js'
+import { journalHeaderFor } from './resume.js'
 
 export interface MeasureOptions {
   store: ResultStore
-  onCase?: OnCase
+  /** Called after each case's journal record is durable: the user's hooks, then the front end's. */
+  onCase?: readonly OnCase[]
   signal?: AbortSignal
 }
 
@@ -21,15 +25,29 @@ export interface Measured {
 }
 
 export async function measureRun(prepared: Prepared, options: MeasureOptions): Promise<Measured> {
-  const execution = await execute({
-    suite: prepared.suite,
-    only: prepared.only,
-    onCase: options.onCase,
-    signal: options.signal,
-  })
-  const document = buildRunDocument(prepared, execution)
-  const stored = prepared.only === undefined ? await options.store.writeRun(document) : undefined
-  return { document, stored, thresholds: judgeThresholds(document.aggregates, document.rules) }
+  const { store } = options
+  const hooks = options.onCase ?? []
+  // A filtered run writes no document, so it keeps no journal either: nothing could finish it.
+  const journal = prepared.only === undefined && supportsJournal(store) ? await store.openJournal(journalHeaderFor(prepared, createdAtNow()), prepared.leg) : undefined
+  try {
+    const execution = await execute({
+      suite: prepared.suite,
+      only: prepared.only,
+      done: prepared.done,
+      observedSeed: prepared.observedSeed,
+      signal: options.signal,
+      onCase: async (progress) => {
+        await journal?.append(progress)
+        for (const hook of hooks) await hook(progress)
+      },
+    })
+    const document = buildRunDocument(prepared, execution)
+    const stored = prepared.only === undefined ? await store.writeRun(document) : undefined
+    await journal?.complete()
+    return { document, stored, thresholds: judgeThresholds(document.aggregates, document.rules) }
+  } finally {
+    await journal?.close()
+  }
 }
 
 export function buildRunDocument(prepared: Prepared, execution: Execution): RunDocument {

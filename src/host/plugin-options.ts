@@ -10,6 +10,8 @@ export interface DiglineOptions {
   environment?: string
   /** The store directory, relative to the Vitest root (default ".digline"). */
   store?: string
+  /** Files (relative to the Vitest root) that register onCase() hooks; loaded in every worker. */
+  hooks?: string[]
 }
 
 export interface ResolvedOptions {
@@ -17,6 +19,8 @@ export interface ResolvedOptions {
   environment: string
   /** Absolute path of the store directory. */
   storeRoot: string
+  /** Absolute paths of the hook files. */
+  hooks: string[]
 }
 
 export function resolveOptions(options: unknown, root: string, env: NodeJS.ProcessEnv = process.env): ResolvedOptions {
@@ -27,7 +31,14 @@ export function resolveOptions(options: unknown, root: string, env: NodeJS.Proce
   if (!isSafeSegment(environment)) throw invalid('environment', `must be one safe path segment (${SAFE_SEGMENT_RULE}); got ${JSON.stringify(environment)}`, ['environment'])
   const store = opts.store ?? '.digline'
   if (typeof store !== 'string' || store === '') throw invalid('store', 'must be a non-empty directory path', ['store'])
-  return { tenant: opts.tenant, environment, storeRoot: isAbsolute(store) ? store : resolve(root, store) }
+  const hooks = opts.hooks ?? []
+  if (!Array.isArray(hooks) || hooks.some((h) => typeof h !== 'string' || h === '')) throw invalid('hooks', 'must be a list of file paths', ['hooks'])
+  return {
+    tenant: opts.tenant,
+    environment,
+    storeRoot: isAbsolute(store) ? store : resolve(root, store),
+    hooks: hooks.map((h) => (isAbsolute(h) ? h : resolve(root, h))),
+  }
 }
 
 function invalid(field: string, problem: string, path: string[]): InvalidOptionsError {

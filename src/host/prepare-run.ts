@@ -5,6 +5,9 @@ import { suiteIdentity } from '../suite/resolve-suite.js'
 import { keyFor, launchCreatedAt } from '../suite/keys.js'
 import { gitCommit } from '../suite/git-commit.js'
 import { digestArtifacts } from './artifacts.js'
+import type { CaseResult, Observed } from '../document/schema.js'
+import type { Pending } from '../store/journal.js'
+import { assertResumable, journalHeaderFor, selectDone } from './resume.js'
 
 export interface RunContext {
   tenant: string
@@ -43,14 +46,26 @@ export interface Prepared {
   plan: CallPlan
   /** Case ids to run when Vitest filters the suite's tests; undefined means all. */
   only: ReadonlySet<string> | undefined
+  /** Cases judged in an earlier leg and not called again. */
+  done: ReadonlyMap<string, CaseResult>
+  /** The observed identities an earlier leg recorded. */
+  observedSeed: Observed | undefined
+  /** The journal leg this launch writes. */
+  leg: number
 }
 
-export async function prepareRun(suite: ResolvedSuite, ctx: RunContext, only?: ReadonlySet<string>): Promise<Prepared> {
-  const createdAt = launchCreatedAt(ctx.env ?? process.env)
+export interface ResumeRequest {
+  pending: Pending
+  /** Keep errored cases as they are instead of calling them again. */
+  keepErrors: boolean
+}
+
+export async function prepareRun(suite: ResolvedSuite, ctx: RunContext, only?: ReadonlySet<string>, resume?: ResumeRequest): Promise<Prepared> {
+  const createdAt = resume?.pending.header?.created_at ?? launchCreatedAt(ctx.env ?? process.env)
   const { configHash, casesDigest } = suiteIdentity(suite)
   const artifacts = await digestArtifacts(suite.artifacts, ctx.projectRoot, suite.name)
   const cases = only === undefined ? suite.cases.length : suite.cases.filter((c) => only.has(c.id)).length
-  return {
+  const prepared: Prepared = {
     suite,
     tenant: ctx.tenant,
     environment: ctx.environment,
@@ -62,6 +77,20 @@ export async function prepareRun(suite: ResolvedSuite, ctx: RunContext, only?: R
     artifacts,
     plan: { cases, toCall: cases, samples: suite.rules.samples, calls: cases * suite.rules.samples, reused: 0, retried: 0 },
     only,
+    done: new Map(),
+    observedSeed: undefined,
+    leg: 1,
+  }
+  if (resume === undefined) return prepared
+  assertResumable(resume.pending, journalHeaderFor(prepared, createdAt))
+  const { done, retried } = selectDone(resume.pending, new Set(suite.cases.map((c) => c.id)), resume.keepErrors)
+  const toCall = cases - done.size
+  return {
+    ...prepared,
+    done,
+    observedSeed: resume.pending.observed,
+    leg: Math.max(0, ...resume.pending.legs) + 1,
+    plan: { cases, toCall, samples: suite.rules.samples, calls: toCall * suite.rules.samples, reused: done.size, retried },
   }
 }
 

@@ -230,7 +230,7 @@ export async function appendLineDurably(fs: FsLayer, path: string, line: string)
   try {
     await fs.close(closing)
   } catch (error) {
-    throw storeWriteError('closing', path, error)
+    throw storeWriteError('closing', path, error, 'the line was written and fsynced')
   }
   if (created) await fsyncDirectory(fs, dirname(path), `${path} was created, but it may not survive a crash`)
 }

@@ -64,6 +64,8 @@ export interface Pending {
   refusal: DiglineErrorData | undefined
   /** Leg numbers on disk, ascending. */
   legs: number[]
+  /** The process that wrote each readable leg (from its header), in leg order. */
+  writers: { leg: number; host: string; pid: number }[]
   /** Last record wins, across legs in order. */
   done: Map<string, CaseResult>
   /** Cases whose last record errored, and the layer that errored. */

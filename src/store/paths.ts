@@ -60,6 +60,14 @@ export class StorePaths {
     return join(this.suiteRunsDir(tenant, suite), '.pending')
   }
 
+  /** One leg of a run's journal; journal-format's parseLegName reads this name back. */
+  journalLegFile(tenant: string, suite: string, key: string, leg: number): string {
+    const dir = this.pendingDir(tenant, suite)
+    assertSafeSegment('key', key)
+    if (!Number.isSafeInteger(leg) || leg < 1) throw new RangeError(`a journal leg is a positive integer, not ${String(leg)}`)
+    return join(dir, `${key}.${leg}.jsonl`)
+  }
+
   baselinesDir(tenant: string): string {
     return join(this.tenantDir(tenant), 'baselines')
   }

@@ -1,0 +1,47 @@
+import { FileResultStore } from '../../store/file-store.js'
+import { pendingOfTenant } from '../../host/choose-resume.js'
+import { projectSettings } from '../project-config.js'
+import { parseCommand, PROJECT_OPTIONS } from '../parse.js'
+import { PROJECT_HELP, type Command } from '../command.js'
+
+export const pendingCommand: Command = {
+  name: 'pending',
+  summary: 'list the journals of runs that were killed before they finished',
+  help: `Usage: digline pending [--suite S] [--json]
+
+Lists every pending journal of the tenant (or of suite S): the run's key, its legs, how many
+cases are journaled and how many errored, and the command that finishes it.
+
+  --suite S   only suite S
+  --json      one JSON document on stdout
+
+${PROJECT_HELP}`,
+  async run(argv, io) {
+    const { values } = parseCommand('pending', argv, { ...PROJECT_OPTIONS, suite: { type: 'string' }, json: { type: 'boolean' } })
+    if (values.help) return io.stdout(pendingCommand.help), 0
+    const settings = await projectSettings(io.cwd, values, io.env)
+    const pending = await pendingOfTenant(new FileResultStore({ root: settings.storeRoot }), settings.tenant, values.suite)
+    const rows = pending.map((p) => ({
+      suite: p.suite,
+      key: p.key,
+      legs: p.legs,
+      journaled: p.done.size,
+      errored: p.causes.size,
+      finished: p.finished,
+      refusal: p.refusal ?? null,
+    }))
+    if (values.json) {
+      io.stdout(JSON.stringify({ tenant: settings.tenant, pending: rows }, null, 2))
+      return 0
+    }
+    if (rows.length === 0) {
+      io.stdout(`Nothing is pending in tenant ${settings.tenant}.`)
+      return 0
+    }
+    for (const r of rows) {
+      const state = r.refusal !== null ? `cannot be resumed: ${r.refusal.name}` : r.finished ? 'finished (its leftover journal is removed by the next run)' : `\`digline run --resume ${r.key}\``
+      io.stdout(`${r.suite}  ${r.key}  legs ${r.legs.join(',')}  ${r.journaled} case(s) journaled, ${r.errored} errored  ${state}`)
+    }
+    return 0
+  },
+}

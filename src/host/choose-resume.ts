@@ -1,0 +1,49 @@
+// `digline run --resume [KEY]`: which pending journal of which suite each launch finishes.
+import { NoPendingJournalError } from '../errors.js'
+import { supportsJournal, type Pending } from '../store/journal.js'
+import type { ResultStore } from '../store/result-store.js'
+import { assertNoLiveWriter, raiseRefusal } from './pending-journals.js'
+
+export interface ResumeChoice {
+  /** suite → key, for DIGLINE_RESUME. */
+  chosen: Record<string, string>
+  /** Pending runs passed over (older ones of a chosen suite), named on stderr. */
+  passedOver: Pending[]
+}
+
+export async function pendingOfTenant(store: ResultStore, tenant: string, suite?: string): Promise<Pending[]> {
+  if (!supportsJournal(store)) return []
+  const suites = suite === undefined ? await store.listSuites(tenant) : [suite]
+  const all: Pending[] = []
+  for (const s of suites) all.push(...(await store.pending(tenant, s)))
+  return all
+}
+
+export async function chooseResume(store: ResultStore, tenant: string, options: { key?: string; suite?: string }): Promise<ResumeChoice> {
+  const open = (await pendingOfTenant(store, tenant, options.suite)).filter((p) => !p.finished)
+  const where = options.suite === undefined ? `tenant ${tenant}` : `suite ${options.suite} of tenant ${tenant}`
+  if (options.key !== undefined) {
+    const matches = open.filter((p) => p.key === options.key)
+    if (matches.length === 0) throw new NoPendingJournalError(`no pending journal under key ${options.key} in ${where}`, 'Run `digline pending` to see the keys there are.', ['--resume'])
+    for (const p of matches) check(p)
+    return { chosen: Object.fromEntries(matches.map((p) => [p.suite, p.key])), passedOver: [] }
+  }
+  if (open.length === 0) throw new NoPendingJournalError(`no pending journal in ${where}: there is nothing to resume`, 'Start a fresh run with `digline run` (or `vitest run`).')
+  const chosen: Record<string, string> = {}
+  const passedOver: Pending[] = []
+  const bySuite = new Map<string, Pending[]>()
+  for (const p of open) bySuite.set(p.suite, [...(bySuite.get(p.suite) ?? []), p])
+  for (const [suite, runs] of bySuite) {
+    const sorted = [...runs].sort((a, b) => a.key.localeCompare(b.key))
+    const newest = sorted.pop()!
+    check(newest)
+    chosen[suite] = newest.key
+    passedOver.push(...sorted)
+  }
+  return { chosen, passedOver }
+}
+
+function check(p: Pending): void {
+  if (p.refusal !== undefined) raiseRefusal(p.refusal)
+  assertNoLiveWriter(p)
+}

@@ -1,0 +1,61 @@
+// Journals left by earlier launches: named on every plain run, chosen by a resume.
+import { hostname } from 'node:os'
+import { LiveRunError, NoPendingJournalError, type DiglineErrorData } from '../errors.js'
+import { supportsJournal, type Pending } from '../store/journal.js'
+import type { ResultStore } from '../store/result-store.js'
+
+/** A refusal read from disk as data, raised again under its own name. */
+export function raiseRefusal(data: DiglineErrorData): never {
+  throw Object.assign(new Error(data.message), { name: data.name, next: data.next, path: data.path, digline: true })
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+/** Refuses a run one of whose legs is held by a live process on this host. */
+export function assertNoLiveWriter(pending: Pending): void {
+  const here = hostname()
+  const live = pending.writers.find((w) => w.host === here && w.pid !== process.pid && isAlive(w.pid))
+  if (live !== undefined) {
+    throw new LiveRunError(
+      `run ${pending.key} of suite ${pending.suite} is still being written by process ${live.pid} (leg ${live.leg}) on this host`,
+      `Wait for process ${live.pid} to finish (or end it), then run the command again.`,
+    )
+  }
+}
+
+/** The pending journal KEY of SUITE, ready to resume, or a named refusal. */
+export async function findPending(store: ResultStore, tenant: string, suite: string, key: string): Promise<Pending> {
+  const all = supportsJournal(store) ? await store.pending(tenant, suite) : []
+  const pending = all.find((p) => p.key === key)
+  if (pending === undefined || pending.finished) {
+    throw new NoPendingJournalError(
+      pending === undefined ? `suite ${suite} has no pending journal under key ${key}` : `run ${key} of suite ${suite} was already written; there is nothing to resume`,
+      'Run `digline pending` to see what is pending, or start a fresh run with `digline run`.',
+    )
+  }
+  if (pending.refusal !== undefined) raiseRefusal(pending.refusal)
+  assertNoLiveWriter(pending)
+  return pending
+}
+
+/** On a plain run: removes journals that outlived their runs and names the ones still pending. */
+export async function notePendingJournals(store: ResultStore, tenant: string, suite: string, say: (line: string) => void): Promise<void> {
+  if (!supportsJournal(store)) return
+  for (const pending of await store.pending(tenant, suite)) {
+    if (pending.finished) {
+      await store.dropPending(tenant, suite, pending.key)
+      say(`digline ${suite}: run ${pending.key} was already written; its leftover journal was removed`)
+    } else if (pending.refusal !== undefined) {
+      say(`digline ${suite}: the journal of run ${pending.key} cannot be resumed (${pending.refusal.name}); it is left on disk`)
+    } else {
+      say(`digline ${suite}: run ${pending.key} is pending with ${pending.done.size} case(s) journaled; \`digline run --resume ${pending.key}\` would finish it`)
+    }
+  }
+}

@@ -1,0 +1,217 @@
+// The journal's bytes. One record is one line: `<crc32 of the JSON, 8 lowercase hex> <JSON>\n`, so
+// verifying a line hashes exactly the bytes that were written. Line 1 of a leg is the header; then
+// `observed` and `case` records. A case record's payload is the run document's own serializer.
+import * as zlib from 'node:zlib'
+import { z } from 'zod'
+import {
+  caseResultSchema,
+  errorCauseSchema,
+  judgeConfigSchema,
+  observedSchema,
+  type CaseResult,
+  type ErrorCause,
+  type Observed,
+} from '../document/schema.js'
+import { caseToJson } from '../document/serialize.js'
+import { isSafeSegment } from '../suite/safe-segment.js'
+import { JOURNAL_VERSION, type JournalHeader } from './journal.js'
+
+export const journalHeaderSchema = z.object({
+  journal_version: z.number().int(),
+  leg: z.number().int().positive(),
+  created_at: z.string(),
+  started_at: z.string(),
+  digline_version: z.string(),
+  tenant: z.string(),
+  environment: z.string(),
+  suite: z.string(),
+  config_hash: z.string(),
+  cases_digest: z.string(),
+  artifacts: z.record(z.string(), z.string()),
+  target_config: z.record(z.string(), z.unknown()),
+  judge_config: judgeConfigSchema,
+  record_responses: z.boolean(),
+  git_commit: z.string().nullable(),
+  host: z.string(),
+  pid: z.number().int(),
+}) satisfies z.ZodType<JournalHeader>
+
+/** Header fields in the order they are written. */
+const HEADER_FIELDS = Object.keys(journalHeaderSchema.shape) as (keyof JournalHeader)[]
+
+export type JournalRecord =
+  | { kind: 'header'; header: JournalHeader }
+  | { kind: 'observed'; observed: Observed }
+  | { kind: 'case'; cause: ErrorCause | null; result: CaseResult }
+
+export type DecodedLine =
+  | { ok: true; record: JournalRecord }
+  | { ok: false; why: string }
+  /** A header written by another journal format; nothing else in the leg can be read. */
+  | { ok: false; why: string; unknownVersion: unknown }
+
+// ── checksum ────────────────────────────────────────────────────────────────────────────────────
+
+let crcTable: Uint32Array | undefined
+
+/** CRC-32 (IEEE, as zlib), for Node < 20.15 where zlib.crc32 does not exist. */
+export function crc32Portable(data: Uint8Array): number {
+  if (crcTable === undefined) {
+    crcTable = new Uint32Array(256)
+    for (let n = 0; n < 256; n++) {
+      let c = n
+      for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1
+      crcTable[n] = c >>> 0
+    }
+  }
+  let crc = 0xffffffff
+  for (let i = 0; i < data.length; i++) crc = crcTable[(crc ^ data[i]!) & 0xff]! ^ (crc >>> 8)
+  return (crc ^ 0xffffffff) >>> 0
+}
+
+const nativeCrc32 = (zlib as { crc32?: (data: Uint8Array) => number }).crc32
+export const crc32: (data: Uint8Array) => number = nativeCrc32 === undefined ? crc32Portable : (data) => nativeCrc32(data)
+
+const CHECKSUM_HEX = 8
+const BODY_START = CHECKSUM_HEX + 1
+const SPACE = 0x20
+const NEWLINE = 0x0a
+
+function checksumHex(body: Uint8Array): string {
+  return crc32(body).toString(16).padStart(CHECKSUM_HEX, '0')
+}
+
+// ── encoding ────────────────────────────────────────────────────────────────────────────────────
+
+/** One record's line: checksum, space, the JSON, newline. JSON.stringify never emits a raw newline. */
+export function encodeLine(json: string): Buffer {
+  const bodyLength = Buffer.byteLength(json, 'utf8')
+  const line = Buffer.allocUnsafe(BODY_START + bodyLength + 1)
+  line.write(json, BODY_START, 'utf8')
+  const body = line.subarray(BODY_START, BODY_START + bodyLength)
+  line.write(checksumHex(body), 0, 'latin1')
+  line[CHECKSUM_HEX] = SPACE
+  line[line.length - 1] = NEWLINE
+  return line
+}
+
+export function encodeHeader(header: JournalHeader): Buffer {
+  const record: Record<string, unknown> = { kind: 'header' }
+  for (const field of HEADER_FIELDS) record[field] = header[field]
+  return encodeLine(JSON.stringify(record))
+}
+
+/** The observed identities with judge names sorted, so equal identities have equal bytes. */
+export function normalizeObserved(observed: Observed): Observed {
+  const judges: Record<string, string> = {}
+  for (const name of Object.keys(observed.judge_models).sort()) judges[name] = observed.judge_models[name]!
+  return { target_model: observed.target_model, judge_models: judges }
+}
+
+export function encodeObserved(observed: Observed): Buffer {
+  return encodeLine(JSON.stringify({ kind: 'observed', observed: normalizeObserved(observed) }))
+}
+
+export function encodeCase(result: CaseResult, cause: ErrorCause | null): Buffer {
+  return encodeLine(JSON.stringify({ kind: 'case', cause, case: caseToJson(result) }))
+}
+
+// ── decoding ────────────────────────────────────────────────────────────────────────────────────
+
+function isHexDigit(byte: number): boolean {
+  return (byte >= 0x30 && byte <= 0x39) || (byte >= 0x61 && byte <= 0x66)
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
+}
+
+function zodWhy(what: string, error: z.ZodError): string {
+  const issue = error.issues[0]
+  const where = (issue?.path ?? []).map(String).join('.')
+  return `is not a valid ${what}${where === '' ? '' : ` at ${where}`}: ${issue?.message ?? 'invalid'}`
+}
+
+/** One line without its newline. `why` completes the sentence "line N …". */
+export function decodeLine(line: Uint8Array): DecodedLine {
+  if (line.length <= BODY_START) return { ok: false, why: 'is too short to be a record' }
+  let expected = 0
+  for (let i = 0; i < CHECKSUM_HEX; i++) {
+    const byte = line[i]!
+    if (!isHexDigit(byte)) return { ok: false, why: 'does not start with an 8-digit checksum' }
+    expected = expected * 16 + (byte <= 0x39 ? byte - 0x30 : byte - 0x57)
+  }
+  if (line[CHECKSUM_HEX] !== SPACE) return { ok: false, why: 'does not start with an 8-digit checksum' }
+  const body = line.subarray(BODY_START)
+  if (crc32(body) !== expected) return { ok: false, why: 'does not match its checksum (its bytes changed after they were written)' }
+  let value: unknown
+  try {
+    value = JSON.parse(Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('utf8'))
+  } catch (error) {
+    return { ok: false, why: `is not JSON (${error instanceof Error ? error.message : String(error)})` }
+  }
+  if (!isObject(value)) return { ok: false, why: 'is not a JSON object' }
+  switch (value.kind) {
+    case 'header':
+      return decodeHeader(value)
+    case 'observed': {
+      const parsed = observedSchema.safeParse(value.observed)
+      return parsed.success ? { ok: true, record: { kind: 'observed', observed: parsed.data } } : { ok: false, why: zodWhy('observed record', parsed.error) }
+    }
+    case 'case': {
+      const cause = value.cause === null ? null : errorCauseSchema.safeParse(value.cause)
+      if (cause !== null && !cause.success) return { ok: false, why: zodWhy('case record', prefixed(cause.error, 'cause')) }
+      const parsed = caseResultSchema.safeParse(value.case)
+      if (!parsed.success) return { ok: false, why: zodWhy('case record', prefixed(parsed.error, 'case')) }
+      return { ok: true, record: { kind: 'case', cause: cause === null ? null : cause.data, result: parsed.data } }
+    }
+    default:
+      return { ok: false, why: `has an unknown kind ${JSON.stringify(value.kind) ?? 'undefined'}` }
+  }
+}
+
+function prefixed(error: z.ZodError, key: string): z.ZodError {
+  return new z.ZodError(error.issues.map((issue) => ({ ...issue, path: [key, ...issue.path] })))
+}
+
+function decodeHeader(value: Record<string, unknown>): DecodedLine {
+  const version = value.journal_version
+  if (version !== JOURNAL_VERSION) return unknownVersion(version)
+  const { kind: _kind, ...fields } = value
+  const parsed = journalHeaderSchema.safeParse(fields)
+  return parsed.success ? { ok: true, record: { kind: 'header', header: parsed.data } } : { ok: false, why: zodWhy('header', parsed.error) }
+}
+
+function unknownVersion(version: unknown): DecodedLine {
+  return { ok: false, why: `has journal_version ${JSON.stringify(version) ?? 'undefined'}`, unknownVersion: version }
+}
+
+/**
+ * Line 1 that this format cannot verify may still be another format's header: any journal format
+ * ends its first line with a JSON object carrying journal_version. Such a leg is not corrupt, it is
+ * unknown, and an unknown journal is never deleted.
+ */
+export function sniffUnknownVersion(line: Uint8Array): DecodedLine | undefined {
+  const text = Buffer.from(line.buffer, line.byteOffset, line.byteLength).toString('utf8')
+  const start = text.indexOf('{')
+  if (start < 0) return undefined
+  let value: unknown
+  try {
+    value = JSON.parse(text.slice(start))
+  } catch {
+    return undefined
+  }
+  if (!isObject(value) || !('journal_version' in value) || value.journal_version === JOURNAL_VERSION) return undefined
+  return unknownVersion(value.journal_version)
+}
+
+// ── leg file names ──────────────────────────────────────────────────────────────────────────────
+
+const LEG_NAME = /^(.+)\.([1-9][0-9]{0,8})\.jsonl$/
+
+/** `<key>.<leg>.jsonl` as StorePaths.journalLegFile builds it; anything else is not a leg. */
+export function parseLegName(name: string): { key: string; leg: number } | undefined {
+  const match = LEG_NAME.exec(name)
+  if (match === null || !isSafeSegment(match[1])) return undefined
+  return { key: match[1], leg: Number(match[2]) }
+}
