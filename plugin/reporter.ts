@@ -1,10 +1,12 @@
 // The main-process reporter: prints each suite's verdict and owns process.exitCode (SPEC §5).
 import type { Reporter, TestModule, Vitest } from 'vitest/node'
 import type { SerializedError } from 'vitest'
+import { appendFileSync } from 'node:fs'
 import pc from 'picocolors'
 import { isRefusal } from '../src/errors.js'
 import { exitCodeForLaunch, type SuiteOutcome } from '../src/host/suite-outcome.js'
 import { formatOutcome } from '../src/host/format-outcome.js'
+import { formatLaunchMarkdown } from '../src/host/format-comparison.js'
 import type { ExitCode } from '../src/errors.js'
 import './provided.js'
 
@@ -43,6 +45,22 @@ export class DiglineReporter implements Reporter {
     this.exitCode = exitCode
     process.exitCode = exitCode
     this.print(collected, exitCode)
+    this.writeStepSummary(collected, exitCode)
+  }
+
+  /** In GitHub Actions, the verdicts as markdown on the job's summary page. */
+  private writeStepSummary(c: Collected, exitCode: ExitCode): void {
+    const path = process.env.GITHUB_STEP_SUMMARY
+    if (path === undefined || path === '') return
+    let text = formatLaunchMarkdown(c.outcomes, exitCode)
+    const other = [...c.refusals.map((r) => `- refused ${r}`), ...c.failures.map((f) => `- failed ${f}`)]
+    if (c.failedTests > 0) other.push(`- ${c.failedTests} other test(s) failed`)
+    if (other.length > 0) text += `\n${other.map((line) => line.split('\n')[0]).join('\n')}\n`
+    try {
+      appendFileSync(path, text)
+    } catch (error) {
+      ;(this.vitest?.logger ?? console).error(`digline: could not append to GITHUB_STEP_SUMMARY (${path}): ${error instanceof Error ? error.message : String(error)}`)
+    }
   }
 
   private collect(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<SerializedError>): Collected {
@@ -85,7 +103,12 @@ export class DiglineReporter implements Reporter {
     for (const r of c.refusals) out.push(`${pc.red('refused')} ${r}`)
     for (const f of c.failures) out.push(`${pc.red('failed')} ${f}`)
     if (c.failedTests > 0) out.push(`${c.failedTests} other test(s) failed`)
-    const meaning = { 0: 'every suite holds', 1: 'a threshold was missed or a test failed', 2: 'a case errored or a run could not be written: not judged', 64: 'refused: fix the usage named above; nothing was judged' }[exitCode]
+    const meaning = {
+      0: 'every suite holds',
+      1: 'a suite regressed, a threshold was missed or a test failed',
+      2: 'a case errored, a baseline cannot be read or a run could not be written: not judged',
+      64: 'refused: fix the usage named above; nothing was judged',
+    }[exitCode]
     out.push(`${pc.bold('digline')} exit ${exitCode}: ${meaning}`)
     ;(this.vitest?.logger ?? console).log(out.join('\n'))
   }

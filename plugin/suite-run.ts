@@ -5,6 +5,7 @@ import type { OnCase } from '../src/driver/progress.js'
 import { announce, prepareRun, type ResumeRequest, type RunContext } from '../src/host/prepare-run.js'
 import { measureRun } from '../src/host/measure-run.js'
 import { outcomeOf, type SuiteOutcome } from '../src/host/suite-outcome.js'
+import { compareWithBaseline } from '../src/host/compare.js'
 import { findPending, notePendingJournals } from '../src/host/pending-journals.js'
 import type { ResultStore } from '../src/store/result-store.js'
 import type { ResolvedSuite } from '../src/suite/types.js'
@@ -61,7 +62,8 @@ export class SuiteRun {
     const ids = suite.cases.map((c) => c.id).filter((id) => only === undefined || only.has(id))
     return new SuiteRun(ids, async (resolveCase) => {
       for (const [id, result] of prepared.done) if (only === undefined || only.has(id)) resolveCase({ result, cause: null, observed: prepared.observedSeed!, index: -1 })
-      return outcomeOf(await measureRun(prepared, { store, onCase: [...hooks, resolveCase] }))
+      const measured = await measureRun(prepared, { store, onCase: [...hooks, resolveCase] })
+      return outcomeOf(measured, await compareWithBaseline(store, measured.document))
     })
   }
 

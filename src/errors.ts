@@ -97,6 +97,31 @@ export class LiveRunError extends DiglineRefusal {
   readonly name = 'LiveRunError'
 }
 
+export class UnreadableBaselineError extends DiglineRefusal {
+  readonly name = 'UnreadableBaselineError'
+}
+export class UnreadableRegisterError extends DiglineRefusal {
+  readonly name = 'UnreadableRegisterError'
+}
+export class SuiteNotDeclaredError extends DiglineRefusal {
+  readonly name = 'SuiteNotDeclaredError'
+}
+export class ReplayNotPromotableError extends DiglineRefusal {
+  readonly name = 'ReplayNotPromotableError'
+}
+export class ErroredRunNotPromotableError extends DiglineRefusal {
+  readonly name = 'ErroredRunNotPromotableError'
+}
+export class ConfigHashMismatchError extends DiglineRefusal {
+  readonly name = 'ConfigHashMismatchError'
+}
+export class ReplacingRequiredError extends DiglineRefusal {
+  readonly name = 'ReplacingRequiredError'
+}
+export class ReplacingMismatchError extends DiglineRefusal {
+  readonly name = 'ReplacingMismatchError'
+}
+
 // ── failures ────────────────────────────────────────────────────────────────────────────────────
 
 export class StoreWriteError extends DiglineFailure {
@@ -210,6 +235,46 @@ export const REFUSALS = {
     error: NoPendingJournalError,
     when: '`digline run --resume` found no pending journal to finish (for the key or suite given).',
     next: 'Run `digline pending` to see what is pending, or start a fresh run with `digline run`.',
+  },
+  UnreadableBaselineError: {
+    error: UnreadableBaselineError,
+    when: 'A suite\'s committed baseline is not JSON, does not match the baseline schema, or cannot be read.',
+    next: 'Restore the baseline from git (`git checkout -- .digline/<tenant>/baselines/<suite>.json`) or promote a run again.',
+  },
+  UnreadableRegisterError: {
+    error: UnreadableRegisterError,
+    when: 'A line of the tenant\'s register.jsonl is not a register entry (a merge conflict, a hand edit), or the file cannot be read.',
+    next: 'Restore register.jsonl from git (the line number is in the message); nothing was promoted.',
+  },
+  SuiteNotDeclaredError: {
+    error: SuiteNotDeclaredError,
+    when: 'A promotion named a suite that no suite file declares now, so its current config_hash is unknown.',
+    next: 'Check the suite name with `vitest list`, or restore the suite file, then promote again.',
+  },
+  ReplayNotPromotableError: {
+    error: ReplayNotPromotableError,
+    when: 'A promotion named a replay (a run with rejudged_from): a replay never called the target, so it is never a baseline.',
+    next: 'Run the suite with `vitest run` and promote that run.',
+  },
+  ErroredRunNotPromotableError: {
+    error: ErroredRunNotPromotableError,
+    when: 'A promotion named a run with at least one errored case: a run that was not judged is never a baseline.',
+    next: 'Fix the errors, finish the run (`digline run --resume KEY`) or run again, then promote that run.',
+  },
+  ConfigHashMismatchError: {
+    error: ConfigHashMismatchError,
+    when: 'A promotion named a run made under a config_hash other than the suite\'s current one.',
+    next: 'Run the suite as it is now with `vitest run`, then promote that run.',
+  },
+  ReplacingRequiredError: {
+    error: ReplacingRequiredError,
+    when: 'A promotion would replace an existing baseline but did not say so with --replacing.',
+    next: 'Repeat the command with `--replacing CURRENT`; the message names the current baseline\'s key.',
+  },
+  ReplacingMismatchError: {
+    error: ReplacingMismatchError,
+    when: 'A promotion\'s --replacing does not name the current baseline\'s key (or there is no baseline to replace).',
+    next: 'Repeat the command with the --replacing the message names (or without --replacing when there is no baseline).',
   },
 } as const satisfies Record<string, ErrorEntry<RefusalClass>>
 

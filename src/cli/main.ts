@@ -6,9 +6,11 @@ import { runCommand } from './commands/run.js'
 import { listCommand } from './commands/list.js'
 import { showCommand } from './commands/show.js'
 import { pendingCommand } from './commands/pending.js'
+import { promoteCommand } from './commands/promote.js'
+import { compareCommand } from './commands/compare.js'
 import { DIGLINE_VERSION } from '../version.js'
 
-export const COMMANDS: readonly Command[] = [runCommand, listCommand, showCommand, pendingCommand]
+export const COMMANDS: readonly Command[] = [runCommand, listCommand, showCommand, pendingCommand, compareCommand, promoteCommand]
 
 export function usage(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length))
@@ -27,8 +29,9 @@ export async function main(argv: string[], io: CliIo): Promise<ExitCode> {
   const [name, ...rest] = argv
   try {
     if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+      if (name === undefined) return io.stderr(usage()), 64
       io.stdout(usage())
-      return name === undefined ? 64 : 0
+      return 0
     }
     if (name === '--version' || name === '-v') return io.stdout(DIGLINE_VERSION), 0
     const command = COMMANDS.find((c) => c.name === name)
@@ -36,7 +39,7 @@ export async function main(argv: string[], io: CliIo): Promise<ExitCode> {
     return await command.run(rest, io)
   } catch (error) {
     const code = exitCodeForError(error)
-    if (isDiglineError(error)) io.stderr(`${pc.red(code === 64 ? 'refused' : 'failed')} ${error.name}: ${error.message}`)
+    if (isDiglineError(error) || (error as { digline?: unknown })?.digline === true) io.stderr(`${pc.red(code === 64 ? 'refused' : 'failed')} ${(error as Error).name}: ${(error as Error).message}`)
     else io.stderr(`${pc.red('failed')} ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
     return code
   }

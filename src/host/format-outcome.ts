@@ -1,7 +1,8 @@
 // The words a person reads about a finished suite: printed by the reporter and by `digline show`.
 import pc from 'picocolors'
 import type { Aggregates } from '../document/schema.js'
-import type { SuiteOutcome, CaseLine } from './suite-outcome.js'
+import type { SuiteOutcome, CaseLine, SuiteStatus } from './suite-outcome.js'
+import { formatComparisonText } from './format-comparison.js'
 
 export const percent = (x: number | null | undefined): string => (x === null || x === undefined ? 'n/a' : `${(x * 100).toFixed(1)}%`)
 
@@ -23,10 +24,19 @@ export function formatCaseLines(lines: readonly CaseLine[], max = MAX_CASE_LINES
   return out
 }
 
+const BADGES: Record<SuiteStatus, string> = {
+  held: pc.green('holds'),
+  missed: pc.red('missed'),
+  regressed: pc.red('regressed'),
+  errored: pc.red('not judged'),
+  'baseline-unreadable': pc.red('not judged'),
+}
+
 export function formatOutcome(o: SuiteOutcome): string {
-  const badge = o.status === 'held' ? pc.green('holds') : o.status === 'missed' ? pc.red('missed') : pc.red('not judged')
-  const lines = [`${pc.bold(`digline ${o.suite}`)} ${badge} ${pc.dim(o.key)}`, `  ${formatAggregates(o.aggregates)}`]
+  const lines = [`${pc.bold(`digline ${o.suite}`)} ${BADGES[o.status]} ${pc.dim(o.key)}`, `  ${formatAggregates(o.aggregates)}`]
   for (const m of o.misses) lines.push(`  ${pc.red('threshold')} ${m.field}: ${percent(m.actual)} < ${percent(m.required)}`)
+  if (o.comparison !== undefined) lines.push(...formatComparisonText(o.comparison))
+  else if (o.location !== undefined) lines.push(pc.dim(`  no baseline: judged by its thresholds alone (to make this run the baseline: digline promote --suite ${o.suite} --run ${o.key})`))
   lines.push(...formatCaseLines(o.notPassed))
   lines.push(pc.dim(o.location === undefined ? '  filtered run: no run document written' : `  run document: ${o.location}`))
   return lines.join('\n')

@@ -1,4 +1,5 @@
 // Journals left by earlier launches: named on every plain run, chosen by a resume.
+import { readFileSync } from 'node:fs'
 import { hostname } from 'node:os'
 import { LiveRunError, NoPendingJournalError, type DiglineErrorData } from '../errors.js'
 import { supportsJournal, type Pending } from '../store/journal.js'
@@ -12,9 +13,15 @@ export function raiseRefusal(data: DiglineErrorData): never {
 function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0)
-    return true
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+  // A killed process nobody has reaped yet (a zombie) still answers signal 0, but writes nothing.
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z'
+  } catch {
+    return true
   }
 }
 

@@ -31,6 +31,8 @@ export interface CallPlan {
   reused: number
   /** Cases that errored in a journal and are called again. */
   retried: number
+  /** This launch finishes a journaled run. */
+  resumed: boolean
 }
 
 export interface Prepared {
@@ -75,7 +77,7 @@ export async function prepareRun(suite: ResolvedSuite, ctx: RunContext, only?: R
     key: keyFor(createdAt, configHash),
     gitCommit: gitCommit(ctx.projectRoot),
     artifacts,
-    plan: { cases, toCall: cases, samples: suite.rules.samples, calls: cases * suite.rules.samples, reused: 0, retried: 0 },
+    plan: { cases, toCall: cases, samples: suite.rules.samples, calls: cases * suite.rules.samples, reused: 0, retried: 0, resumed: false },
     only,
     done: new Map(),
     observedSeed: undefined,
@@ -90,13 +92,13 @@ export async function prepareRun(suite: ResolvedSuite, ctx: RunContext, only?: R
     done,
     observedSeed: resume.pending.observed,
     leg: Math.max(0, ...resume.pending.legs) + 1,
-    plan: { cases, toCall, samples: suite.rules.samples, calls: toCall * suite.rules.samples, reused: done.size, retried },
+    plan: { cases, toCall, samples: suite.rules.samples, calls: toCall * suite.rules.samples, reused: done.size, retried, resumed: true },
   }
 }
 
 /** The sentence printed on stderr before the first call; the bill must equal the calls made. */
 export function announce(suite: string, plan: CallPlan): string {
   let line = `digline ${suite}: ${plan.toCall} of ${plan.cases} cases × ${plan.samples} sample${plan.samples === 1 ? '' : 's'} = ${plan.calls} call${plan.calls === 1 ? '' : 's'} to the target`
-  if (plan.reused > 0 || plan.retried > 0) line += `; ${plan.reused} case(s) already judged, ${plan.retried} retried after an error`
+  if (plan.resumed || plan.reused > 0 || plan.retried > 0) line += `; ${plan.reused} case(s) already judged, ${plan.retried} retried after an error`
   return line
 }

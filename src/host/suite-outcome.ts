@@ -3,8 +3,14 @@ import type { Aggregates, CaseResult } from '../document/schema.js'
 import type { ThresholdJudgement } from '../driver/index.js'
 import type { ExitCode } from '../errors.js'
 import type { Measured } from './measure-run.js'
+import type { BaselineComparison } from './compare.js'
 
-export type SuiteStatus = 'held' | 'missed' | 'errored'
+/**
+ * held: thresholds met, no regression. missed: a threshold missed. regressed: a drop against the
+ * baseline beyond the tolerances. errored: a case errored. baseline-unreadable: the committed
+ * baseline cannot be read, so the run could not be judged against it (ADR 0010).
+ */
+export type SuiteStatus = 'held' | 'missed' | 'regressed' | 'errored' | 'baseline-unreadable'
 
 export interface CaseLine {
   case_id: string
@@ -24,11 +30,21 @@ export interface SuiteOutcome {
   location: string | undefined
   /** The failed and errored cases, in suite order. */
   notPassed: CaseLine[]
+  /** The run against the suite's baseline; absent when the suite has none. */
+  comparison?: BaselineComparison
 }
 
-export function outcomeOf(measured: Measured): SuiteOutcome {
+/** The one order of verdicts: not judged, then regressed, then a missed threshold, then held. */
+export function statusOf(aggregates: Aggregates, thresholds: ThresholdJudgement, comparison?: BaselineComparison): SuiteStatus {
+  if (aggregates.errored > 0) return 'errored'
+  if (comparison?.status === 'unreadable') return 'baseline-unreadable'
+  if (comparison?.regressed === true) return 'regressed'
+  return thresholds.met ? 'held' : 'missed'
+}
+
+export function outcomeOf(measured: Measured, comparison?: BaselineComparison): SuiteOutcome {
   const { document, thresholds } = measured
-  const status: SuiteStatus = document.aggregates.errored > 0 ? 'errored' : thresholds.met ? 'held' : 'missed'
+  const status = statusOf(document.aggregates, thresholds, comparison)
   return {
     suite: document.suite,
     tenant: document.tenant,
@@ -40,6 +56,7 @@ export function outcomeOf(measured: Measured): SuiteOutcome {
     notPassed: document.results
       .filter((r) => r.verdict !== 'pass')
       .map((r) => ({ case_id: r.case_id, verdict: r.verdict, score: r.score, reason: r.error?.message ?? r.reason })),
+    ...(comparison === undefined ? {} : { comparison }),
   }
 }
 
@@ -53,10 +70,17 @@ export interface LaunchSummary {
   failedTests: number
 }
 
-/** SPEC §5: 64 for a refusal, else 2 if anything could not be judged, else 1 if anything missed, else 0. */
+/** The exit code of one suite's verdict alone (SPEC §5); `digline compare` exits with it. */
+export function exitCodeForStatus(status: SuiteStatus): ExitCode {
+  if (status === 'errored' || status === 'baseline-unreadable') return 2
+  if (status === 'regressed' || status === 'missed') return 1
+  return 0
+}
+
+/** SPEC §5: 64 for a refusal, else 2 if anything could not be judged, else 1 if anything missed or regressed, else 0. */
 export function exitCodeForLaunch(summary: LaunchSummary): ExitCode {
   if (summary.refusals > 0) return 64
-  if (summary.failures > 0 || summary.outcomes.some((o) => o.status === 'errored')) return 2
-  if (summary.failedTests > 0 || summary.outcomes.some((o) => o.status === 'missed')) return 1
+  if (summary.failures > 0 || summary.outcomes.some((o) => exitCodeForStatus(o.status) === 2)) return 2
+  if (summary.failedTests > 0 || summary.outcomes.some((o) => exitCodeForStatus(o.status) === 1)) return 1
   return 0
 }

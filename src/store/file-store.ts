@@ -10,6 +10,11 @@ import { errnoOf, nodeFsLayer, type FsLayer } from './fs-layer.js'
 import { readRunHeader } from './header-reader.js'
 import { StorePaths, assertSafeSegment } from './paths.js'
 import type { ListedRun, ResultStore, RunListing, RunScan, StoredRun } from './result-store.js'
+import type { StoredBaseline, SupportsBaselines } from './baselines.js'
+import { FileBaselines } from './file-baselines.js'
+import { FileJournal } from './file-journal.js'
+import type { Journal, JournalHeader, Pending, SupportsJournal } from './journal.js'
+import type { BaselineDocument, RegisterEntry } from '../document/baseline.js'
 import { assertFiledUnder, ownKeyOf, parseJsonText, unreadableRun, validateDocument } from './run-checks.js'
 
 export const STORE_GITIGNORE = '*/runs/\n*/removed/\n'
@@ -28,13 +33,55 @@ interface RunFileEntry {
   fileKey: string
 }
 
-export class FileResultStore implements ResultStore {
+export class FileResultStore implements ResultStore, SupportsBaselines, SupportsJournal {
   readonly paths: StorePaths
   private readonly fs: FsLayer
+  private readonly baselines: FileBaselines
+  private readonly journal: FileJournal
 
   constructor(options: FileResultStoreOptions) {
     this.paths = new StorePaths(options.root)
     this.fs = options.fs ?? nodeFsLayer
+    this.baselines = new FileBaselines(this.paths, this.fs)
+    this.journal = new FileJournal({ root: this.paths, fs: this.fs })
+  }
+
+  openJournal(header: Omit<JournalHeader, 'leg'>, leg: number): Promise<Journal> {
+    return this.journal.openJournal(header, leg)
+  }
+  pending(tenant: string, suite: string): Promise<Pending[]> {
+    return this.journal.pending(tenant, suite)
+  }
+  dropPending(tenant: string, suite: string, key: string): Promise<void> {
+    return this.journal.dropPending(tenant, suite, key)
+  }
+  listSuites(tenant: string): Promise<string[]> {
+    return this.journal.listSuites(tenant)
+  }
+
+  readBaseline(tenant: string, suite: string): Promise<BaselineDocument | undefined> {
+    return this.baselines.readBaseline(tenant, suite)
+  }
+  writeBaseline(doc: BaselineDocument): Promise<StoredBaseline> {
+    return this.baselines.writeBaseline(doc)
+  }
+  restoreBaseline(tenant: string, suite: string, previous: Uint8Array | undefined): Promise<void> {
+    return this.baselines.restoreBaseline(tenant, suite, previous)
+  }
+  baselineBytes(tenant: string, suite: string): Promise<Uint8Array | undefined> {
+    return this.baselines.baselineBytes(tenant, suite)
+  }
+  appendRegister(tenant: string, entry: RegisterEntry): Promise<void> {
+    return this.baselines.appendRegister(tenant, entry)
+  }
+  readRegister(tenant: string): Promise<RegisterEntry[]> {
+    return this.baselines.readRegister(tenant)
+  }
+  baselineLocation(tenant: string, suite: string): string {
+    return this.baselines.baselineLocation(tenant, suite)
+  }
+  registerLocation(tenant: string): string {
+    return this.baselines.registerLocation(tenant)
   }
 
   get root(): string {

@@ -27,19 +27,23 @@ export interface JournalHeader {
   pid: number
 }
 
-/** The header fields a resume checks against the suite as it is now, in the order it checks them. */
+/**
+ * The header fields a resume checks against the suite as it is now, in the order it checks them:
+ * the declared configs before config_hash, which covers the scorers too, so the message names the
+ * most specific field that moved.
+ */
 export const RESUME_CHECKED_FIELDS = [
   'journal_version',
   'digline_version',
   'tenant',
   'environment',
   'suite',
-  'config_hash',
   'cases_digest',
   'artifacts',
   'target_config',
   'judge_config',
   'record_responses',
+  'config_hash',
   'git_commit',
 ] as const satisfies readonly (keyof JournalHeader)[]
 

@@ -7,7 +7,7 @@ export interface EvalCase<I = unknown, E = unknown> {
   id: string
   input: I
   expected?: E
-  /** Free-form data the target and scorers may read; recorded only when recordResponses is on. */
+  /** Free-form data about the case (tags, source); part of the cases digest, not passed to the target. */
   metadata?: JsonObject
 }
 

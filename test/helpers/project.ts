@@ -22,6 +22,7 @@ export interface Project {
   digline(args: string[], env?: NodeJS.ProcessEnv): Promise<ProcessResult>
   /** Start a process in its own process group, for kill tests. */
   spawnVitest(args?: string[], env?: NodeJS.ProcessEnv): ChildProcess & { done: Promise<ProcessResult> }
+  spawnDigline(args: string[], env?: NodeJS.ProcessEnv): ChildProcess & { done: Promise<ProcessResult> }
   /** Run documents under .digline/<tenant>/runs/<suite>/. */
   runFiles(tenant: string, suite: string): string[]
 }
@@ -77,6 +78,7 @@ export function makeProject(files: Record<string, string> = {}): Project {
     vitest: (args = [], env) => start(vitestBin, ['run', ...args], env).done,
     digline: (args, env) => start(diglineBin, args, env).done,
     spawnVitest: (args = [], env) => start(vitestBin, ['run', ...args], env, true),
+    spawnDigline: (args, env) => start(diglineBin, args, env, true),
     runFiles(tenant, suite) {
       try {
         return readdirSync(join(dir, '.digline', tenant, 'runs', suite)).filter((f) => f.endsWith('.json') && !f.startsWith('.')).sort()

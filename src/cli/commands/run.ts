@@ -37,6 +37,10 @@ function splitArgs(argv: string[]): RunArgs {
       out.resume = true
       out.key = arg.slice('--resume='.length)
     } else if (arg === '--keep-errors') out.keepErrors = true
+    else if (/^--(suite|tenant|store)=/.test(arg)) {
+      const [flag, v] = [arg.slice(2, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] as ['suite' | 'tenant' | 'store', string]
+      out[flag] = v
+    }
     else if (arg === '--suite') out.suite = value(i++, '--suite')
     else if (arg === '--tenant') out.tenant = value(i++, '--tenant')
     else if (arg === '--store') out.store = value(i++, '--store')

@@ -1,0 +1,62 @@
+import { FileResultStore } from '../../store/file-store.js'
+import { UsageError } from '../../errors.js'
+import { compareWithBaseline } from '../../host/compare.js'
+import { formatOutcome } from '../../host/format-outcome.js'
+import { formatLaunchMarkdown } from '../../host/format-comparison.js'
+import { exitCodeForStatus, outcomeOf } from '../../host/suite-outcome.js'
+import { judgeThresholds } from '../../driver/index.js'
+import { projectSettings } from '../project-config.js'
+import { parseCommand, requireFlag, PROJECT_OPTIONS } from '../parse.js'
+import { PROJECT_HELP, type Command } from '../command.js'
+import { resolveRunKey } from './show.js'
+
+export const compareCommand: Command = {
+  name: 'compare',
+  summary: 'compare a run with the suite’s baseline; exits as vitest run would',
+  help: `Usage: digline compare --suite S --run KEY|latest [--json] [--format text|md]
+
+Compares run KEY with the committed baseline of suite S, as vitest run does after each suite:
+the aggregates side by side, the paired difference of pass rates over the shared cases with its
+95% interval, the cases that flipped, and the cases added or removed. Without a baseline the run
+is judged by its thresholds alone. Exit 0 holds, 1 regressed or missed a threshold, 2 a case
+errored or the baseline cannot be read, 64 refused.
+
+  --suite S        the suite (required)
+  --run KEY        the run's key, or latest (required)
+  --json           one JSON document on stdout
+  --format F       text (default) or md (markdown, as written to GITHUB_STEP_SUMMARY)
+
+${PROJECT_HELP}`,
+  async run(argv, io) {
+    const { values } = parseCommand('compare', argv, {
+      ...PROJECT_OPTIONS,
+      suite: { type: 'string' },
+      run: { type: 'string' },
+      json: { type: 'boolean' },
+      format: { type: 'string' },
+    })
+    if (values.help) return io.stdout(compareCommand.help), 0
+    const suite = requireFlag('compare', 'suite', values.suite)
+    const runArg = requireFlag('compare', 'run', values.run)
+    const format = values.format ?? 'text'
+    if (format !== 'text' && format !== 'md') throw new UsageError(`digline compare: --format ${format} is not text or md`, 'Run `digline compare --help`.', ['--format'])
+    if (values.json && values.format !== undefined) throw new UsageError('digline compare: --json and --format go separately', 'Pass one of them.', ['--format'])
+    const settings = await projectSettings(io.cwd, values, io.env)
+    const store = new FileResultStore({ root: settings.storeRoot })
+    const key = await resolveRunKey(store, settings.tenant, suite, runArg)
+    const document = await store.readRun(settings.tenant, suite, key)
+    const comparison = await compareWithBaseline(store, document)
+    const location = store.paths.runFile(settings.tenant, suite, key)
+    const outcome = outcomeOf({ document, stored: { tenant: settings.tenant, suite, key, location }, thresholds: judgeThresholds(document.aggregates, document.rules) }, comparison)
+    const exitCode = exitCodeForStatus(outcome.status)
+    if (values.json) {
+      io.stdout(JSON.stringify({ suite, key, status: outcome.status, exit_code: exitCode, aggregates: outcome.aggregates, misses: outcome.misses, baseline: comparison ?? null }, null, 2))
+    } else if (format === 'md') {
+      io.stdout(formatLaunchMarkdown([outcome], exitCode))
+    } else {
+      io.stdout(formatOutcome(outcome))
+      if (comparison === undefined) io.stdout(`No baseline for suite ${suite}: judged by its thresholds alone.`)
+    }
+    return exitCode
+  },
+}

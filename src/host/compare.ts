@@ -1,0 +1,158 @@
+// A run against its suite's baseline: the aggregates side by side, the paired difference over the
+// shared cases with its 95% interval, the flipped cases, and whether it regressed (ADR 0010).
+import type { BaselineDocument } from '../document/baseline.js'
+import type { Aggregates, RunDocument } from '../document/schema.js'
+import { isDiglineError, UnreadableBaselineError, type DiglineErrorData } from '../errors.js'
+import { differenceOf, pairCases, passValue, scoreValue, type PairedDifference } from '../stats/paired-difference.js'
+import { supportsBaselines } from '../store/baselines.js'
+import { keyFor } from '../suite/keys.js'
+
+// The bounds of an interval are sums of floats; an exact tie with the tolerance is not a regression.
+const FLOAT_SLACK = 1e-9
+
+export interface ComparedSide {
+  key: string
+  config_hash: string
+  aggregates: Aggregates
+}
+
+export interface ComparedBaseline {
+  /** `not-comparable`: the baseline was judged by other rules; the figures are shown but do not gate. */
+  status: 'compared' | 'not-comparable'
+  suite: string
+  baseline: ComparedSide & { promoted_at: string }
+  run: ComparedSide
+  /** Cases judged in both runs: the difference is taken over these. */
+  shared: number
+  added: string[]
+  removed: string[]
+  /** Cases in both runs that errored in either; excluded from the difference. */
+  excluded: string[]
+  /** Pass rate of the run minus the baseline's, paired over the shared cases. */
+  difference: PairedDifference | null
+  /** Mean score of the run minus the baseline's, paired the same way. */
+  score_difference: PairedDifference | null
+  flipped: { pass_to_fail: string[]; fail_to_pass: string[] }
+  /** The drops allowed (absolute, 0..1); mean_score is null when the suite sets no tolerance for it. */
+  tolerances: { pass_rate: number; mean_score: number | null }
+  regressed: boolean
+  /** Why it regressed, one sentence each; empty when it did not. */
+  reasons: string[]
+  /** What a reader must know about the comparison itself. */
+  warnings: string[]
+}
+
+export interface UnreadableBaseline {
+  status: 'unreadable'
+  suite: string
+  location: string | undefined
+  problem: DiglineErrorData
+  regressed: false
+  reasons: string[]
+  warnings: string[]
+}
+
+export type BaselineComparison = ComparedBaseline | UnreadableBaseline
+
+const sign = (x: number): string => (x > 0 ? '+' : x < 0 ? '−' : '')
+const points = (x: number): string => `${sign(x)}${Math.abs(x * 100).toFixed(1)}`
+const score = (x: number): string => `${sign(x)}${Math.abs(x).toFixed(3)}`
+const belowWhat = (tolerance: number, shown: (t: number) => string): string => (tolerance === 0 ? 'zero (the suite allows no drop)' : `the tolerance of ${shown(tolerance)}`)
+
+function runKey(doc: RunDocument): string {
+  return keyFor(doc.created_at, doc.config_hash)
+}
+
+/** The run against the baseline. Pure: no I/O. */
+export function compareRuns(baseline: BaselineDocument, run: RunDocument): ComparedBaseline {
+  const pairing = pairCases(baseline.results, run.results)
+  const difference = differenceOf(pairing.pairs, passValue) ?? null
+  const scoreDifference = differenceOf(pairing.pairs, scoreValue) ?? null
+  const tolerances = { pass_rate: run.rules.tolerances.pass_rate ?? 0, mean_score: run.rules.tolerances.mean_score ?? null }
+  const warnings: string[] = []
+  const reasons: string[] = []
+  const key = runKey(run)
+  const comparable = baseline.config_hash === run.config_hash && baseline.suite === run.suite
+  if (baseline.suite !== run.suite) {
+    warnings.push(`the baseline is of suite ${baseline.suite}, not ${run.suite}: the figures below are for information and do not gate`)
+  } else if (!comparable) {
+    warnings.push(
+      `the baseline (${baseline.promoted_from}) was judged under config_hash ${baseline.config_hash} and this run under ${run.config_hash}: ` +
+        `the rules differ, so the figures below are for information and do not gate. After review: digline promote --suite ${run.suite} --run ${key} --replacing ${baseline.promoted_from}`,
+    )
+  }
+  if (pairing.erroredEither.length > 0) warnings.push(`${pairing.erroredEither.length} case(s) errored in one run or both and are left out of the difference`)
+  if (comparable) {
+    if (difference === null) warnings.push('no case was judged in both runs: there is nothing to compare')
+    else if (difference.ci95 === null) warnings.push('only one case was judged in both runs: too few for an interval, so the comparison does not gate')
+    else if (difference.ci95.high < -tolerances.pass_rate - FLOAT_SLACK) {
+      reasons.push(
+        `pass rate ${points(difference.mean)} points over ${difference.n} shared cases, 95% interval [${points(difference.ci95.low)}, ${points(difference.ci95.high)}]: ` +
+          `the whole interval lies below ${belowWhat(tolerances.pass_rate, (t) => `−${(t * 100).toFixed(1)} points`)}`,
+      )
+    }
+    const scoreTolerance = tolerances.mean_score
+    if (scoreTolerance !== null && scoreDifference?.ci95 != null && scoreDifference.ci95.high < -scoreTolerance - FLOAT_SLACK) {
+      reasons.push(
+        `mean score ${score(scoreDifference.mean)} over ${scoreDifference.n} shared cases, 95% interval [${score(scoreDifference.ci95.low)}, ${score(scoreDifference.ci95.high)}]: ` +
+          `the whole interval lies below ${belowWhat(scoreTolerance, (t) => `−${t.toFixed(3)}`)}`,
+      )
+    }
+  }
+  return {
+    status: comparable ? 'compared' : 'not-comparable',
+    suite: run.suite,
+    baseline: { key: baseline.promoted_from, config_hash: baseline.config_hash, aggregates: baseline.aggregates, promoted_at: baseline.promoted_at },
+    run: { key, config_hash: run.config_hash, aggregates: run.aggregates },
+    shared: pairing.shared.length,
+    added: pairing.added,
+    removed: pairing.removed,
+    excluded: pairing.erroredEither,
+    difference,
+    score_difference: scoreDifference,
+    flipped: {
+      pass_to_fail: pairing.pairs.filter(([b, r]) => b.verdict === 'pass' && r.verdict === 'fail').map(([, r]) => r.case_id),
+      fail_to_pass: pairing.pairs.filter(([b, r]) => b.verdict === 'fail' && r.verdict === 'pass').map(([, r]) => r.case_id),
+    },
+    tolerances,
+    regressed: reasons.length > 0,
+    reasons,
+    warnings,
+  }
+}
+
+/**
+ * The run against its suite's committed baseline; undefined when the suite has none (or the store
+ * keeps no baselines). A baseline that cannot be read is not thrown: it comes back as `unreadable`,
+ * which fails the run as not judged (ADR 0010).
+ */
+export async function compareWithBaseline(store: unknown, run: RunDocument): Promise<BaselineComparison | undefined> {
+  if (!supportsBaselines(store)) return undefined
+  let baseline: BaselineDocument | undefined
+  try {
+    baseline = await store.readBaseline(run.tenant, run.suite)
+  } catch (error) {
+    let location: string | undefined
+    try {
+      location = store.baselineLocation(run.tenant, run.suite)
+    } catch {
+      location = undefined
+    }
+    const problem = isDiglineError(error)
+      ? error.toData()
+      : new UnreadableBaselineError(
+          `the baseline of suite ${run.suite} could not be read (${error instanceof Error ? error.message : String(error)})`,
+          `git checkout -- ${location ?? 'the baseline'}, or promote a run again`,
+        ).toData()
+    return {
+      status: 'unreadable',
+      suite: run.suite,
+      location,
+      problem,
+      regressed: false,
+      reasons: [],
+      warnings: [`the baseline of suite ${run.suite} cannot be read, so this run could not be judged against it: ${problem.message.split('\n')[0]}`],
+    }
+  }
+  return baseline === undefined ? undefined : compareRuns(baseline, run)
+}

@@ -1,0 +1,81 @@
+// The paired difference of two runs over the cases both share, with a 95% interval from the
+// per-case differences: SE = sd(d_i) / sqrt(n), d_i = new_i − base_i (Miller 2024, "Adding Error
+// Bars to Evals", arXiv:2411.00640, the paired standard error). Pairing removes the variance the
+// cases themselves contribute, which is most of it when some cases are easy and some hard.
+import type { CaseResult } from '../document/schema.js'
+import { Z95 } from '../driver/wilson.js'
+
+export interface Interval {
+  low: number
+  high: number
+}
+
+export interface PairedDifference {
+  /** Pairs the difference is taken over. */
+  n: number
+  /** Mean of d_i = new_i − base_i: the new run minus the baseline. */
+  mean: number
+  /** Sample standard deviation of d_i (n − 1 in the denominator); null when n < 2. */
+  sd: number | null
+  /** sd / sqrt(n); null when n < 2. */
+  se: number | null
+  /** mean ± z·se, clamped to [−1, 1]; null when n < 2 (there is no spread to measure). */
+  ci95: Interval | null
+}
+
+/** The paired difference of values already paired (each d_i in [−1, 1]); undefined when there is no pair. */
+export function pairedDifference(differences: readonly number[], z: number = Z95): PairedDifference | undefined {
+  const n = differences.length
+  if (n === 0) return undefined
+  const mean = differences.reduce((sum, d) => sum + d, 0) / n
+  if (n < 2) return { n, mean, sd: null, se: null, ci95: null }
+  const variance = differences.reduce((sum, d) => sum + (d - mean) ** 2, 0) / (n - 1)
+  const sd = Math.sqrt(variance)
+  const se = sd / Math.sqrt(n)
+  return { n, mean, sd, se, ci95: { low: clamp(mean - z * se), high: clamp(mean + z * se) } }
+}
+
+export interface CasePairing {
+  /** Ids judged (pass or fail) in both runs, in the new run's order. */
+  shared: string[]
+  /** Ids in the new run that the baseline does not have. */
+  added: string[]
+  /** Ids in the baseline that the new run does not have. */
+  removed: string[]
+  /** Ids in both runs that errored in either: excluded from every difference. */
+  erroredEither: string[]
+  /** Per shared case: [baseline, new]. */
+  pairs: [CaseResult, CaseResult][]
+}
+
+/** Matches the cases of two runs by case_id. */
+export function pairCases(baseline: readonly CaseResult[], run: readonly CaseResult[]): CasePairing {
+  const base = new Map(baseline.map((r) => [r.case_id, r]))
+  const inRun = new Set(run.map((r) => r.case_id))
+  const out: CasePairing = { shared: [], added: [], removed: baseline.filter((r) => !inRun.has(r.case_id)).map((r) => r.case_id), erroredEither: [], pairs: [] }
+  for (const result of run) {
+    const before = base.get(result.case_id)
+    if (before === undefined) out.added.push(result.case_id)
+    else if (before.verdict === 'error' || result.verdict === 'error') out.erroredEither.push(result.case_id)
+    else {
+      out.shared.push(result.case_id)
+      out.pairs.push([before, result])
+    }
+  }
+  return out
+}
+
+/** Case outcome as a number: 1 pass, 0 fail. */
+export const passValue = (result: CaseResult): number => (result.verdict === 'pass' ? 1 : 0)
+
+/** Case score; a judged case always has one, 0 stands in for a missing one. */
+export const scoreValue = (result: CaseResult): number => result.score ?? 0
+
+/** The paired difference of pass rates (or of scores) over the pairs of a pairing. */
+export function differenceOf(pairs: readonly [CaseResult, CaseResult][], value: (r: CaseResult) => number): PairedDifference | undefined {
+  return pairedDifference(pairs.map(([before, after]) => value(after) - value(before)))
+}
+
+function clamp(value: number): number {
+  return Math.min(1, Math.max(-1, value))
+}

@@ -1,0 +1,321 @@
+// The journal as files: one leg per attempt at a run under runs/<suite>/.pending/, created with
+// O_EXCL so two processes can never write one leg; each record is one write and one fsync.
+import { constants } from 'node:fs'
+import { dirname } from 'node:path'
+import type { CaseResult, ErrorCause, Observed } from '../document/schema.js'
+import type { CaseProgress } from '../driver/progress.js'
+import { isDiglineError, JournalLegExistsError, RunNotFoundError, StoreWriteError } from '../errors.js'
+import { canonicalJson } from '../suite/hashing.js'
+import { keyFor } from '../suite/keys.js'
+import { isSafeSegment } from '../suite/safe-segment.js'
+import { ensureDirectory, fsyncDirectory, isTempName, removeCreatedDirectories, storeWriteError, writeFileAtomic } from './atomic-write.js'
+import { STORE_GITIGNORE } from './file-store.js'
+import { errnoOf, nodeFsLayer, type FileHandle, type FsLayer } from './fs-layer.js'
+import { decodeLine, encodeCase, encodeHeader, encodeObserved, parseLegName } from './journal-format.js'
+import { readJournal, type JournalPlace } from './journal-reader.js'
+import type { Journal, JournalHeader, Pending, SupportsJournal } from './journal.js'
+import { StorePaths } from './paths.js'
+import { unreadableRun } from './run-checks.js'
+
+const O_NOFOLLOW = constants.O_NOFOLLOW ?? 0
+const LEG_FLAGS = constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY | constants.O_APPEND | O_NOFOLLOW
+const LEG_MODE = 0o644
+
+export interface FileJournalOptions {
+  /** The store directory, or the StorePaths of the store that owns the journal. */
+  root: string | StorePaths
+  fs?: FsLayer
+}
+
+export class FileJournal implements SupportsJournal {
+  readonly paths: StorePaths
+  private readonly fs: FsLayer
+
+  constructor(options: FileJournalOptions) {
+    this.paths = typeof options.root === 'string' ? new StorePaths(options.root) : options.root
+    this.fs = options.fs ?? nodeFsLayer
+  }
+
+  async openJournal(header: Omit<JournalHeader, 'leg'>, leg: number): Promise<Journal> {
+    const key = keyFor(header.created_at, header.config_hash)
+    const place = { tenant: header.tenant, suite: header.suite, key }
+    const file = this.paths.journalLegFile(place.tenant, place.suite, key, leg)
+    const headerLine = readableLine(encodeHeader({ ...header, leg }), `the header of leg ${leg} of run ${key}`)
+    const dir = dirname(file)
+    await this.writing(file, () => this.paths.assertInsideStore(this.fs, file))
+    await this.writing(file, () => this.paths.assertInsideStore(this.fs, this.paths.gitignoreFile()))
+
+    const created: string[] = []
+    let gitignoreCreated = false
+    let journal: FileJournalLeg | undefined
+    try {
+      created.push(...(await ensureDirectory(this.fs, this.paths.root)))
+      gitignoreCreated = await this.ensureGitignore()
+      created.push(...(await ensureDirectory(this.fs, dir)))
+      journal = new FileJournalLeg(this.fs, this, place, leg, file, await this.createLeg(file, place, leg))
+      await fsyncDirectory(this.fs, dir)
+      await journal.writeHeader(headerLine)
+      return journal
+    } catch (error) {
+      // Nothing of this leg is worth keeping yet (not even its header): leave the store as it was.
+      if (journal !== undefined) {
+        await journal.close()
+        await this.fs.unlink(file).catch(() => undefined)
+        await fsyncDirectory(this.fs, dir).catch(() => undefined)
+      }
+      if (gitignoreCreated) await this.fs.unlink(this.paths.gitignoreFile()).catch(() => undefined)
+      await removeCreatedDirectories(this.fs, created)
+      throw error
+    }
+  }
+
+  private async createLeg(file: string, place: JournalPlace, leg: number): Promise<FileHandle> {
+    try {
+      return await this.fs.open(file, LEG_FLAGS, LEG_MODE)
+    } catch (error) {
+      if (errnoOf(error) !== 'EEXIST') throw storeWriteError('creating the journal leg', file, error)
+      throw new JournalLegExistsError(
+        `refused to open leg ${leg} of run ${place.key} (suite ${place.suite}): another process is resuming run ${place.key} (leg ${leg} exists at ${file})`,
+        `wait for that process to finish, or run \`digline pending\` to see run ${place.key} and its legs`,
+        ['leg'],
+      )
+    }
+  }
+
+  async pending(tenant: string, suite: string): Promise<Pending[]> {
+    const byKey = await this.legsByKey(tenant, suite)
+    const keys = [...byKey.keys()].sort(compareText)
+    const out: Pending[] = []
+    for (const key of keys) out.push(await readJournal(this.fs, this.paths, { tenant, suite, key }, byKey.get(key)!))
+    return out
+  }
+
+  async dropPending(tenant: string, suite: string, key: string): Promise<void> {
+    const runFile = this.paths.runFile(tenant, suite, key)
+    const legs = (await this.legsByKey(tenant, suite)).get(key)
+    if (legs === undefined) return
+    // Strict: a journal this digline cannot read is refused here rather than deleted on a guess.
+    const pending = await readJournal(this.fs, this.paths, { tenant, suite, key }, legs, true)
+    if (!pending.finished) {
+      throw new RunNotFoundError(
+        `refused to remove the journal of run ${key} (suite ${suite}): its run document ${runFile} does not exist, so the journal holds the only copy of its judged cases`,
+        `digline run --resume ${key} --suite ${suite}`,
+        ['key'],
+      )
+    }
+    await this.removeLegs({ tenant, suite, key })
+  }
+
+  async listSuites(tenant: string): Promise<string[]> {
+    const dir = this.paths.runsDir(tenant)
+    await this.reading(dir, () => this.paths.assertInsideStore(this.fs, dir))
+    const suites: string[] = []
+    for (const name of await this.readdirIfExists(dir)) {
+      if (!isSafeSegment(name)) continue
+      const path = this.paths.suiteRunsDir(tenant, name)
+      const stats = await this.reading(path, () => this.fs.lstat(path))
+      if (stats.isDirectory()) suites.push(name)
+    }
+    return suites.sort(compareText)
+  }
+
+  /** Unlinks every leg of the run, whichever process wrote it, once its document exists. */
+  async removeLegs(place: JournalPlace): Promise<void> {
+    const runFile = this.paths.runFile(place.tenant, place.suite, place.key)
+    const exists = await this.fs.lstat(runFile).then(
+      () => true,
+      () => false,
+    )
+    if (!exists) {
+      throw new RunNotFoundError(
+        `refused to remove the journal of run ${place.key} (suite ${place.suite}): its run document ${runFile} does not exist`,
+        `digline run --resume ${place.key} --suite ${place.suite}`,
+        ['key'],
+      )
+    }
+    const legs = (await this.legsByKey(place.tenant, place.suite)).get(place.key) ?? []
+    const outcome = 'the run document is written; the legs left are reported as finished and removed by the next run'
+    for (const leg of legs) {
+      const file = this.paths.journalLegFile(place.tenant, place.suite, place.key, leg)
+      try {
+        await this.fs.unlink(file)
+      } catch (error) {
+        if (errnoOf(error) !== 'ENOENT') throw storeWriteError('removing the journal leg', file, error, outcome)
+      }
+    }
+    if (legs.length > 0) await fsyncDirectory(this.fs, this.paths.pendingDir(place.tenant, place.suite), outcome)
+  }
+
+  private async legsByKey(tenant: string, suite: string): Promise<Map<string, number[]>> {
+    const dir = this.paths.pendingDir(tenant, suite)
+    await this.reading(dir, () => this.paths.assertInsideStore(this.fs, dir))
+    const byKey = new Map<string, number[]>()
+    for (const name of await this.readdirIfExists(dir)) {
+      if (isTempName(name)) continue
+      const parsed = parseLegName(name)
+      if (parsed === undefined) continue
+      const legs = byKey.get(parsed.key) ?? []
+      legs.push(parsed.leg)
+      byKey.set(parsed.key, legs)
+    }
+    for (const legs of byKey.values()) legs.sort((a, b) => a - b)
+    return byKey
+  }
+
+  private async readdirIfExists(dir: string): Promise<string[]> {
+    try {
+      return await this.fs.readdir(dir)
+    } catch (error) {
+      if (errnoOf(error) === 'ENOENT') return []
+      throw unreadableRun(dir, `the directory cannot be listed (${errnoOf(error) ?? String(error)})`)
+    }
+  }
+
+  /** A journal under a fresh store is ignored by git from its first byte, as a run file is. */
+  private async ensureGitignore(): Promise<boolean> {
+    const file = this.paths.gitignoreFile()
+    try {
+      await this.fs.lstat(file)
+      return false
+    } catch (error) {
+      if (errnoOf(error) !== 'ENOENT') throw storeWriteError('checking', file, error)
+    }
+    await writeFileAtomic(this.fs, file, STORE_GITIGNORE)
+    return true
+  }
+
+  private async writing<T>(path: string, step: () => Promise<T>): Promise<T> {
+    try {
+      return await step()
+    } catch (error) {
+      if (isDiglineError(error)) throw error
+      throw storeWriteError('writing', path, error)
+    }
+  }
+
+  private async reading<T>(path: string, step: () => Promise<T>): Promise<T> {
+    try {
+      return await step()
+    } catch (error) {
+      if (isDiglineError(error)) throw error
+      throw unreadableRun(path, `it cannot be read (${errnoOf(error) ?? String(error)})`)
+    }
+  }
+}
+
+/** One open leg. Appends run one at a time; after a failed write the leg takes nothing more. */
+class FileJournalLeg implements Journal {
+  private handle: FileHandle | undefined
+  /** Bytes of whole records in the leg, so a partial record can be cut back off. */
+  private size = 0
+  private lastObserved: string | undefined
+  private failure: StoreWriteError | undefined
+  private tail: Promise<unknown> = Promise.resolve()
+
+  constructor(
+    private readonly fs: FsLayer,
+    private readonly owner: FileJournal,
+    private readonly place: JournalPlace,
+    readonly leg: number,
+    readonly file: string,
+    handle: FileHandle,
+  ) {
+    this.handle = handle
+  }
+
+  get key(): string {
+    return this.place.key
+  }
+
+  writeHeader(line: Buffer): Promise<void> {
+    return this.serialized(() => this.writeRecord(line))
+  }
+
+  append(progress: CaseProgress): Promise<void> {
+    return this.serialized(() => this.appendNow(progress.result, progress.cause, progress.observed))
+  }
+
+  complete(): Promise<void> {
+    return this.serialized(async () => {
+      await this.closeHandle()
+      await this.owner.removeLegs(this.place)
+    })
+  }
+
+  close(): Promise<void> {
+    return this.serialized(() => this.closeHandle())
+  }
+
+  private serialized(step: () => Promise<void>): Promise<void> {
+    const run = this.tail.then(step)
+    this.tail = run.catch(() => undefined)
+    return run
+  }
+
+  private async appendNow(result: CaseResult, cause: ErrorCause | null, observed: Observed): Promise<void> {
+    if (this.failure !== undefined) {
+      throw new StoreWriteError(
+        `refused to append case ${result.case_id} to the journal leg ${this.file}: an earlier append failed with ${this.failure.errno ?? 'an error'}, and the leg takes no more records so a partial line is never joined to the next one`,
+        this.failure.next,
+        this.failure.errno,
+      )
+    }
+    if (this.handle === undefined) throw new Error(`the journal leg ${this.file} is closed; case ${result.case_id} was not journaled`)
+    const observedKey = canonicalJson(observed)
+    const lines: Buffer[] = []
+    if (observedKey !== this.lastObserved) lines.push(readableLine(encodeObserved(observed), `the observed identities before case ${result.case_id}`))
+    lines.push(readableLine(encodeCase(result, cause), `case ${result.case_id}`))
+    for (const line of lines) await this.writeRecord(line)
+    this.lastObserved = observedKey
+  }
+
+  private async writeRecord(line: Buffer): Promise<void> {
+    const handle = this.handle!
+    let written = 0
+    try {
+      while (written < line.length) {
+        const taken = await this.fs.write(handle, line, written, line.length - written)
+        if (taken <= 0) throw Object.assign(new Error('write() accepted no bytes'), { code: 'EIO' })
+        written += taken
+      }
+      await this.fs.fsync(handle)
+    } catch (error) {
+      this.failure = storeWriteError('appending a record to the journal leg', this.file, error, 'every earlier record of the leg is intact, and it takes no more records')
+      if (written > 0) await this.cutBack(handle)
+      throw this.failure
+    }
+    this.size += line.length
+  }
+
+  /** Best effort: a partial record left behind is still only a torn tail to the reader. */
+  private async cutBack(handle: FileHandle): Promise<void> {
+    try {
+      await this.fs.ftruncate(handle, this.size)
+      await this.fs.fsync(handle)
+    } catch {
+      // Already failing; the first error is the one to report.
+    }
+  }
+
+  private async closeHandle(): Promise<void> {
+    const handle = this.handle
+    if (handle === undefined) return
+    this.handle = undefined
+    try {
+      await this.fs.close(handle)
+    } catch {
+      // Every record was fsynced before this; a failed close loses nothing.
+    }
+  }
+}
+
+/** A record that would not read back would turn the journal corrupt at the next resume: refuse to write it. */
+function readableLine(line: Buffer, what: string): Buffer {
+  const decoded = decodeLine(line.subarray(0, line.length - 1))
+  if (!decoded.ok) throw new TypeError(`digline could not journal ${what}: its record ${decoded.why} when read back (a bug in digline: report it with this message)`)
+  return line
+}
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0
+}

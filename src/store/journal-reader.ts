@@ -1,0 +1,201 @@
+// Reading a run's journal: every leg in order, each line verified. The unterminated fragment after
+// a leg's last newline is a torn tail (a write the process was killed in) and is dropped; any other
+// bad line refuses the whole journal by name. Reading never changes a byte on disk.
+import { dirname, join } from 'node:path'
+import type { CaseResult, ErrorCause, Observed } from '../document/schema.js'
+import { CorruptJournalError, isDiglineError, PathRefusedError, UnknownJournalVersionError, type DiglineErrorData } from '../errors.js'
+import { canonicalJson } from '../suite/hashing.js'
+import { keyFor } from '../suite/keys.js'
+import { errnoOf, type FsLayer } from './fs-layer.js'
+import { decodeLine, sniffUnknownVersion, type DecodedLine } from './journal-format.js'
+import { JOURNAL_VERSION, RESUME_CHECKED_FIELDS, type JournalHeader, type Pending } from './journal.js'
+import type { StorePaths } from './paths.js'
+
+export interface JournalPlace {
+  tenant: string
+  suite: string
+  key: string
+}
+
+export interface LegBytes {
+  leg: number
+  file: string
+  bytes: Buffer
+}
+
+/** The header fields that make two legs one run; started_at, host and pid are the leg's own. */
+const RUN_DEFINING_FIELDS = ['created_at', ...RESUME_CHECKED_FIELDS] as const satisfies readonly (keyof JournalHeader)[]
+
+const NEWLINE = 0x0a
+
+export function emptyObserved(): Observed {
+  return { target_model: null, judge_models: {} }
+}
+
+/** Folds legs into what a resume needs, in leg order; throws the refusal on the first bad line. */
+export class JournalPlanner {
+  header: JournalHeader | undefined
+  private headerLeg = 0
+  readonly done = new Map<string, CaseResult>()
+  readonly causes = new Map<string, ErrorCause>()
+  readonly writers: { leg: number; host: string; pid: number }[] = []
+  observed: Observed = emptyObserved()
+
+  constructor(readonly place: JournalPlace) {}
+
+  addLeg({ leg, file, bytes }: LegBytes): void {
+    let start = 0
+    let lineNumber = 0
+    for (;;) {
+      const end = bytes.indexOf(NEWLINE, start)
+      if (end < 0) return
+      lineNumber += 1
+      const line = bytes.subarray(start, end)
+      start = end + 1
+      if (lineNumber === 1) {
+        this.addHeader(leg, file, line)
+        continue
+      }
+      const decoded = decodeLine(line)
+      if (!decoded.ok) throw this.corrupt(file, lineNumber, decoded.why)
+      const record = decoded.record
+      if (record.kind === 'case') {
+        const id = record.result.case_id
+        this.done.set(id, record.result)
+        const cause = record.result.verdict === 'error' ? (record.cause ?? record.result.error?.cause) : undefined
+        if (cause === undefined) this.causes.delete(id)
+        else this.causes.set(id, cause)
+      } else if (record.kind === 'observed') {
+        this.observed = record.observed
+      } else {
+        throw this.corrupt(file, lineNumber, 'is a header, and a header belongs only on line 1 of a leg')
+      }
+    }
+  }
+
+  private addHeader(leg: number, file: string, line: Buffer): void {
+    let decoded: DecodedLine = decodeLine(line)
+    if (!decoded.ok && !('unknownVersion' in decoded)) decoded = sniffUnknownVersion(line) ?? decoded
+    if (!decoded.ok) {
+      if ('unknownVersion' in decoded) throw this.unknownVersion(file, decoded.unknownVersion)
+      throw this.corrupt(file, 1, decoded.why)
+    }
+    if (decoded.record.kind !== 'header') throw this.corrupt(file, 1, `is a ${decoded.record.kind} record where the leg's header belongs`)
+    const header = decoded.record.header
+    if (header.leg !== leg) throw this.corrupt(file, 1, `is the header of leg ${header.leg}, but the file is leg ${leg}`)
+    const { tenant, suite, key } = this.place
+    const headerKey = keyFor(header.created_at, header.config_hash)
+    if (header.tenant !== tenant || header.suite !== suite || headerKey !== key) {
+      throw this.corrupt(file, 1, `is the header of run ${headerKey} of suite ${header.suite} (tenant ${header.tenant}), not of the run filed here`)
+    }
+    this.writers.push({ leg, host: header.host, pid: header.pid })
+    if (this.header === undefined) {
+      this.header = header
+      this.headerLeg = leg
+      return
+    }
+    for (const field of RUN_DEFINING_FIELDS) {
+      if (canonicalJson(header[field]) !== canonicalJson(this.header[field])) {
+        throw this.corrupt(file, 1, `has a ${field} that differs from leg ${this.headerLeg}'s: the legs are not one run`, [1, field])
+      }
+    }
+  }
+
+  private corrupt(file: string, line: number, why: string, path: readonly (string | number)[] = [line]): CorruptJournalError {
+    const { tenant, suite, key } = this.place
+    return new CorruptJournalError(
+      `refused the journal of run ${key} (suite ${suite}, tenant ${tenant}): ${file} line ${line} ${why}; the journal is left on disk as it is`,
+      `inspect ${file} line ${line}; a journal is never repaired: to give up the cases it holds, remove ${legsPattern(file, key)}, then run the suite again`,
+      path,
+    )
+  }
+
+  private unknownVersion(file: string, version: unknown): UnknownJournalVersionError {
+    const { suite, key } = this.place
+    const shown = JSON.stringify(version) ?? 'undefined'
+    return new UnknownJournalVersionError(
+      `refused the journal of run ${key} (suite ${suite}): ${file} has journal_version ${shown}, and this digline reads journal_version ${JOURNAL_VERSION}; it is left on disk and never deleted`,
+      `finish run ${key} with a digline that reads journal_version ${shown}, or remove ${legsPattern(file, key)} by hand to give up the cases it holds`,
+      ['journal_version'],
+    )
+  }
+
+  /** Folds legs in order; throws the refusal, including for legs none of which holds a whole header. */
+  addLegs(legs: readonly LegBytes[]): void {
+    for (const leg of legs) this.addLeg(leg)
+    const first = legs[0]
+    if (this.header === undefined && first !== undefined) {
+      throw this.corrupt(first.file, 1, 'is missing: no leg holds a whole header (its process was killed while creating it), so the journal holds no judged case')
+    }
+  }
+}
+
+function legsPattern(file: string, key: string): string {
+  return join(dirname(file), `${key}.*.jsonl`)
+}
+
+/** Reads the legs' bytes, never through a symlink; a leg that vanished meanwhile (completed) is skipped. */
+export async function readLegs(fs: FsLayer, paths: StorePaths, place: JournalPlace, legs: readonly number[]): Promise<LegBytes[]> {
+  const out: LegBytes[] = []
+  for (const leg of legs) {
+    const file = paths.journalLegFile(place.tenant, place.suite, place.key, leg)
+    let bytes: Buffer
+    try {
+      const stats = await fs.lstat(file)
+      if (stats.isSymbolicLink()) {
+        throw new PathRefusedError(
+          `refused the journal leg ${file}: it is a symlink, and the store never follows a path out of itself`,
+          `remove the symlink ${file}`,
+        )
+      }
+      if (!stats.isFile()) throw unreadableLeg(place, file, 'is not a regular file')
+      bytes = await fs.readFile(file)
+    } catch (error) {
+      if (errnoOf(error) === 'ENOENT') continue
+      if (isDiglineError(error)) throw error
+      throw unreadableLeg(place, file, `cannot be read (${errnoOf(error) ?? (error instanceof Error ? error.message : String(error))})`)
+    }
+    out.push({ leg, file, bytes })
+  }
+  return out
+}
+
+function unreadableLeg(place: JournalPlace, file: string, why: string): CorruptJournalError {
+  return new CorruptJournalError(
+    `refused the journal of run ${place.key} (suite ${place.suite}, tenant ${place.tenant}): ${file} ${why}; the journal is left on disk as it is`,
+    `inspect ${file}; a journal is never repaired: to give up the cases it holds, remove ${legsPattern(file, place.key)}, then run the suite again`,
+  )
+}
+
+/**
+ * A journal as a survey sees it: a refused journal is described by `refusal` instead of thrown, and
+ * holds no cases. `strict` throws the refusal instead (for a caller about to delete it).
+ */
+export async function readJournal(fs: FsLayer, paths: StorePaths, place: JournalPlace, legs: readonly number[], strict = false): Promise<Pending> {
+  const runFile = paths.runFile(place.tenant, place.suite, place.key)
+  const finished = await fileExists(fs, runFile)
+  const planner = new JournalPlanner(place)
+  let refusal: DiglineErrorData | undefined
+  let onDisk: readonly number[] = legs
+  try {
+    const found = await readLegs(fs, paths, place, legs)
+    onDisk = found.map((l) => l.leg)
+    planner.addLegs(found)
+  } catch (error) {
+    if (strict || !isDiglineError(error)) throw error
+    refusal = error.toData()
+  }
+  const base = { ...place, header: planner.header, legs: [...onDisk], writers: planner.writers, finished }
+  if (refusal !== undefined) return { ...base, refusal, done: new Map(), causes: new Map(), observed: emptyObserved() }
+  return { ...base, refusal: undefined, done: planner.done, causes: planner.causes, observed: planner.observed }
+}
+
+async function fileExists(fs: FsLayer, file: string): Promise<boolean> {
+  try {
+    await fs.lstat(file)
+    return true
+  } catch (error) {
+    if (errnoOf(error) === 'ENOENT') return false
+    throw error
+  }
+}

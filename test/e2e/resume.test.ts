@@ -1,0 +1,151 @@
+// `digline run --resume` against real processes and a real disk: the refusal table, errored cases,
+// the announcement, the rolled alias, pending journals named by plain runs.
+import { createHash } from 'node:crypto'
+import { execFileSync } from 'node:child_process'
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, test } from 'vitest'
+import { FileResultStore } from '../../src/store/file-store.js'
+import { makeProject, type Project } from '../helpers/project.js'
+import { callLines, killAfterCalls, killSuite } from '../helpers/kill.js'
+
+const env = { DIGLINE_CREATED_AT: '2026-11-29T22:39:56.123456Z' }
+
+function pendingDir(project: Project, suite = 'killed'): string {
+  return join(project.dir, '.digline', 'acme', 'runs', suite, '.pending')
+}
+
+function journalBytes(project: Project, suite = 'killed'): Record<string, string> {
+  const dir = pendingDir(project, suite)
+  return Object.fromEntries(readdirSync(dir).sort().map((f) => [f, createHash('sha256').update(readFileSync(join(dir, f))).digest('hex')]))
+}
+
+async function killedProject(files: Record<string, string> = {}, suiteOptions: Parameters<typeof killSuite>[0] = { concurrency: 2 }, extraEnv: NodeJS.ProcessEnv = {}): Promise<Project> {
+  const project = makeProject({ 'evals/killed.eval.ts': killSuite(suiteOptions), 'prompt.txt': 'v1', ...files })
+  await killAfterCalls(project, 20, { ...env, ...extraEnv })
+  return project
+}
+
+describe('a resume is refused, naming the field, before any call, with the journal intact', () => {
+  const withPrompt = "artifacts: ['prompt.txt'],"
+  const base = () => killSuite({ concurrency: 2, extra: withPrompt })
+  const rows: [string, (p: Project) => void, NodeJS.ProcessEnv?][] = [
+    ['environment', () => {}, { DIGLINE_ENVIRONMENT: 'staging' }],
+    ['cases_digest', (p) => p.write('evals/killed.eval.ts', base().replace('i % 7 === 0 ? -1 : i', 'i % 7 === 0 ? -2 : i'))],
+    ['artifacts', (p) => p.write('prompt.txt', 'v2'), {}],
+    ['target_config', (p) => p.write('evals/killed.eval.ts', base().replace("config: { model: 'det-v1' }", "config: { model: 'det-v2' }"))],
+    ['judge_config', (p) => p.write('evals/killed.eval.ts', base().replace('scorers.exact()', 'scorers.exact({ trim: true })'))],
+    ['record_responses', (p) => p.write('evals/killed.eval.ts', killSuite({ concurrency: 2, extra: `${withPrompt} recordResponses: true,` }))],
+    ['config_hash', (p) => p.write('evals/killed.eval.ts', killSuite({ concurrency: 2, samples: 2, extra: withPrompt }))],
+  ]
+  test.each(rows)('%s', async (field, change, resumeEnv = {}) => {
+    const project = await killedProject({}, { concurrency: 2, extra: withPrompt })
+    change(project)
+    const before = journalBytes(project)
+    const calls = callLines(project).length
+    const result = await project.digline(['run', '--resume'], resumeEnv)
+    expect(result.code, result.stdout + result.stderr).toBe(64)
+    expect(result.stdout + result.stderr).toContain('ResumeMismatchError')
+    expect(result.stdout + result.stderr).toContain(`${field} differs`)
+    expect(callLines(project).length).toBe(calls)
+    expect(journalBytes(project)).toEqual(before)
+  })
+
+  test('git_commit', async () => {
+    const project = makeProject({ 'evals/killed.eval.ts': killSuite({ concurrency: 2 }) })
+    const git = (...args: string[]) => execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...args], { cwd: project.dir })
+    git('init', '-q')
+    project.write('.gitignore', 'calls.log\n.digline/*/runs/\n')
+    git('add', '-A')
+    git('commit', '-qm', 'one')
+    await killAfterCalls(project, 20, env)
+    project.write('NOTES.md', 'later\n')
+    git('add', '-A')
+    git('commit', '-qm', 'two')
+    const before = journalBytes(project)
+    const calls = callLines(project).length
+    const result = await project.digline(['run', '--resume'])
+    expect(result.code, result.stdout + result.stderr).toBe(64)
+    expect(result.stdout + result.stderr).toContain('git_commit differs')
+    expect(callLines(project).length).toBe(calls)
+    expect(journalBytes(project)).toEqual(before)
+  })
+})
+
+test('no pending journal: --resume is refused (64) and nothing runs', async () => {
+  const project = makeProject({ 'evals/killed.eval.ts': killSuite({ concurrency: 2 }) })
+  const result = await project.digline(['run', '--resume'])
+  expect(result.code).toBe(64)
+  expect(result.stderr).toContain('NoPendingJournalError')
+  expect(callLines(project)).toEqual([])
+  const unknown = await project.digline(['run', '--resume', '20200101T000000000000Z-000000000000'])
+  expect(unknown.code).toBe(64)
+})
+
+test('a plain run names the pending journal and the command that finishes it, and still runs', async () => {
+  const project = await killedProject()
+  const key = readdirSync(pendingDir(project))[0]!.split('.')[0]!
+  const result = await project.vitest()
+  expect(result.code, result.stdout + result.stderr).toBe(0)
+  expect(result.stderr).toContain(`run ${key} is pending with`)
+  expect(result.stderr).toContain(`digline run --resume ${key}`)
+  expect(project.runFiles('acme', 'killed')).toHaveLength(1)
+  const pending = await project.digline(['pending'])
+  expect(pending.stdout).toContain(key)
+})
+
+test('errored cases are called again by default, kept with --keep-errors; the bill equals the calls', async () => {
+  // cases 10..14 error while FLAKY is set
+  const suite = (extra = '') => killSuite({ concurrency: 1, delayMs: 4, answer: "(process.env.FLAKY && i >= 10 && i < 15) ? (() => { throw new Error('upstream 529') })() : i", extra })
+  for (const keep of [false, true]) {
+    const project = makeProject({ 'evals/killed.eval.ts': suite() })
+    await killAfterCalls(project, 40, { ...env, FLAKY: '1' })
+    const done = (await new FileResultStore({ root: join(project.dir, '.digline') }).pending('acme', 'killed'))[0]!
+    expect([...done.causes.values()]).toEqual(['target', 'target', 'target', 'target', 'target'])
+    const before = callLines(project).length
+    const result = await project.digline(['run', '--resume', ...(keep ? ['--keep-errors'] : [])])
+    const calls = callLines(project).length - before
+    const judged = done.done.size - 5
+    const expectedCalls = keep ? 100 - done.done.size : 100 - judged
+    expect(calls).toBe(expectedCalls)
+    expect(result.stderr).toContain(`${expectedCalls} of 100 cases × 1 sample = ${expectedCalls} calls to the target; ${keep ? done.done.size : judged} case(s) already judged, ${keep ? 0 : 5} retried after an error`)
+    expect(result.code, result.stdout + result.stderr).toBe(keep ? 2 : 0)
+  }
+})
+
+test('a model alias that rolled between legs errors the first case of the new leg, naming both ids; the run is written (exit 2)', async () => {
+  const project = await killedProject({}, { concurrency: 1 })
+  const result = await project.digline(['run', '--resume'], { TARGET_MODEL: 'det-v1-2027' })
+  expect(result.code, result.stdout + result.stderr).toBe(2)
+  const doc = JSON.parse(readFileSync(join(project.dir, '.digline', 'acme', 'runs', 'killed', project.runFiles('acme', 'killed')[0]!), 'utf8'))
+  const errored = doc.results.filter((r: { verdict: string }) => r.verdict === 'error')
+  expect(errored.length).toBeGreaterThanOrEqual(1)
+  expect(errored[0].error.message).toContain('det-v1-2026')
+  expect(errored[0].error.message).toContain('det-v1-2027')
+  expect(doc.observed.target_model).toBe('det-v1-2026')
+})
+
+test('two resumers of one run: the second is refused by name', async () => {
+  const project = await killedProject({}, { concurrency: 1, delayMs: 30 })
+  const first = project.spawnDigline(['run', '--resume'])
+  while (readdirSync(pendingDir(project)).length < 2) await new Promise((r) => setTimeout(r, 5))
+  const second = await project.digline(['run', '--resume'])
+  expect(second.code, second.stdout + second.stderr).toBe(64)
+  expect(second.stdout + second.stderr).toMatch(/LiveRunError|JournalLegExistsError/)
+  expect((await first.done).code).toBe(0)
+})
+
+test('a journal that outlived its run is removed by the next run with one line', async () => {
+  const project = makeProject({ 'evals/killed.eval.ts': killSuite({ concurrency: 4, cases: 10 }) })
+  expect((await project.vitest([], env)).code).toBe(0)
+  const key = project.runFiles('acme', 'killed')[0]!.replace('.json', '')
+  // a leg left behind by a process killed between writing the run and deleting its journal
+  const other = makeProject({ 'evals/killed.eval.ts': killSuite({ concurrency: 1, cases: 10, delayMs: 40 }) })
+  await killAfterCalls(other, 3, env)
+  const leg = readdirSync(pendingDir(other))[0]!
+  execFileSync('mkdir', ['-p', pendingDir(project)])
+  execFileSync('cp', [join(pendingDir(other), leg), join(pendingDir(project), `${key}.1.jsonl`)])
+  const result = await project.vitest()
+  expect(result.stderr).toContain(`run ${key} was already written; its leftover journal was removed`)
+  expect(readdirSync(pendingDir(project))).toEqual([])
+})

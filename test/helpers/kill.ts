@@ -1,0 +1,49 @@
+// Kill a real `vitest run` process group with SIGKILL once the target has been called k times.
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Project, ProcessResult } from './project.js'
+
+export function callLines(project: Project, file = 'calls.log'): string[] {
+  const path = join(project.dir, file)
+  if (!existsSync(path)) return []
+  return readFileSync(path, 'utf8').split('\n').filter((l) => l !== '')
+}
+
+/** Starts `vitest run` (or, with `digline`, the bin) in its own process group and SIGKILLs the group after k calls in total. */
+export async function killAfterCalls(project: Project, k: number, env: NodeJS.ProcessEnv = {}, digline?: string[]): Promise<ProcessResult> {
+  const child = digline === undefined ? project.spawnVitest([], env) : project.spawnDigline(digline, env)
+  const deadline = Date.now() + 60_000
+  while (callLines(project).length < k) {
+    if (child.exitCode !== null || Date.now() > deadline) {
+      const result = await child.done
+      throw new Error(`vitest ended before ${k} calls (${callLines(project).length} made):\n${result.stdout}\n${result.stderr}`)
+    }
+    await new Promise((r) => setTimeout(r, 2))
+  }
+  process.kill(-child.pid!, 'SIGKILL')
+  return child.done
+}
+
+/** A deterministic 100-case suite whose target takes a few ms, for kill tests. */
+export function killSuite(opts: { cases?: number; samples?: number; concurrency: number; delayMs?: number; extra?: string; answer?: string; name?: string }): string {
+  return `import { evalSuite, scorers } from 'digline'
+import { appendFileSync } from 'node:fs'
+
+evalSuite({
+  name: ${JSON.stringify(opts.name ?? 'killed')},
+  cases: Array.from({ length: ${opts.cases ?? 100} }, (_, i) => ({ id: 'c' + String(i).padStart(3, '0'), input: i, expected: i % 7 === 0 ? -1 : i })),
+  target: {
+    config: { model: 'det-v1' },
+    async ask(i, ctx) {
+      appendFileSync('calls.log', ctx.caseId + ':' + ctx.sample + '\\n')
+      await new Promise((r) => setTimeout(r, ${opts.delayMs ?? 8} + (i % 5)))
+      return { output: ${opts.answer ?? 'i'}, model: process.env.TARGET_MODEL ?? 'det-v1-2026' }
+    },
+  },
+  samples: ${opts.samples ?? 1},
+  scorers: [scorers.exact()],
+  concurrency: ${opts.concurrency},
+  ${opts.extra ?? ''}
+})
+`
+}
