@@ -91,7 +91,7 @@ test('digline compare: no baseline says so and exits by the thresholds alone', a
   expect((await project.vitest()).code).toBe(1)
   const compared = await project.digline(['compare', '--suite', 'triage', '--run', 'latest'])
   expect(compared.code).toBe(1)
-  expect(compared.stdout).toContain('No baseline for suite triage: judged by its thresholds alone.')
+  expect(compared.stdout).toContain('no baseline: judged by its thresholds alone (to make this run the baseline: digline promote --suite triage --run ')
   const md = await project.digline(['compare', '--suite', 'triage', '--run', 'latest', '--format', 'md'])
   expect(md.stdout).toContain('No baseline: judged by its thresholds alone.')
   expect(md.stdout).toContain('**Missed** threshold pass_rate: 75.0% < 90.0%')

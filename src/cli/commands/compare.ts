@@ -55,7 +55,6 @@ ${PROJECT_HELP}`,
       io.stdout(formatLaunchMarkdown([outcome], exitCode))
     } else {
       io.stdout(formatOutcome(outcome))
-      if (comparison === undefined) io.stdout(`No baseline for suite ${suite}: judged by its thresholds alone.`)
     }
     return exitCode
   },
