@@ -77,6 +77,8 @@ export function evalSuite<I, O, E>(definition: SuiteDefinition<I, O, E>): void {
         const outcome: SuiteOutcome = await (await run!).outcome
         task.meta.digline = { kind: 'suite', outcome }
         if (outcome.status === 'errored') throw new SuiteNotHeldError(`${outcome.aggregates.errored} case(s) errored, so suite ${suite.name} could not be judged (exit 2)`)
+        if (outcome.status === 'baseline-unreadable') throw new SuiteNotHeldError(`suite ${suite.name} could not be judged against its baseline: ${outcome.comparison?.warnings.join('; ') ?? 'the baseline cannot be read'}`)
+        if (outcome.status === 'regressed') throw new SuiteNotHeldError(`suite ${suite.name} regressed against its baseline: ${outcome.comparison?.reasons.join('; ') ?? ''}`)
         if (outcome.status === 'missed') throw new SuiteNotHeldError(`suite ${suite.name} missed its thresholds: ${describeMisses(outcome.misses)}`)
       },
       suite.timeout,

@@ -82,16 +82,27 @@ export class DiglineReporter implements Reporter {
       for (const suite of module.children.allSuites()) {
         for (const error of suite.errors()) if (!classify(error, `${where} › ${suite.fullName}`)) c.failures.push(`${where} › ${suite.fullName}: ${firstLine(error.message)}`)
       }
+      const erroredCases: string[] = []
+      let moduleOutcomes = 0
       for (const test of module.children.allTests()) {
         const meta = test.meta().digline
         const result = test.result()
-        if (meta?.kind === 'suite') c.outcomes.push(meta.outcome)
-        if (result.state !== 'failed' || meta !== undefined) continue
+        if (meta?.kind === 'suite') {
+          c.outcomes.push(meta.outcome)
+          moduleOutcomes++
+        }
+        if (meta?.kind === 'case' && meta.case.verdict === 'error') erroredCases.push(`${where} › ${meta.suite} › ${meta.case.case_id}: ${firstLine(meta.case.reason ?? 'errored')}`)
+        if (result.state !== 'failed') continue
+        // A judged case's test fails only when it errored, which its suite's outcome counts; any
+        // other red test (a timeout, say) must not pass unnoticed.
+        if (meta?.kind === 'suite' || (meta?.kind === 'case' && meta.case.verdict === 'error')) continue
         const error = result.errors?.[0]
         if (error !== undefined && classify(error, `${where} › ${test.fullName}`)) continue
         if (test.name === 'digline verdict') c.failures.push(`${where} › ${test.fullName}: ${firstLine(error?.message)}`)
         else c.failedTests++
       }
+      // a filtered run has no verdict test to carry its errored cases
+      if (moduleOutcomes === 0) c.failures.push(...erroredCases)
     }
     for (const error of unhandledErrors) if (!classify(error, 'unhandled')) c.failures.push(`unhandled: ${firstLine(error.message)}`)
     return c
@@ -107,7 +118,7 @@ export class DiglineReporter implements Reporter {
       0: 'every suite holds',
       1: 'a suite regressed, a threshold was missed or a test failed',
       2: 'a case errored, a baseline cannot be read or a run could not be written: not judged',
-      64: 'refused: fix the usage named above; nothing was judged',
+      64: 'refused: fix what is named above, then run again',
     }[exitCode]
     out.push(`${pc.bold('digline')} exit ${exitCode}: ${meaning}`)
     ;(this.vitest?.logger ?? console).log(out.join('\n'))

@@ -1,5 +1,6 @@
 // The errors digline's own tests throw, so Vitest's red marks match the exit code.
 import type { ThresholdJudgement } from '../src/driver/index.js'
+import { formatMeasure } from '../src/host/format-outcome.js'
 
 export class CaseErroredError extends Error {
   override readonly name = 'CaseErroredError'
@@ -12,8 +13,6 @@ export class SuiteNotHeldError extends Error {
   override readonly name = 'SuiteNotHeldError'
 }
 
-const percent = (x: number | null) => (x === null ? 'n/a' : `${(x * 100).toFixed(1)}%`)
-
 export function describeMisses(misses: ThresholdJudgement['misses']): string {
-  return misses.map((m) => `${m.field} ${percent(m.actual)} < required ${percent(m.required)}`).join('; ')
+  return misses.map((m) => `${m.field} ${formatMeasure(m.field, m.actual)} < required ${formatMeasure(m.field, m.required)}`).join('; ')
 }

@@ -9,18 +9,18 @@ export const percent = (x: number | null | undefined): string => (x === null || 
 export function formatAggregates(a: Aggregates): string {
   const ci = a.pass_rate_ci95 === null ? '' : ` [${percent(a.pass_rate_ci95.low)}, ${percent(a.pass_rate_ci95.high)}]`
   const score = a.mean_score === null ? 'n/a' : a.mean_score.toFixed(3)
-  return `${a.cases} cases × ${a.samples_per_case} samples · pass rate ${percent(a.pass_rate)}${ci} · mean score ${score} · ${a.passed} passed, ${a.failed} failed, ${a.errored} errored`
+  return `${a.cases} cases × ${a.samples_per_case} sample${a.samples_per_case === 1 ? '' : 's'} · pass rate ${percent(a.pass_rate)}${ci} · mean score ${score} · ${a.passed} passed, ${a.failed} failed, ${a.errored} errored`
 }
 
 const MAX_CASE_LINES = 20
 
 export function formatCaseLines(lines: readonly CaseLine[], max = MAX_CASE_LINES): string[] {
   const out = lines.slice(0, max).map((c) => {
-    const mark = c.verdict === 'error' ? pc.red('error') : pc.yellow('fail ')
+    const mark = c.verdict === 'error' ? pc.red('error') : c.verdict === 'fail' ? pc.yellow('fail ') : pc.green('pass ')
     const score = c.score === null ? '  -  ' : c.score.toFixed(2).padStart(5)
     return `    ${mark} ${c.case_id} ${pc.dim(score)} ${truncate(c.reason ?? '', 160)}`
   })
-  if (lines.length > max) out.push(pc.dim(`    … and ${lines.length - max} more (digline show --suite … --run … lists them all)`))
+  if (lines.length > max) out.push(pc.dim(`    … and ${lines.length - max} more (\`digline show --suite … --run … --all\` lists them all)`))
   return out
 }
 
@@ -34,12 +34,17 @@ const BADGES: Record<SuiteStatus, string> = {
 
 export function formatOutcome(o: SuiteOutcome): string {
   const lines = [`${pc.bold(`digline ${o.suite}`)} ${BADGES[o.status]} ${pc.dim(o.key)}`, `  ${formatAggregates(o.aggregates)}`]
-  for (const m of o.misses) lines.push(`  ${pc.red('threshold')} ${m.field}: ${percent(m.actual)} < ${percent(m.required)}`)
+  for (const m of o.misses) lines.push(`  ${pc.red('threshold')} ${m.field}: ${formatMeasure(m.field, m.actual)} < ${formatMeasure(m.field, m.required)}`)
   if (o.comparison !== undefined) lines.push(...formatComparisonText(o.comparison))
   else if (o.location !== undefined) lines.push(pc.dim(`  no baseline: judged by its thresholds alone (to make this run the baseline: digline promote --suite ${o.suite} --run ${o.key})`))
   lines.push(...formatCaseLines(o.notPassed))
   lines.push(pc.dim(o.location === undefined ? '  filtered run: no run document written' : `  run document: ${o.location}`))
   return lines.join('\n')
+}
+
+/** A pass rate reads as a percentage, a mean score as a score. */
+export function formatMeasure(field: 'pass_rate' | 'mean_score', value: number | null): string {
+  return field === 'pass_rate' ? percent(value) : value === null ? 'n/a' : value.toFixed(3)
 }
 
 function truncate(text: string, max: number): string {

@@ -86,7 +86,11 @@ export class FileJournal implements SupportsJournal {
     const byKey = await this.legsByKey(tenant, suite)
     const keys = [...byKey.keys()].sort(compareText)
     const out: Pending[] = []
-    for (const key of keys) out.push(await readJournal(this.fs, this.paths, { tenant, suite, key }, byKey.get(key)!))
+    for (const key of keys) {
+      const pending = await readJournal(this.fs, this.paths, { tenant, suite, key }, byKey.get(key)!)
+      // Every leg vanished since the listing: the run completed meanwhile.
+      if (pending.legs.length > 0 || pending.refusal !== undefined) out.push(pending)
+    }
     return out
   }
 

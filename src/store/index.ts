@@ -43,3 +43,6 @@ export {
 export { serializeRun } from '../document/serialize.js'
 export { keyFor } from '../suite/keys.js'
 export { isSafeSegment } from '../suite/safe-segment.js'
+export { supportsBaselines, type StoredBaseline, type SupportsBaselines } from './baselines.js'
+export { baselineDocumentSchema, registerEntrySchema, type BaselineDocument, type RegisterEntry } from '../document/baseline.js'
+export { supportsJournal, JOURNAL_VERSION, type Journal, type JournalHeader, type Pending, type SupportsJournal } from './journal.js'

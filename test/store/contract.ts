@@ -165,13 +165,14 @@ export function runResultStoreContract(label: string, makeSubject: () => Contrac
         }
       })
 
-      it('refuses every hostile key on read, and a created_at that makes an unsafe key on write', async () => {
+      it('refuses every hostile key on read, and a created_at that is not a timestamp (so no key) on write', async () => {
         await store.writeRun(makeRun())
         for (const name of hostile()) {
           await refusedWithoutChange(() => store.readRun('acme', 'capitals', name), PathRefusedError)
         }
         for (const createdAt of ['2026/../../x', '../../../outside', '', 'x'.repeat(150)]) {
-          await refusedWithoutChange(() => store.writeRun(makeRun({ createdAt })), PathRefusedError)
+          const refusal = await refusedWithoutChange(() => store.writeRun({ ...makeRun(), created_at: createdAt }), UnreadableRunError)
+          expect(refusal.path).toEqual(['created_at'])
         }
       })
 
