@@ -121,6 +121,30 @@ export class ReplacingRequiredError extends DiglineRefusal {
 export class ReplacingMismatchError extends DiglineRefusal {
   readonly name = 'ReplacingMismatchError'
 }
+export class PromotedRunError extends DiglineRefusal {
+  readonly name = 'PromotedRunError'
+}
+export class RunRemovedError extends DiglineRefusal {
+  readonly name = 'RunRemovedError'
+}
+export class DirectoryUnreadableError extends DiglineRefusal {
+  readonly name = 'DirectoryUnreadableError'
+}
+export class NoRecordedAnswersError extends DiglineRefusal {
+  readonly name = 'NoRecordedAnswersError'
+}
+export class ReplayMismatchError extends DiglineRefusal {
+  readonly name = 'ReplayMismatchError'
+}
+export class InvalidModelOptionsError extends DiglineRefusal {
+  readonly name = 'InvalidModelOptionsError'
+}
+export class MissingApiKeyError extends DiglineRefusal {
+  readonly name = 'MissingApiKeyError'
+}
+export class MissingPeerDependencyError extends DiglineRefusal {
+  readonly name = 'MissingPeerDependencyError'
+}
 
 // ── failures ────────────────────────────────────────────────────────────────────────────────────
 
@@ -275,6 +299,21 @@ export const REFUSALS = {
     error: ReplacingMismatchError,
     when: 'A promotion\'s --replacing does not name the current baseline\'s key (or there is no baseline to replace).',
     next: 'Repeat the command with the --replacing the message names (or without --replacing when there is no baseline).',
+  },
+  InvalidModelOptionsError: {
+    error: InvalidModelOptionsError,
+    when: 'A model adapter or an LLM judge from `digline/models` / `scorers.llmJudge` was given invalid options (no model, a bad retry ceiling or in-flight cap, a bad scale or rubric).',
+    next: 'Fix the option named in the message in the suite file (see docs/models.md).',
+  },
+  MissingApiKeyError: {
+    error: MissingApiKeyError,
+    when: 'An OpenAI-compatible adapter aimed at the default OpenAI endpoint found no API key (neither `apiKey` nor the environment variable it reads).',
+    next: 'Set the environment variable named in the message (OPENAI_API_KEY by default), or set `baseURL` for a server that needs no key.',
+  },
+  MissingPeerDependencyError: {
+    error: MissingPeerDependencyError,
+    when: 'A `digline/models` adapter needs an optional peer dependency (`openai` or `ai`) that is not installed.',
+    next: 'Install it, e.g. `npm install -D openai@6` or `npm install -D ai@6 @ai-sdk/openai@3` (docs/models.md lists the versions).',
   },
 } as const satisfies Record<string, ErrorEntry<RefusalClass>>
 

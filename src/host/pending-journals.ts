@@ -56,11 +56,11 @@ export async function findPending(store: ResultStore, tenant: string, suite: str
 export async function notePendingJournals(store: ResultStore, tenant: string, suite: string, say: (line: string) => void): Promise<void> {
   if (!supportsJournal(store)) return
   for (const pending of await store.pending(tenant, suite)) {
-    if (pending.finished) {
+    if (pending.refusal !== undefined) {
+      say(`digline ${suite}: the journal of run ${pending.key} cannot be read (${pending.refusal.name}); it is left on disk`)
+    } else if (pending.finished) {
       await store.dropPending(tenant, suite, pending.key)
       say(`digline ${suite}: run ${pending.key} was already written; its leftover journal was removed`)
-    } else if (pending.refusal !== undefined) {
-      say(`digline ${suite}: the journal of run ${pending.key} cannot be resumed (${pending.refusal.name}); it is left on disk`)
     } else {
       say(`digline ${suite}: run ${pending.key} is pending with ${pending.done.size} case(s) journaled; \`digline run --resume ${pending.key}\` would finish it`)
     }

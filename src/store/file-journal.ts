@@ -1,6 +1,7 @@
 // The journal as files: one leg per attempt at a run under runs/<suite>/.pending/, created with
 // O_EXCL so two processes can never write one leg; each record is one write and one fsync.
 import { constants } from 'node:fs'
+import { ensureGitignore } from './gitignore.js'
 import { dirname } from 'node:path'
 import type { CaseResult, ErrorCause, Observed } from '../document/schema.js'
 import type { CaseProgress } from '../driver/progress.js'
@@ -9,7 +10,6 @@ import { canonicalJson } from '../suite/hashing.js'
 import { keyFor } from '../suite/keys.js'
 import { isSafeSegment } from '../suite/safe-segment.js'
 import { ensureDirectory, fsyncDirectory, isTempName, removeCreatedDirectories, storeWriteError, writeFileAtomic } from './atomic-write.js'
-import { STORE_GITIGNORE } from './file-store.js'
 import { errnoOf, nodeFsLayer, type FileHandle, type FsLayer } from './fs-layer.js'
 import { decodeLine, encodeCase, encodeHeader, encodeObserved, parseLegName } from './journal-format.js'
 import { readJournal, type JournalPlace } from './journal-reader.js'
@@ -50,7 +50,7 @@ export class FileJournal implements SupportsJournal {
     let journal: FileJournalLeg | undefined
     try {
       created.push(...(await ensureDirectory(this.fs, this.paths.root)))
-      gitignoreCreated = await this.ensureGitignore()
+      gitignoreCreated = await ensureGitignore(this.fs, this.paths)
       created.push(...(await ensureDirectory(this.fs, dir)))
       journal = new FileJournalLeg(this.fs, this, place, leg, file, await this.createLeg(file, place, leg))
       await fsyncDirectory(this.fs, dir)
@@ -173,19 +173,6 @@ export class FileJournal implements SupportsJournal {
       if (errnoOf(error) === 'ENOENT') return []
       throw unreadableRun(dir, `the directory cannot be listed (${errnoOf(error) ?? String(error)})`)
     }
-  }
-
-  /** A journal under a fresh store is ignored by git from its first byte, as a run file is. */
-  private async ensureGitignore(): Promise<boolean> {
-    const file = this.paths.gitignoreFile()
-    try {
-      await this.fs.lstat(file)
-      return false
-    } catch (error) {
-      if (errnoOf(error) !== 'ENOENT') throw storeWriteError('checking', file, error)
-    }
-    await writeFileAtomic(this.fs, file, STORE_GITIGNORE)
-    return true
   }
 
   private async writing<T>(path: string, step: () => Promise<T>): Promise<T> {

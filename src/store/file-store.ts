@@ -1,5 +1,6 @@
 // The embedded default store: run documents as files under `.digline/` (SPEC §4).
 import { basename, join } from 'node:path'
+import { ensureGitignore } from './gitignore.js'
 import type { RunDocument } from '../document/schema.js'
 import { serializeRun } from '../document/serialize.js'
 import { isDiglineError, PathRefusedError, RunNotFoundError, type DiglineErrorData } from '../errors.js'
@@ -17,7 +18,6 @@ import type { Journal, JournalHeader, Pending, SupportsJournal } from './journal
 import type { BaselineDocument, RegisterEntry } from '../document/baseline.js'
 import { assertFiledUnder, ownKeyOf, parseJsonText, unreadableRun, validateDocument } from './run-checks.js'
 
-export const STORE_GITIGNORE = '*/runs/\n*/removed/\n'
 
 /** Headers read at once while listing: enough to hide latency, few enough to stay under fd limits. */
 const LISTING_CONCURRENCY = 16
@@ -102,7 +102,7 @@ export class FileResultStore implements ResultStore, SupportsBaselines, Supports
     const created = await ensureDirectory(this.fs, dir)
     let gitignoreCreated = false
     try {
-      gitignoreCreated = await this.ensureGitignore()
+      gitignoreCreated = await ensureGitignore(this.fs, this.paths)
       await writeFileAtomic(this.fs, file, serializeRun(valid))
     } catch (error) {
       if (gitignoreCreated) await this.fs.unlink(this.paths.gitignoreFile()).catch(() => undefined)
@@ -208,19 +208,6 @@ export class FileResultStore implements ResultStore, SupportsBaselines, Supports
       )
     }
     if (!stats.isFile()) throw unreadableRun(file, 'it is not a regular file')
-  }
-
-  /** Writes .digline/.gitignore when it is missing; returns whether it did. */
-  private async ensureGitignore(): Promise<boolean> {
-    const file = this.paths.gitignoreFile()
-    try {
-      await this.fs.lstat(file)
-      return false
-    } catch (error) {
-      if (errnoOf(error) !== 'ENOENT') throw storeWriteError('checking', file, error)
-    }
-    await writeFileAtomic(this.fs, file, STORE_GITIGNORE)
-    return true
   }
 
   private async writing<T>(path: string, step: () => Promise<T>): Promise<T> {

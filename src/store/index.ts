@@ -1,6 +1,7 @@
 // `digline/store`: the store library. FileResultStore is the embedded default; another backend
 // implements ResultStore and passes the same contract suite.
-export { FileResultStore, STORE_GITIGNORE, type FileResultStoreOptions } from './file-store.js'
+export { FileResultStore, type FileResultStoreOptions } from './file-store.js'
+export { STORE_GITIGNORE } from './gitignore.js'
 export type { ListedRun, ResultStore, RunListing, RunScan, StoredRun } from './result-store.js'
 export { nodeFsLayer, type FilePrefix, type FileHandle, type FsLayer } from './fs-layer.js'
 export { readRunHeader, HEADER_PREFIX_BYTES, HEADER_PREFIX_LIMIT_BYTES, type RunHeaderRead } from './header-reader.js'
