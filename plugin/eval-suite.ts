@@ -9,6 +9,7 @@ import type { SuiteOutcome } from '../src/host/suite-outcome.js'
 import { SuiteRun } from './suite-run.js'
 import { recordInManifest } from './suite-manifest.js'
 import { resumeDirective } from './resume-request.js'
+import { rejudgeDirective } from './rejudge-request.js'
 import { registeredCaseHooks } from './case-hooks.js'
 import { CaseErroredError, SuiteNotHeldError, describeMisses } from './test-errors.js'
 import type { ProvidedDigline } from './provided.js'
@@ -46,24 +47,38 @@ export function evalSuite<I, O, E>(definition: SuiteDefinition<I, O, E>): void {
   const suite = resolveSuite(definition)
   recordInManifest(suite, ctx)
   const directive = resumeDirective(suite.name)
-  const store = new FileResultStore({ root: ctx.storeRoot })
+  const rejudge = rejudgeDirective(suite.name)
+  // A replay reads and files in the tenant and store the rejudge command resolved (its --tenant, --store).
+  const runCtx = rejudge.kind === 'rejudge' ? { ...ctx, tenant: rejudge.tenant, storeRoot: rejudge.storeRoot } : ctx
+  const store = new FileResultStore({ root: runCtx.storeRoot })
   const caseIds = suite.cases.map((c) => c.id)
   const hooks = registeredCaseHooks()
 
-  // A resume launch finishes only the suites it names; the others are shown as skipped.
-  ;(directive.kind === 'skip' ? describe.skip : describe)(suite.name, () => {
+  // A resume or rejudge launch runs only the suites it names; the others are shown as skipped.
+  ;(directive.kind === 'skip' || rejudge.kind === 'skip' ? describe.skip : describe)(suite.name, () => {
     let run: Promise<SuiteRun> | undefined
     // Vitest passes hook fixtures first and the suite task second.
     beforeAll(({}, task) => {
-      run = SuiteRun.start({ suite, ctx, store, only: selectedCases(task as RunnerTestSuite, caseIds), directive, hooks })
+      run = SuiteRun.start({
+        suite,
+        ctx: runCtx,
+        store,
+        only: selectedCases(task as RunnerTestSuite, caseIds),
+        directive,
+        hooks,
+        ...(rejudge.kind === 'rejudge' ? { rejudge: rejudge.request } : {}),
+      })
       return run.then(() => undefined)
     })
 
     for (const c of suite.cases) {
       test(
         c.id,
-        async ({ task }) => {
-          const result = await (await run!).caseResult(c.id)
+        async ({ task, skip }) => {
+          const started = await run!
+          const leftOut = started.leftOutNote(c.id)
+          if (leftOut !== undefined) skip(leftOut)
+          const result = await started.caseResult(c.id)
           task.meta.digline = { kind: 'case', suite: suite.name, case: { case_id: c.id, verdict: result.verdict, score: result.score, reason: result.error?.message ?? result.reason } }
           if (result.verdict === 'error') throw new CaseErroredError(suite.name, c.id, result.error!.cause, result.error!.message)
         },

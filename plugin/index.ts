@@ -5,6 +5,7 @@ import type { Vitest } from 'vitest/node'
 import { isDiglineError, InvalidOptionsError } from '../src/errors.js'
 import { resolveOptions, type DiglineOptions } from '../src/host/plugin-options.js'
 import { DiglineReporter } from './reporter.js'
+import { startModelSlots } from './model-slots.js'
 import type { ProvidedDigline } from './provided.js'
 import 'vitest/config'
 import { fileURLToPath } from 'node:url'
@@ -44,6 +45,7 @@ export function digline(options: DiglineOptions): Plugin {
       if (!withReporter.has(vitest)) {
         withReporter.add(vitest)
         vitest.config.reporters.push(new DiglineReporter())
+        return startModelSlots(vitest)
       }
     },
   }

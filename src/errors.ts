@@ -300,6 +300,31 @@ export const REFUSALS = {
     when: 'A promotion\'s --replacing does not name the current baseline\'s key (or there is no baseline to replace).',
     next: 'Repeat the command with the --replacing the message names (or without --replacing when there is no baseline).',
   },
+  PromotedRunError: {
+    error: PromotedRunError,
+    when: 'A delete named the run its suite\'s current baseline was promoted from, whether or not that run is still on disk; nothing was removed.',
+    next: 'Promote another run first (`digline promote --suite S --run NEW --replacing KEY`), then repeat the delete.',
+  },
+  RunRemovedError: {
+    error: RunRemovedError,
+    when: 'A write, a journal leg, a resume, a promotion or a rejudge named a key that `digline delete` removed (a removal record exists); a removed key is never written again.',
+    next: 'Make a new run with `vitest run`; if a delete was interrupted, repeat `digline delete --suite S --run KEY` to finish it.',
+  },
+  DirectoryUnreadableError: {
+    error: DirectoryUnreadableError,
+    when: 'A delete could not look through a directory or path it must see (a runs directory of the tenant, a journal directory), so it removed nothing.',
+    next: 'Give the user running digline read access to the path named in the message, then repeat the delete.',
+  },
+  NoRecordedAnswersError: {
+    error: NoRecordedAnswersError,
+    when: 'A rejudge named a run that recorded no answers (record_responses is false), so there is nothing to judge again.',
+    next: 'Set recordResponses: true in the suite, run it with `vitest run`, and re-judge that run.',
+  },
+  ReplayMismatchError: {
+    error: ReplayMismatchError,
+    when: 'A rejudge cannot judge the recorded answers by the rules of the suite it files under: that suite asks for another number of samples per case, or declares none of the run\'s cases.',
+    next: 'Re-judge into a suite with the same samples and case ids (`--into T`), or run the suite again with `vitest run`.',
+  },
   InvalidModelOptionsError: {
     error: InvalidModelOptionsError,
     when: 'A model adapter or an LLM judge from `digline/models` / `scorers.llmJudge` was given invalid options (no model, a bad retry ceiling or in-flight cap, a bad scale or rubric).',

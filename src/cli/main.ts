@@ -8,9 +8,11 @@ import { showCommand } from './commands/show.js'
 import { pendingCommand } from './commands/pending.js'
 import { promoteCommand } from './commands/promote.js'
 import { compareCommand } from './commands/compare.js'
+import { rejudgeCommand } from './commands/rejudge.js'
+import { deleteCommand } from './commands/delete.js'
 import { DIGLINE_VERSION } from '../version.js'
 
-export const COMMANDS: readonly Command[] = [runCommand, listCommand, showCommand, pendingCommand, compareCommand, promoteCommand]
+export const COMMANDS: readonly Command[] = [runCommand, listCommand, showCommand, pendingCommand, compareCommand, promoteCommand, rejudgeCommand, deleteCommand]
 
 export function usage(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length))

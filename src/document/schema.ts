@@ -7,16 +7,18 @@ export const SCHEMA_VERSION = 1
 const jsonObject = z.record(z.string(), z.unknown())
 const unitInterval = z.number().min(0).max(1)
 
+export const tokenUsageSchema = z.object({
+  input_tokens: z.number().int().nonnegative(),
+  output_tokens: z.number().int().nonnegative(),
+})
+
 export const scorerScoreSchema = z.object({
   name: z.string(),
   pass: z.boolean(),
   score: unitInterval,
   reason: z.string().nullable(),
-})
-
-export const tokenUsageSchema = z.object({
-  input_tokens: z.number().int().nonnegative(),
-  output_tokens: z.number().int().nonnegative(),
+  /** Tokens a judge's call spent scoring this sample. */
+  usage: tokenUsageSchema.optional(),
 })
 
 export const sampleResultSchema = z.object({
@@ -43,6 +45,14 @@ export const caseResultSchema = z.object({
   expected: z.unknown().optional(),
 })
 
+export const costSchema = z.object({
+  target: z.number().nonnegative(),
+  judge: z.number().nonnegative(),
+  total: z.number().nonnegative(),
+  /** Models whose tokens had no price; their share is missing from the sums. */
+  unpriced: z.array(z.string()),
+})
+
 export const intervalSchema = z.object({ low: unitInterval, high: unitInterval })
 
 export const aggregatesSchema = z.object({
@@ -55,6 +65,10 @@ export const aggregatesSchema = z.object({
   mean_score: unitInterval.nullable(),
   samples_per_case: z.number().int().positive(),
   usage: tokenUsageSchema.optional(),
+  /** Tokens the judges spent, summed over the samples in results. */
+  judge_usage: tokenUsageSchema.optional(),
+  /** Present when the suite declares prices: what the usage cost, in the price table's currency. */
+  cost: costSchema.optional(),
 })
 
 export const rulesSchema = z.object({
@@ -104,6 +118,7 @@ export type SampleResult = z.infer<typeof sampleResultSchema>
 export type ErrorCause = z.infer<typeof errorCauseSchema>
 export type CaseResult = z.infer<typeof caseResultSchema>
 export type Aggregates = z.infer<typeof aggregatesSchema>
+export type Cost = z.infer<typeof costSchema>
 export type Interval = z.infer<typeof intervalSchema>
 export type Rules = z.infer<typeof rulesSchema>
 export type JudgeConfig = z.infer<typeof judgeConfigSchema>

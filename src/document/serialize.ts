@@ -6,7 +6,11 @@ function sampleToJson(sample: SampleResult): Record<string, unknown> {
   const out: Record<string, unknown> = {
     pass: sample.pass,
     score: sample.score,
-    scorers: sample.scorers.map((s) => ({ name: s.name, pass: s.pass, score: s.score, reason: s.reason })),
+    scorers: sample.scorers.map((s) => {
+      const score: Record<string, unknown> = { name: s.name, pass: s.pass, score: s.score, reason: s.reason }
+      if (s.usage !== undefined) score.usage = { input_tokens: s.usage.input_tokens, output_tokens: s.usage.output_tokens }
+      return score
+    }),
   }
   if (sample.usage !== undefined) out.usage = { input_tokens: sample.usage.input_tokens, output_tokens: sample.usage.output_tokens }
   if ('output' in sample && sample.output !== undefined) out.output = sample.output

@@ -1,13 +1,17 @@
 // The run's aggregates, exactly as AGGREGATE_DEFINITIONS (src/suite/hashing.ts) defines them.
 import type { Aggregates, CaseResult, Rules } from '../document/schema.js'
+import type { TokenUsage } from '../suite/types.js'
+import { costOf, type Pricing } from './cost.js'
 import { wilson } from './wilson.js'
 
-export function aggregate(results: readonly CaseResult[], rules: Rules): Aggregates {
+/** With `pricing` (the suite declares prices), the aggregates carry the run's cost. */
+export function aggregate(results: readonly CaseResult[], rules: Rules, pricing?: Pricing): Aggregates {
   let passed = 0
   let failed = 0
   let errored = 0
   let scoreSum = 0
-  let usage: { input_tokens: number; output_tokens: number } | undefined
+  let usage: TokenUsage | undefined
+  let judgeUsage: TokenUsage | undefined
   for (const result of results) {
     if (result.verdict === 'error') {
       errored++
@@ -17,10 +21,8 @@ export function aggregate(results: readonly CaseResult[], rules: Rules): Aggrega
       scoreSum += result.score ?? 0
     }
     for (const sample of result.samples) {
-      if (sample.usage === undefined) continue
-      usage ??= { input_tokens: 0, output_tokens: 0 }
-      usage.input_tokens += sample.usage.input_tokens
-      usage.output_tokens += sample.usage.output_tokens
+      if (sample.usage !== undefined) usage = add(usage, sample.usage)
+      for (const score of sample.scorers) if (score.usage !== undefined) judgeUsage = add(judgeUsage, score.usage)
     }
   }
   const judged = passed + failed
@@ -35,5 +37,11 @@ export function aggregate(results: readonly CaseResult[], rules: Rules): Aggrega
     samples_per_case: rules.samples,
   }
   if (usage !== undefined) out.usage = usage
+  if (judgeUsage !== undefined) out.judge_usage = judgeUsage
+  if (pricing !== undefined) out.cost = costOf(results, pricing)
   return out
+}
+
+function add(sum: TokenUsage | undefined, usage: TokenUsage): TokenUsage {
+  return { input_tokens: (sum?.input_tokens ?? 0) + usage.input_tokens, output_tokens: (sum?.output_tokens ?? 0) + usage.output_tokens }
 }

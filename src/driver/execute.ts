@@ -223,7 +223,9 @@ async function scoreSample(
     } catch (error) {
       throw new CaseError('scorer', `${where}: ${messageOf(error)}`)
     }
-    scores.push({ name: scorer.name, pass: normal.pass, score: normal.score, reason: normal.reason })
+    const score: ScorerScore = { name: scorer.name, pass: normal.pass, score: normal.score, reason: normal.reason }
+    if (normal.usage !== undefined) score.usage = normal.usage
+    scores.push(score)
   }
   const sample: SampleResult = { pass: scores.every((s) => s.pass), score: mean(scores.map((s) => s.score)), scorers: scores }
   if (answer.usage !== undefined) sample.usage = answer.usage
@@ -236,9 +238,10 @@ interface NormalScore {
   score: number
   reason: string | null
   model: string | undefined
+  usage?: TokenUsage
 }
 
-const RETURNS = 'a scorer returns a boolean, a number in 0..1, or { pass, score?, reason?, model? }'
+const RETURNS = 'a scorer returns a boolean, a number in 0..1, or { pass, score?, reason?, model?, usage? }'
 
 /** A scorer's return in its one shape, or why it is not a score. */
 function normalizeScore(value: ScorerReturn, scorer: ResolvedScorer): NormalScore | string {
@@ -250,14 +253,17 @@ function normalizeScore(value: ScorerReturn, scorer: ResolvedScorer): NormalScor
     return { pass, score, reason: pass ? null : `score ${score} is below pass_at ${scorer.passAt}`, model: undefined }
   }
   if (value === null || typeof value !== 'object') return `returned ${preview(value)}; ${RETURNS}`
-  const { pass, score, reason, model } = value as unknown as Partial<Record<string, unknown>>
+  const { pass, score, reason, model, usage } = value as unknown as Partial<Record<string, unknown>>
   if (typeof pass !== 'boolean') return `returned pass = ${preview(pass)}, not a boolean; ${RETURNS}`
   const checked = score === undefined ? (pass ? 1 : 0) : typeof score === 'number' ? unitScore(score) : undefined
   if (checked === undefined) return `returned the score ${preview(score)}, outside 0..1`
   if (reason !== undefined && reason !== null && typeof reason !== 'string') return `returned reason = ${preview(reason)}, not a string`
   if (model !== undefined && (typeof model !== 'string' || model === '')) return `returned model = ${preview(model)}, not a non-empty string`
+  if (usage !== undefined && !isUsage(usage)) return `returned usage = ${preview(usage)}, not { input_tokens, output_tokens } of non-negative integers`
   const said = typeof reason === 'string' ? reason : null
-  return { pass, score: checked, reason: said ?? (pass ? null : `did not pass (score ${checked})`), model }
+  const normal: NormalScore = { pass, score: checked, reason: said ?? (pass ? null : `did not pass (score ${checked})`), model }
+  if (usage !== undefined) normal.usage = { input_tokens: usage.input_tokens, output_tokens: usage.output_tokens }
+  return normal
 }
 
 /** The score within 0..1; float noise at the bounds is clamped, anything further out is refused. */

@@ -3,6 +3,7 @@ import { NoPendingJournalError } from '../errors.js'
 import { supportsJournal, type Pending } from '../store/journal.js'
 import type { ResultStore } from '../store/result-store.js'
 import { assertNoLiveWriter, raiseRefusal } from './pending-journals.js'
+import { assertNotRemoved } from './removed-runs.js'
 
 export interface ResumeChoice {
   /** suite → key, for DIGLINE_RESUME. */
@@ -24,8 +25,11 @@ export async function chooseResume(store: ResultStore, tenant: string, options: 
   const where = options.suite === undefined ? `tenant ${tenant}` : `suite ${options.suite} of tenant ${tenant}`
   if (options.key !== undefined) {
     const matches = open.filter((p) => p.key === options.key)
+    for (const suite of options.suite === undefined ? await suitesOf(store, tenant) : [options.suite]) {
+      await assertNotRemoved(store, tenant, suite, options.key, 'resume')
+    }
     if (matches.length === 0) throw new NoPendingJournalError(`no pending journal under key ${options.key} in ${where}`, 'Run `digline pending` to see the keys there are.', ['--resume'])
-    for (const p of matches) check(p)
+    for (const p of matches) await check(store, tenant, p)
     return { chosen: Object.fromEntries(matches.map((p) => [p.suite, p.key])), passedOver: [] }
   }
   if (open.length === 0) throw new NoPendingJournalError(`no pending journal in ${where}: there is nothing to resume`, 'Start a fresh run with `digline run` (or `vitest run`).')
@@ -36,14 +40,19 @@ export async function chooseResume(store: ResultStore, tenant: string, options: 
   for (const [suite, runs] of bySuite) {
     const sorted = [...runs].sort((a, b) => a.key.localeCompare(b.key))
     const newest = sorted.pop()!
-    check(newest)
+    await check(store, tenant, newest)
     chosen[suite] = newest.key
     passedOver.push(...sorted)
   }
   return { chosen, passedOver }
 }
 
-function check(p: Pending): void {
+async function check(store: ResultStore, tenant: string, p: Pending): Promise<void> {
   if (p.refusal !== undefined) raiseRefusal(p.refusal)
+  await assertNotRemoved(store, tenant, p.suite, p.key, 'resume')
   assertNoLiveWriter(p)
+}
+
+async function suitesOf(store: ResultStore, tenant: string): Promise<string[]> {
+  return supportsJournal(store) ? store.listSuites(tenant) : []
 }

@@ -3,6 +3,7 @@ import { execute, aggregate, judgeThresholds, type Execution, type ThresholdJudg
 import type { OnCase } from '../driver/progress.js'
 import { SCHEMA_VERSION, type RunDocument } from '../document/schema.js'
 import { judgeConfigOf } from '../suite/hashing.js'
+import { pricingFor } from '../driver/cost.js'
 import type { ResultStore, StoredRun } from '../store/result-store.js'
 import { DIGLINE_VERSION } from '../version.js'
 import type { Prepared } from './prepare-run.js'
@@ -52,6 +53,8 @@ export async function measureRun(prepared: Prepared, options: MeasureOptions): P
 
 export function buildRunDocument(prepared: Prepared, execution: Execution): RunDocument {
   const { suite } = prepared
+  const judgeConfig = judgeConfigOf(suite.scorers)
+  const pricing = suite.prices === undefined ? undefined : pricingFor(suite.prices, execution.observed, suite.targetConfig, judgeConfig)
   return {
     schema_version: SCHEMA_VERSION,
     digline_version: DIGLINE_VERSION,
@@ -63,12 +66,12 @@ export function buildRunDocument(prepared: Prepared, execution: Execution): RunD
     ...(prepared.gitCommit === undefined ? {} : { git_commit: prepared.gitCommit }),
     record_responses: suite.recordResponses,
     target_config: suite.targetConfig,
-    judge_config: judgeConfigOf(suite.scorers),
+    judge_config: judgeConfig,
     artifacts: prepared.artifacts,
     metadata: suite.metadata,
     rules: suite.rules,
     observed: execution.observed,
-    aggregates: aggregate(execution.results, suite.rules),
+    aggregates: aggregate(execution.results, suite.rules, pricing),
     results: execution.results,
   }
 }

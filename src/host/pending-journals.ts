@@ -1,34 +1,19 @@
 // Journals left by earlier launches: named on every plain run, chosen by a resume.
-import { readFileSync } from 'node:fs'
-import { hostname } from 'node:os'
 import { LiveRunError, NoPendingJournalError, type DiglineErrorData } from '../errors.js'
 import { supportsJournal, type Pending } from '../store/journal.js'
 import type { ResultStore } from '../store/result-store.js'
+import { liveWriterOf } from '../store/live-writer.js'
+import { supportsRemovalRecords } from '../store/removal.js'
+import { assertNotRemoved } from './removed-runs.js'
 
 /** A refusal read from disk as data, raised again under its own name. */
 export function raiseRefusal(data: DiglineErrorData): never {
   throw Object.assign(new Error(data.message), { name: data.name, next: data.next, path: data.path, digline: true })
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
-  }
-  // A killed process nobody has reaped yet (a zombie) still answers signal 0, but writes nothing.
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z'
-  } catch {
-    return true
-  }
-}
-
 /** Refuses a run one of whose legs is held by a live process on this host. */
 export function assertNoLiveWriter(pending: Pending): void {
-  const here = hostname()
-  const live = pending.writers.find((w) => w.host === here && w.pid !== process.pid && isAlive(w.pid))
+  const live = liveWriterOf(pending.writers)
   if (live !== undefined) {
     throw new LiveRunError(
       `run ${pending.key} of suite ${pending.suite} is still being written by process ${live.pid} (leg ${live.leg}) on this host`,
@@ -39,6 +24,7 @@ export function assertNoLiveWriter(pending: Pending): void {
 
 /** The pending journal KEY of SUITE, ready to resume, or a named refusal. */
 export async function findPending(store: ResultStore, tenant: string, suite: string, key: string): Promise<Pending> {
+  await assertNotRemoved(store, tenant, suite, key, 'resume')
   const all = supportsJournal(store) ? await store.pending(tenant, suite) : []
   const pending = all.find((p) => p.key === key)
   if (pending === undefined || pending.finished) {
@@ -56,7 +42,9 @@ export async function findPending(store: ResultStore, tenant: string, suite: str
 export async function notePendingJournals(store: ResultStore, tenant: string, suite: string, say: (line: string) => void): Promise<void> {
   if (!supportsJournal(store)) return
   for (const pending of await store.pending(tenant, suite)) {
-    if (pending.refusal !== undefined) {
+    if (supportsRemovalRecords(store) && (await store.removalOf(tenant, suite, pending.key)) !== undefined) {
+      say(`digline ${suite}: run ${pending.key} was removed, and its journal is left over from an interrupted delete; \`digline delete --suite ${suite} --run ${pending.key}\` finishes it`)
+    } else if (pending.refusal !== undefined) {
       say(`digline ${suite}: the journal of run ${pending.key} cannot be read (${pending.refusal.name}); it is left on disk`)
     } else if (pending.finished) {
       await store.dropPending(tenant, suite, pending.key)

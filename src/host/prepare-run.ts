@@ -8,6 +8,7 @@ import { digestArtifacts } from './artifacts.js'
 import type { CaseResult, Observed } from '../document/schema.js'
 import type { Pending } from '../store/journal.js'
 import { assertResumable, journalHeaderFor, selectDone } from './resume.js'
+import { describeEstimate, type UsageEstimate } from './usage-estimate.js'
 
 export interface RunContext {
   tenant: string
@@ -97,8 +98,9 @@ export async function prepareRun(suite: ResolvedSuite, ctx: RunContext, only?: R
 }
 
 /** The sentence printed on stderr before the first call; the bill must equal the calls made. */
-export function announce(suite: string, plan: CallPlan): string {
+export function announce(suite: string, plan: CallPlan, estimate?: UsageEstimate): string {
   let line = `digline ${suite}: ${plan.toCall} of ${plan.cases} cases × ${plan.samples} sample${plan.samples === 1 ? '' : 's'} = ${plan.calls} call${plan.calls === 1 ? '' : 's'} to the target`
   if (plan.resumed || plan.reused > 0 || plan.retried > 0) line += `; ${plan.reused} case(s) already judged, ${plan.retried} retried after an error`
+  if (estimate !== undefined && plan.calls > 0) line += `; ${describeEstimate(plan.calls, estimate)}`
   return line
 }

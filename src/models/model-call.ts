@@ -77,9 +77,36 @@ export function statusFailure(status: number, header: (name: string) => string |
   return { retry: false, message }
 }
 
-/** Replaces every occurrence of each secret with [redacted]. */
-export function redactor(secrets: readonly (string | undefined)[]): (text: string) => string {
-  const present = secrets.filter((s): s is string => typeof s === 'string' && s.length >= 4)
+const NETWORK_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT'])
+
+/** A dropped or refused connection anywhere in the cause chain (fetch wraps them as "fetch failed"/"terminated"). */
+export function isNetworkError(error: unknown): boolean {
+  const seen = new Set<unknown>()
+  for (let e = error; e instanceof Error && !seen.has(e); e = (e as { cause?: unknown }).cause) {
+    seen.add(e)
+    const code = (e as { code?: unknown }).code
+    if (typeof code === 'string' && NETWORK_CODES.has(code)) return true
+    if (e instanceof TypeError && (e.message === 'fetch failed' || e.message === 'terminated')) return true
+  }
+  return false
+}
+
+/** The message of anything thrown, with the first cause that says more. */
+export function describeError(error: unknown): string {
+  if (!(error instanceof Error)) return String(error)
+  const cause = (error as { cause?: unknown }).cause
+  return cause instanceof Error && cause.message !== error.message ? `${error.message} (${cause.message})` : error.message
+}
+
+const SECRET_NAME = /(API_?KEY|TOKEN|SECRET|PASSWORD)$/i
+
+/**
+ * Replaces every occurrence of each secret with [redacted]: the ones given, and the values of
+ * environment variables named like keys (an SDK may have read one on its own).
+ */
+export function redactor(secrets: readonly (string | undefined)[], env: NodeJS.ProcessEnv = process.env): (text: string) => string {
+  const fromEnv = Object.entries(env).filter(([name]) => SECRET_NAME.test(name)).map(([, value]) => value)
+  const present = [...new Set([...secrets, ...fromEnv])].filter((s): s is string => typeof s === 'string' && s.length >= 8)
   return (text) => present.reduce((out, secret) => out.split(secret).join('[redacted]'), text)
 }
 

@@ -57,6 +57,6 @@ function dropUndefined(options: RetryOptions): RetryOptions {
   return Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as RetryOptions
 }
 
-function invalid(owner: string, field: string, problem: string): InvalidModelOptionsError {
+export function invalid(owner: string, field: string, problem: string): InvalidModelOptionsError {
   return new InvalidModelOptionsError(`${owner}: ${field} ${problem}`, `Fix ${field} where the suite file creates the model (see docs/models.md).`, [field])
 }

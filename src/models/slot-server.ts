@@ -35,7 +35,14 @@ export function startSlotServer(): SlotServer {
   const dir = mkdtempSync(join(tmpdir(), 'digline-slots-'))
   const path = join(dir, 's.sock')
   const book = new SlotBook()
-  const server = createServer((socket) => serve(socket, book))
+  const sockets = new Set<Socket>()
+  const server = createServer((socket) => {
+    // The server never keeps Vitest's main process alive, nor does a worker's connection.
+    socket.unref()
+    sockets.add(socket)
+    socket.on('close', () => sockets.delete(socket))
+    serve(socket, book)
+  })
   const ready = new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(path, () => {
@@ -55,6 +62,7 @@ export function startSlotServer(): SlotServer {
       if (closed) return
       closed = true
       server.close()
+      for (const socket of sockets) socket.destroy()
       cleanup()
       process.off('exit', cleanup)
     },

@@ -16,6 +16,7 @@ import { readJournal, type JournalPlace } from './journal-reader.js'
 import type { Journal, JournalHeader, Pending, SupportsJournal } from './journal.js'
 import { StorePaths } from './paths.js'
 import { unreadableRun } from './run-checks.js'
+import { FileRemovalRecords, runRemovedError } from './removal-records.js'
 
 const O_NOFOLLOW = constants.O_NOFOLLOW ?? 0
 const LEG_FLAGS = constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY | constants.O_APPEND | O_NOFOLLOW
@@ -30,10 +31,12 @@ export interface FileJournalOptions {
 export class FileJournal implements SupportsJournal {
   readonly paths: StorePaths
   private readonly fs: FsLayer
+  private readonly records: FileRemovalRecords
 
   constructor(options: FileJournalOptions) {
     this.paths = typeof options.root === 'string' ? new StorePaths(options.root) : options.root
     this.fs = options.fs ?? nodeFsLayer
+    this.records = new FileRemovalRecords(this.paths, this.fs)
   }
 
   async openJournal(header: Omit<JournalHeader, 'leg'>, leg: number): Promise<Journal> {
@@ -44,6 +47,7 @@ export class FileJournal implements SupportsJournal {
     const dir = dirname(file)
     await this.writing(file, () => this.paths.assertInsideStore(this.fs, file))
     await this.writing(file, () => this.paths.assertInsideStore(this.fs, this.paths.gitignoreFile()))
+    await this.records.assertNotRemoved(place, 'open a journal leg of')
 
     const created: string[] = []
     let gitignoreCreated = false
@@ -54,6 +58,8 @@ export class FileJournal implements SupportsJournal {
       created.push(...(await ensureDirectory(this.fs, dir)))
       journal = new FileJournalLeg(this.fs, this, place, leg, file, await this.createLeg(file, place, leg))
       await fsyncDirectory(this.fs, dir)
+      // A delete may have recorded the key while the leg was being created: the leg is taken back below.
+      await this.records.assertNotRemoved(place, 'open a journal leg of')
       await journal.writeHeader(headerLine)
       return journal
     } catch (error) {
@@ -131,6 +137,8 @@ export class FileJournal implements SupportsJournal {
       () => false,
     )
     if (!exists) {
+      const removal = await this.records.find(place)
+      if (removal !== undefined) throw runRemovedError(place, removal, 'finish')
       throw new RunNotFoundError(
         `refused to remove the journal of run ${place.key} (suite ${place.suite}): its run document ${runFile} does not exist`,
         `digline run --resume ${place.key} --suite ${place.suite}`,

@@ -6,7 +6,7 @@ import { serializeRun } from '../document/serialize.js'
 import { isDiglineError, PathRefusedError, RunNotFoundError, type DiglineErrorData } from '../errors.js'
 import { keyFor } from '../suite/keys.js'
 import { isSafeSegment } from '../suite/safe-segment.js'
-import { ensureDirectory, removeCreatedDirectories, storeWriteError, writeFileAtomic } from './atomic-write.js'
+import { ensureDirectory, fsyncDirectory, removeCreatedDirectories, storeWriteError, writeFileAtomic } from './atomic-write.js'
 import { errnoOf, nodeFsLayer, type FsLayer } from './fs-layer.js'
 import { readRunHeader } from './header-reader.js'
 import { StorePaths, assertSafeSegment } from './paths.js'
@@ -17,6 +17,10 @@ import { FileJournal } from './file-journal.js'
 import type { Journal, JournalHeader, Pending, SupportsJournal } from './journal.js'
 import type { BaselineDocument, RegisterEntry } from '../document/baseline.js'
 import { assertFiledUnder, ownKeyOf, parseJsonText, unreadableRun, validateDocument } from './run-checks.js'
+import { FileDelete } from './file-delete.js'
+import { mapLimited } from './map-limited.js'
+import type { Removal, RemovalNotice, RunRef, SupportsRemovalRecords } from './removal.js'
+import { FileRemovalRecords, runRemovedError } from './removal-records.js'
 
 
 /** Headers read at once while listing: enough to hide latency, few enough to stay under fd limits. */
@@ -33,17 +37,28 @@ interface RunFileEntry {
   fileKey: string
 }
 
-export class FileResultStore implements ResultStore, SupportsBaselines, SupportsJournal {
+export class FileResultStore implements ResultStore, SupportsBaselines, SupportsJournal, SupportsRemovalRecords {
   readonly paths: StorePaths
   private readonly fs: FsLayer
   private readonly baselines: FileBaselines
   private readonly journal: FileJournal
+  private readonly records: FileRemovalRecords
+  private readonly deletes: FileDelete
 
   constructor(options: FileResultStoreOptions) {
     this.paths = new StorePaths(options.root)
     this.fs = options.fs ?? nodeFsLayer
     this.baselines = new FileBaselines(this.paths, this.fs)
     this.journal = new FileJournal({ root: this.paths, fs: this.fs })
+    this.records = new FileRemovalRecords(this.paths, this.fs)
+    this.deletes = new FileDelete(this.paths, this.fs, this.baselines, this.records)
+  }
+
+  deleteRun(tenant: string, suite: string, key: string): Promise<Removal> {
+    return this.deletes.deleteRun(tenant, suite, key)
+  }
+  removalOf(tenant: string, suite: string, key: string): Promise<RemovalNotice | undefined> {
+    return this.records.find({ tenant, suite, key })
   }
 
   openJournal(header: Omit<JournalHeader, 'leg'>, leg: number): Promise<Journal> {
@@ -99,6 +114,8 @@ export class FileResultStore implements ResultStore, SupportsBaselines, Supports
     const file = this.paths.runFile(tenant, suite, key)
     await this.writing(file, () => this.paths.assertInsideStore(this.fs, file))
     await this.writing(file, () => this.paths.assertInsideStore(this.fs, this.paths.gitignoreFile()))
+    const removed = [{ tenant, suite, key }, ...(valid.rejudged_from === undefined ? [] : [{ tenant, suite: valid.rejudged_from_suite ?? suite, key: valid.rejudged_from }])]
+    await this.assertNoneRemoved(removed)
     const created = await ensureDirectory(this.fs, dir)
     let gitignoreCreated = false
     try {
@@ -109,7 +126,23 @@ export class FileResultStore implements ResultStore, SupportsBaselines, Supports
       await removeCreatedDirectories(this.fs, created)
       throw error
     }
+    // A delete may have recorded the key while this write was under way: published, then taken back.
+    await this.assertNoneRemoved(removed, async () => {
+      await this.fs.unlink(file).catch(() => undefined)
+      await fsyncDirectory(this.fs, dir).catch(() => undefined)
+    })
     return { tenant, suite, key, location: file }
+  }
+
+  /** Refuses when the run, or the run a replay re-judged, was removed; `retract` first undoes what was written. */
+  private async assertNoneRemoved(refs: readonly RunRef[], retract?: () => Promise<void>): Promise<void> {
+    for (const ref of refs) {
+      if (!isSafeSegment(ref.suite) || !isSafeSegment(ref.key)) continue
+      const notice = await this.records.find(ref)
+      if (notice === undefined) continue
+      await retract?.()
+      throw runRemovedError(ref, notice, ref === refs[0] ? 'write' : `file a replay of`)
+    }
   }
 
   async readRun(tenant: string, suite: string, key: string): Promise<RunDocument> {
@@ -120,6 +153,8 @@ export class FileResultStore implements ResultStore, SupportsBaselines, Supports
       bytes = await this.fs.readFile(file)
     } catch (error) {
       if (errnoOf(error) === 'ENOENT') {
+        const notice = await this.records.find({ tenant, suite, key })
+        if (notice !== undefined) throw runRemovedError({ tenant, suite, key }, notice, 'read')
         throw new RunNotFoundError(
           `refused to read run ${key} of suite ${suite} (tenant ${tenant}): there is no run under that key`,
           `digline list --suite ${suite}`,
@@ -248,17 +283,4 @@ function compareText(a: string | undefined, b: string | undefined): number {
   const left = a ?? ''
   const right = b ?? ''
   return left < right ? -1 : left > right ? 1 : 0
-}
-
-async function mapLimited<T, R>(items: readonly T[], limit: number, map: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array<R>(items.length)
-  let next = 0
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const index = next++
-      results[index] = await map(items[index] as T)
-    }
-  }
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker))
-  return results
 }

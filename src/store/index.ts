@@ -3,17 +3,32 @@
 export { FileResultStore, type FileResultStoreOptions } from './file-store.js'
 export { STORE_GITIGNORE } from './gitignore.js'
 export type { ListedRun, ResultStore, RunListing, RunScan, StoredRun } from './result-store.js'
+export {
+  REMOVAL_RECORD_VERSION,
+  removalRecordSchema,
+  supportsRemovalRecords,
+  type Removal,
+  type RemovalNotice,
+  type RemovalRecord,
+  type RemovedRun,
+  type RunRef,
+  type SupportsRemovalRecords,
+} from './removal.js'
 export { nodeFsLayer, type FilePrefix, type FileHandle, type FsLayer } from './fs-layer.js'
 export { readRunHeader, HEADER_PREFIX_BYTES, HEADER_PREFIX_LIMIT_BYTES, type RunHeaderRead } from './header-reader.js'
 export {
   DiglineError,
   DiglineFailure,
   DiglineRefusal,
+  DirectoryUnreadableError,
   FAILURES,
+  LiveRunError,
   MisfiledRunError,
   PathRefusedError,
+  PromotedRunError,
   REFUSALS,
   RunNotFoundError,
+  RunRemovedError,
   StoreWriteError,
   SuiteMismatchError,
   TenantMismatchError,

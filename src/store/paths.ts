@@ -90,6 +90,19 @@ export class StorePaths {
     return join(this.tenantDir(tenant), 'name-table')
   }
 
+  removedSuiteDir(tenant: string, suite: string): string {
+    const dir = this.removedDir(tenant)
+    assertSafeSegment('suite', suite)
+    return join(dir, suite)
+  }
+
+  /** The removal record of one run: a key is removed per suite, as two suites may share a key. */
+  removalRecordFile(tenant: string, suite: string, key: string): string {
+    const dir = this.removedSuiteDir(tenant, suite)
+    assertSafeSegment('key', key)
+    return join(dir, `${key}.json`)
+  }
+
   /**
    * Refuses a target outside the root, or one reached through a symlink: every component from just
    * below the root down to the target (inclusive) that exists must be a real file or directory. The

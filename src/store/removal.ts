@@ -1,5 +1,6 @@
 // What a delete returns, and the removal record it leaves per removed run (docs/adr/0014).
 import { z } from 'zod'
+import { RunRemovedError } from '../errors.js'
 
 /** A run as the store addresses it; `key` is always the run's own key, never a file's name. */
 export interface RunRef {
@@ -53,16 +54,32 @@ export const removalRecordSchema = z.object({
 
 export type RemovalRecord = z.infer<typeof removalRecordSchema>
 
+/** That a key was removed. A record that exists but cannot be read still says removed (`record` undefined). */
+export interface RemovalNotice {
+  location: string
+  record: RemovalRecord | undefined
+}
+
 /** A store that keeps removal records, so that no writer brings a removed key back. */
 export interface SupportsRemovalRecords {
-  /** The record of a removed run, or undefined; a record that exists but cannot be read still says removed. */
-  removalRecord(tenant: string, suite: string, key: string): Promise<RemovalRecord | undefined>
+  /** Undefined when the key of that suite was never removed. */
+  removalOf(tenant: string, suite: string, key: string): Promise<RemovalNotice | undefined>
 }
 
 export function supportsRemovalRecords(store: unknown): store is SupportsRemovalRecords {
-  return typeof store === 'object' && store !== null && 'removalRecord' in store
+  return typeof store === 'object' && store !== null && 'removalOf' in store
 }
 
 export function emptyRemovedRun(ref: RunRef): RemovedRun {
   return { ref, created_at: null, legs: 0, document: false }
+}
+
+/** The refusal every writer raises for a removed key; `doing` completes "refused to … run K". */
+export function runRemovedError(ref: RunRef, notice: RemovalNotice, doing: string): RunRemovedError {
+  const when = notice.record === undefined ? `(its removal record ${notice.location} cannot be read, and still says removed)` : `at ${notice.record.removed_at}`
+  return new RunRemovedError(
+    `refused to ${doing} run ${ref.key} of suite ${ref.suite} (tenant ${ref.tenant}): it was removed by \`digline delete\` ${when}, and a removed key is never written again`,
+    `make a new run with \`vitest run\`; if a delete of ${ref.key} was interrupted, finish it with \`digline delete --suite ${ref.suite} --run ${ref.key}\``,
+    ['key'],
+  )
 }

@@ -2,6 +2,7 @@
 // interface and passes the same contract suite (test/store/contract.ts).
 import type { Aggregates, RunDocument, RunHeader } from '../document/schema.js'
 import type { DiglineErrorData } from '../errors.js'
+import type { Removal } from './removal.js'
 
 export interface StoredRun {
   tenant: string
@@ -41,4 +42,11 @@ export interface ResultStore {
   scanRuns(tenant: string, suite: string): Promise<RunScan>
   /** The newest readable run's key, or undefined when there is none. */
   latestKey(tenant: string, suite: string): Promise<string | undefined>
+  /**
+   * Removes the run under KEY (its document and journal legs) and every replay chained to it through
+   * `rejudged_from`, in every suite of the tenant, leaves first (docs/delete.md). Every refusal comes
+   * before the first change; the run under the suite's baseline is refused (PromotedRunError).
+   * Nothing to remove is not an error: `nothing` is true. Interrupted, calling it again finishes it.
+   */
+  deleteRun(tenant: string, suite: string, key: string): Promise<Removal>
 }

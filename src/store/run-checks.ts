@@ -71,12 +71,15 @@ export function validateDocument(value: unknown, file: string, purpose: 'read' |
   return parsed.data
 }
 
-export function ownKeyOf(header: RunHeader): string {
+/** The header fields that say which run a document is. */
+export type RunIdentity = Pick<RunHeader, 'tenant' | 'suite' | 'created_at' | 'config_hash'>
+
+export function ownKeyOf(header: Pick<RunHeader, 'created_at' | 'config_hash'>): string {
   return keyFor(header.created_at, header.config_hash)
 }
 
 /** Refuses a document of another tenant or suite, or filed under a name that is not its key. */
-export function assertFiledUnder(header: RunHeader, place: RunPlace): void {
+export function assertFiledUnder(header: RunIdentity, place: RunPlace): void {
   if (header.tenant !== place.tenant) {
     throw new TenantMismatchError(
       `refused the run document ${place.file}: it is filed under tenant ${JSON.stringify(place.tenant)} but belongs to tenant ${JSON.stringify(header.tenant)}`,

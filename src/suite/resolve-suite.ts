@@ -47,6 +47,11 @@ const definitionSchema = z.object({
   artifacts: z.array(z.string().min(1)).optional(),
   metadata: z.record(z.string(), z.unknown()).optional(),
   timeout: z.number().int().nonnegative().optional(),
+  prices: z
+    .record(z.string().min(1), z.object({ input: z.number().nonnegative(), output: z.number().nonnegative() }).strict(), {
+      message: 'must map model ids to { input, output } prices per million tokens',
+    })
+    .optional(),
 })
 
 function refuse(path: readonly PropertyKey[], message: string, suite: unknown): never {
@@ -112,6 +117,7 @@ export function resolveSuite(definition: SuiteDefinition<any, any, any>): Resolv
     artifacts: def.artifacts ?? [],
     metadata: def.metadata ?? {},
     timeout: def.timeout ?? 0,
+    ...(def.prices === undefined ? {} : { prices: def.prices }),
   }
 }
 

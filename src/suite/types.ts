@@ -56,6 +56,8 @@ export interface ScoreResult {
   reason?: string
   /** The identity of the model that judged, for scorers that call one. */
   model?: string
+  /** Tokens the judge's call spent, for scorers that call a model. */
+  usage?: TokenUsage
 }
 
 export type ScorerReturn = boolean | number | ScoreResult
@@ -105,7 +107,18 @@ export interface SuiteDefinition<I = unknown, O = unknown, E = unknown> {
   metadata?: JsonObject
   /** Per-case timeout in ms for the Vitest test that waits on the case (default: none). */
   timeout?: number
+  /** Prices per million tokens by model id; the run's aggregates then carry its cost. Not in config_hash. */
+  prices?: PriceTable
 }
+
+/** What a model costs per million input and output tokens, in the currency of your choice. */
+export interface ModelPrice {
+  input: number
+  output: number
+}
+
+/** Keyed by the model id the provider reports (or, failing that, the declared one). */
+export type PriceTable = Readonly<Record<string, ModelPrice>>
 
 /** A scorer in its one internal shape. */
 export interface ResolvedScorer {
@@ -136,4 +149,5 @@ export interface ResolvedSuite {
   artifacts: readonly string[]
   metadata: JsonObject
   timeout: number
+  prices?: PriceTable
 }

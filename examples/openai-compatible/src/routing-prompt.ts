@@ -15,3 +15,12 @@ export const SYSTEM_PROMPT = [
   '- security: compromised accounts, vulnerabilities, leaked credentials, compliance documents',
   `Answer with exactly one of: ${QUEUES.join(', ')}. No other words.`,
 ].join('\n')
+
+/** What the LLM judge grades against; part of the judge config, so of config_hash. */
+export const JUDGE_RUBRIC = [
+  'The response must be exactly one queue name for the support ticket in the input.',
+  'The reference answer is the queue a human triager chose.',
+  '5: the response is the reference queue.',
+  '3: the response is a different queue that a careful triager could defend for this ticket.',
+  '1: the response is a wrong queue, several queues, or not a queue name at all.',
+].join('\n')

@@ -76,6 +76,7 @@ Launches \`vitest run\` in the current directory with the vitest arguments given
     const env: NodeJS.ProcessEnv = { ...io.env }
     delete env.DIGLINE_RESUME
     delete env.DIGLINE_KEEP_ERRORS
+    delete env.DIGLINE_REJUDGE
     if (args.resume) {
       const settings = await projectSettings(io.cwd, args, io.env)
       const store = new FileResultStore({ root: settings.storeRoot })

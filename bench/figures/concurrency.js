@@ -1,0 +1,104 @@
+// Figure 2: concurrency efficiency. N cases, each one chat call to a loopback OpenAI-compatible
+// server with 100 ms latency, at concurrency 32, scored by exact match: digline's whole `vitest run`
+// against the ideal ceil(N/32) × 100 ms and against the same cases as plain Vitest `test.concurrent`
+// tests (maxConcurrency 32), launched alternately in the same benchmark run.
+import { spawn } from 'node:child_process'
+import { existsSync, readFileSync, rmSync } from 'node:fs'
+import { join } from 'node:path'
+import { concurrencyProject } from '../lib/projects.js'
+import { fmt, median, pairedRatio } from '../lib/stats.js'
+import { launch, runSummary } from './runs.js'
+
+const LATENCY_MS = 100
+const CONCURRENCY = 32
+
+async function startServer() {
+  const child = spawn(process.execPath, [join(import.meta.dirname, '..', 'lib', 'chat-server.js'), String(LATENCY_MS)], { stdio: ['ignore', 'pipe', 'inherit'] })
+  const port = await new Promise((resolve, reject) => {
+    let out = ''
+    child.on('error', reject)
+    child.on('exit', (code) => reject(new Error(`the chat server exited ${code}`)))
+    child.stdout.on('data', (d) => {
+      out += d
+      if (out.includes('\n')) resolve(JSON.parse(out.split('\n')[0]).port)
+    })
+  })
+  const base = `http://127.0.0.1:${port}`
+  return {
+    base,
+    stats: async () => (await fetch(`${base}/stats`)).json(),
+    reset: async () => (await fetch(`${base}/reset`)).json(),
+    stop: () => child.kill('SIGTERM'),
+  }
+}
+
+export async function concurrency({ install, quick, log }) {
+  const sizes = quick ? [1000] : [1000, 5000]
+  const dir = concurrencyProject(install.root)
+  const server = await startServer()
+  const rows = []
+  const raw = {}
+  try {
+    log(`concurrency: warming up`)
+    await launch(install, dir, 'plain', { BENCH_N: '64', BENCH_BASE_URL: server.base })
+    await launch(install, dir, 'digline', { BENCH_N: '64', BENCH_BASE_URL: server.base })
+    for (const N of sizes) {
+      const reps = quick ? 3 : N <= 1000 ? 5 : 3
+      const ideal = Math.ceil(N / CONCURRENCY) * LATENCY_MS
+      const blank = () => ({ wall: [], cpu: [], rss: [], mainRss: [], workerRss: [], peakInFlight: [], journaled: [] })
+      const side = { plain: blank(), digline: blank() }
+      for (let r = 0; r < reps; r++) {
+        const order = r % 2 === 0 ? ['plain', 'digline'] : ['digline', 'plain']
+        for (const which of order) {
+          const journaledFile = join(dir, 'journaled.count')
+          rmSync(journaledFile, { force: true })
+          await server.reset()
+          const result = await launch(install, dir, which, { BENCH_N: String(N), BENCH_BASE_URL: server.base, BENCH_JOURNALED_FILE: journaledFile })
+          const stats = await server.stats()
+          if (stats.requests !== N) throw new Error(`${which} made ${stats.requests} calls for ${N} cases`)
+          const s = side[which]
+          s.wall.push(result.wallMs)
+          s.cpu.push(result.memory.cpuMs)
+          s.rss.push(result.memory.treePeakBytes)
+          s.mainRss.push(result.memory.mainPeakBytes)
+          s.workerRss.push(result.memory.workerPeakBytes)
+          s.peakInFlight.push(stats.peakInFlight)
+          if (which === 'digline') {
+            const summary = runSummary(dir, 'chat')
+            const journaled = existsSync(journaledFile) ? Number(readFileSync(journaledFile, 'utf8')) : NaN
+            if (summary.results !== N || summary.aggregates.passed !== N || summary.legsLeft !== 0) throw new Error(`digline run incomplete: ${JSON.stringify(summary)}`)
+            s.journaled.push(journaled)
+          }
+          log(`  N=${N} rep ${r + 1} ${which}: ${fmt.s(result.wallMs)} (CPU ${fmt.s(result.memory.cpuMs)}), peak RSS ${fmt.mib(result.memory.treePeakBytes)}, in flight ≤ ${stats.peakInFlight}`)
+        }
+      }
+      const vsPlain = pairedRatio(side.digline.wall, side.plain.wall)
+      const rssRatio = pairedRatio(side.digline.rss, side.plain.rss)
+      const allJournaled = side.digline.journaled.every((j) => j === N)
+      raw[N] = { ideal, ...side, vsPlain, rssRatio }
+      rows.push(
+        {
+          figure: `2. concurrency, ${fmt.int(N)} cases × 1 call (100 ms) at 32: wall time ÷ ideal ${fmt.s(ideal)}`,
+          value: `digline ${fmt.x(median(side.digline.wall) / ideal)} (${fmt.s(median(side.digline.wall))}, CPU ${fmt.s(median(side.digline.cpu))}), plain Vitest ${fmt.x(median(side.plain.wall) / ideal)} (${fmt.s(median(side.plain.wall))}, CPU ${fmt.s(median(side.plain.cpu))})`,
+          goal: '—',
+          pass: null,
+        },
+        {
+          figure: `2. concurrency, ${fmt.int(N)} cases: digline ÷ plain Vitest; every case journaled`,
+          value: `${fmt.x(vsPlain)}; journaled ${side.digline.journaled.join(', ')} of ${N}`,
+          goal: '≤ 1.05×, all journaled',
+          pass: vsPlain <= 1.05 && allJournaled,
+        },
+        {
+          figure: `2. concurrency, ${fmt.int(N)} cases: peak RSS of the process tree, digline ÷ plain`,
+          value: `${fmt.x(rssRatio)} (${fmt.mib(median(side.digline.rss))} vs ${fmt.mib(median(side.plain.rss))}; worker ${fmt.mib(median(side.digline.workerRss))} vs ${fmt.mib(median(side.plain.workerRss))})`,
+          goal: '≤ 1.10×',
+          pass: rssRatio <= 1.1,
+        },
+      )
+    }
+  } finally {
+    server.stop()
+  }
+  return { rows, raw }
+}

@@ -1,0 +1,101 @@
+// Figure 1: plugin overhead. N cases with an instant target and 1 sample under `vitest run` with
+// digline, against the same N checks as plain Vitest tests in one file. The difference per case is
+// held against the machine's own floor: one durable append (write + fsync) on this disk, measured
+// right before each set of launches. The same pair at 100 cases separates what a launch pays once
+// (plugin, journal, run document) from what each case pays, and the digline run repeated with its
+// store on tmpfs (where fsync is free) separates digline's CPU from the wait for the disk.
+import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs'
+import { join } from 'node:path'
+import { measureFsync } from '../lib/floor.js'
+import { overheadProject } from '../lib/projects.js'
+import { fmt, median, pairedRatio } from '../lib/stats.js'
+import { launch, runSummary } from './runs.js'
+
+const SMALL = 100
+
+function tmpfsDir() {
+  try {
+    accessSync('/dev/shm', constants.W_OK)
+    return mkdtempSync('/dev/shm/digline-bench-')
+  } catch {
+    return undefined
+  }
+}
+
+export async function overhead({ install, quick, log }) {
+  const N = quick ? 1000 : 10_000
+  const reps = quick ? 3 : 5
+  const dir = overheadProject(install.root)
+  const shm = tmpfsDir()
+  const tmpfsStore = shm === undefined ? undefined : join(shm, 'store')
+  log(`plugin overhead: ${N} and ${SMALL} cases, ${reps} repetitions (warming up)`)
+  await launch(install, dir, 'plain', { BENCH_N: '50' })
+  await launch(install, dir, 'digline', { BENCH_N: '50' })
+  const sides = tmpfsStore === undefined ? ['plain', 'digline'] : ['plain', 'digline', 'tmpfs']
+  const blank = () => Object.fromEntries(sides.map((s) => [s, []]))
+  const wall = { [N]: blank(), [SMALL]: blank() }
+  const cpu = blank()
+  const floors = []
+  try {
+    for (let r = 0; r < reps; r++) {
+      floors.push(await measureFsync(dir, quick ? 500 : 1000))
+      for (const size of [SMALL, N]) {
+        // Rotate which side goes first, so a drift in the machine's load hits every side alike.
+        const order = sides.map((_, i) => sides[(i + r) % sides.length])
+        for (const side of order) {
+          if (side === 'tmpfs') rmSync(tmpfsStore, { recursive: true, force: true })
+          if (side === 'tmpfs' && size === SMALL) continue
+          const result = await launch(install, dir, side, { BENCH_N: String(size), BENCH_TMPFS_STORE: tmpfsStore ?? '' })
+          if (side !== 'plain') {
+            const summary = runSummary(dir, 'overhead', 'bench', side === 'tmpfs' ? tmpfsStore : undefined)
+            if (summary.results !== size || summary.aggregates.passed !== size || summary.legsLeft !== 0) throw new Error(`digline run incomplete: ${JSON.stringify(summary)}`)
+          }
+          wall[size][side].push(result.wallMs)
+          if (size === N) cpu[side].push(result.memory.cpuMs)
+          log(`  rep ${r + 1}, ${size} cases, ${side}: ${fmt.s(result.wallMs)} (CPU ${fmt.s(result.memory.cpuMs)})`)
+        }
+      }
+    }
+  } finally {
+    if (shm !== undefined) rmSync(shm, { recursive: true, force: true })
+  }
+  const diff = (size) => wall[size].digline.map((d, i) => d - wall[size].plain[i])
+  const perCaseMs = median(diff(N).map((d) => d / N))
+  const fixedMs = median(diff(SMALL))
+  const marginalMs = median(diff(N).map((d, i) => (d - diff(SMALL)[i]) / (N - SMALL)))
+  const fsyncMean = median(floors.map((f) => f.appendAndFsyncMeanMs))
+  const fsyncMedian = median(floors.map((f) => f.fsyncMs))
+  const ratio = pairedRatio(wall[N].digline, wall[N].plain)
+  const goalMs = 2 * fsyncMean
+  const rows = [
+    {
+      figure: `1. plugin overhead: ${fmt.int(N)} instant cases, digline ÷ plain Vitest (whole process)`,
+      value: `${fmt.x(ratio)} (${fmt.s(median(wall[N].digline))} vs ${fmt.s(median(wall[N].plain))}; CPU ${fmt.s(median(cpu.digline))} vs ${fmt.s(median(cpu.plain))})`,
+      goal: '—',
+      pass: null,
+    },
+    {
+      figure: `1. plugin overhead per case ((digline − plain) ÷ ${fmt.int(N)})`,
+      value: `${fmt.ms(perCaseMs)} (write + fsync on this disk: mean ${fmt.ms(fsyncMean)}, median ${fmt.ms(fsyncMedian)})`,
+      goal: `≤ 2 × fsync = ${fmt.ms(goalMs)}`,
+      pass: perCaseMs <= goalMs,
+    },
+    {
+      figure: `1. of which once per launch (at ${SMALL} cases), and per further case`,
+      value: `${fmt.ms(fixedMs)}; ${fmt.ms(marginalMs)} per case`,
+      goal: '—',
+      pass: null,
+    },
+  ]
+  let tmpfsPerCaseMs
+  if (tmpfsStore !== undefined) {
+    tmpfsPerCaseMs = median(wall[N].tmpfs.map((d, i) => (d - wall[N].plain[i]) / N))
+    rows.push({
+      figure: '1. the same with the store on tmpfs (no fsync cost): overhead per case, digline ÷ plain',
+      value: `${fmt.ms(tmpfsPerCaseMs)}; ${fmt.x(pairedRatio(wall[N].tmpfs, wall[N].plain))} (CPU ${fmt.s(median(cpu.tmpfs))})`,
+      goal: '—',
+      pass: null,
+    })
+  }
+  return { rows, raw: { N, small: SMALL, reps, wallMs: wall, cpuMs: cpu, floors, ratio, perCaseMs, fixedMs, marginalMs, tmpfsPerCaseMs, fsyncMeanMs: fsyncMean, fsyncMedianMs: fsyncMedian } }
+}

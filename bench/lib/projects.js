@@ -1,0 +1,177 @@
+// The user projects the benchmark runs with `vitest run`: each has a digline config and a plain
+// Vitest config side by side, so both sides load the same files the same way. Sizes come from
+// environment variables, so one project serves every size.
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+
+function project(installRoot, name, files) {
+  mkdirSync(join(installRoot, 'projects'), { recursive: true })
+  const dir = mkdtempSync(join(installRoot, 'projects', `${name}-`))
+  const all = { 'package.json': JSON.stringify({ name: `bench-${name}`, private: true, type: 'module' }), ...files }
+  for (const [path, text] of Object.entries(all)) {
+    mkdirSync(dirname(join(dir, path)), { recursive: true })
+    writeFileSync(join(dir, path), text)
+  }
+  return dir
+}
+
+const diglineConfig = (extra = '') => `import { defineConfig } from 'vitest/config'
+import { digline } from 'digline/plugin'
+
+export default defineConfig({
+  plugins: [digline({ tenant: 'bench'${extra} })],
+  test: { include: ['evals/**/*.eval.ts'] },
+})
+`
+
+const plainConfig = (extra = '') => `import { defineConfig } from 'vitest/config'
+
+export default defineConfig({
+  test: { include: ['plain/**/*.test.ts']${extra} },
+})
+`
+
+/** Figure 1: N cases with an instant target, 1 sample; the same N checks as plain tests. */
+export function overheadProject(installRoot) {
+  return project(installRoot, 'overhead', {
+    'vitest.digline.config.ts': diglineConfig(),
+    'vitest.plain.config.ts': plainConfig(),
+    // The same digline run with its store on tmpfs, where an fsync costs nothing: what is left of
+    // the overhead there is digline's CPU, not the disk.
+    'vitest.tmpfs.config.ts': diglineConfig(', store: process.env.BENCH_TMPFS_STORE'),
+    'evals/overhead.eval.ts': `import { evalSuite, scorers } from 'digline'
+
+const N = Number(process.env.BENCH_N)
+const cases = Array.from({ length: N }, (_, i) => ({ id: 'c' + String(i).padStart(5, '0'), input: i, expected: 'ok-' + i }))
+
+evalSuite({
+  name: 'overhead',
+  cases,
+  target: async (i: number) => 'ok-' + i,
+  samples: 1,
+  scorers: [scorers.exact()],
+})
+`,
+    'plain/overhead.test.ts': `import { expect, test } from 'vitest'
+
+const N = Number(process.env.BENCH_N)
+const target = async (i: number) => 'ok-' + i
+
+for (let i = 0; i < N; i++) {
+  test('c' + String(i).padStart(5, '0'), async () => {
+    expect(await target(i)).toBe('ok-' + i)
+  })
+}
+`,
+  })
+}
+
+const chatClient = `const BASE = process.env.BENCH_BASE_URL!
+
+export async function chat(content: string, signal?: AbortSignal): Promise<{ content: string; model: string }> {
+  const res = await fetch(BASE + '/v1/chat/completions', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: 'Bearer bench' },
+    body: JSON.stringify({ model: 'bench-echo', messages: [{ role: 'user', content }], temperature: 0 }),
+    signal,
+  })
+  if (!res.ok) throw new Error('HTTP ' + res.status + ': ' + (await res.text()))
+  const body = (await res.json()) as { model: string; choices: { message: { content: string } }[] }
+  return { content: body.choices[0]!.message.content, model: body.model }
+}
+
+const N = Number(process.env.BENCH_N)
+export const CASES = Array.from({ length: N }, (_, i) => ({ id: 'q' + String(i).padStart(5, '0'), input: 'question ' + i, expected: 'echo: question ' + i }))
+`
+
+/** Figure 2: one chat call per case against the loopback server, concurrency 32, exact match. */
+export function concurrencyProject(installRoot) {
+  return project(installRoot, 'concurrency', {
+    'vitest.digline.config.ts': diglineConfig(`, hooks: ['./count-journaled.ts']`),
+    'vitest.plain.config.ts': plainConfig(', maxConcurrency: 32'),
+    'chat.ts': chatClient,
+    // Called once per case after its journal record is fsynced: the count proves every case was journaled.
+    'count-journaled.ts': `import { onCase } from 'digline'
+import { writeFileSync } from 'node:fs'
+
+let journaled = 0
+const out = process.env.BENCH_JOURNALED_FILE
+const N = Number(process.env.BENCH_N)
+onCase(() => {
+  journaled++
+  if (out && (journaled % 250 === 0 || journaled === N)) writeFileSync(out, String(journaled))
+})
+`,
+    'evals/chat.eval.ts': `import { evalSuite, scorers } from 'digline'
+import { CASES, chat } from '../chat.js'
+
+evalSuite({
+  name: 'chat',
+  cases: CASES,
+  target: {
+    config: { model: 'bench-echo', temperature: 0 },
+    async ask(input: string, ctx) {
+      const reply = await chat(input, ctx.signal)
+      return { output: reply.content, model: reply.model }
+    },
+  },
+  samples: 1,
+  scorers: [scorers.exact()],
+  concurrency: 32,
+})
+`,
+    'plain/chat.test.ts': `import { expect, test } from 'vitest'
+import { CASES, chat } from '../chat.js'
+
+for (const c of CASES) {
+  test.concurrent(c.id, async () => {
+    const reply = await chat(c.input)
+    expect(reply.content).toBe(c.expected)
+  })
+}
+`,
+  })
+}
+
+/** Figure 5: CASES × SAMPLES calls with an instant target whose answers are ANSWER_BYTES long. */
+export function memoryProject(installRoot) {
+  return project(installRoot, 'memory', {
+    'vitest.digline.config.ts': diglineConfig(),
+    'evals/memory.eval.ts': `import { evalSuite } from 'digline'
+
+const CASES = Number(process.env.BENCH_CASES)
+const SAMPLES = Number(process.env.BENCH_SAMPLES)
+const ANSWER_BYTES = Number(process.env.BENCH_ANSWER_BYTES)
+const cases = Array.from({ length: CASES }, (_, i) => ({ id: 'm' + String(i).padStart(5, '0'), input: i }))
+
+evalSuite({
+  name: 'memory',
+  cases,
+  // A fresh answer of ANSWER_BYTES characters per call (never interned, never shared).
+  target: async (i: number, ctx) => String(i % 10).repeat(ANSWER_BYTES - 1) + String(ctx.sample % 10),
+  samples: SAMPLES,
+  minAgreement: 0.5,
+  scorers: [({ output }) => typeof output === 'string' && output.length === ANSWER_BYTES],
+  recordResponses: false,
+  concurrency: 4,
+})
+`,
+    'vitest.plain.config.ts': plainConfig(),
+    // The same calls as plain Vitest tests: what Vitest itself keeps per test, for reference.
+    'plain/memory.test.ts': `import { expect, test } from 'vitest'
+
+const CASES = Number(process.env.BENCH_CASES)
+const SAMPLES = Number(process.env.BENCH_SAMPLES)
+const ANSWER_BYTES = Number(process.env.BENCH_ANSWER_BYTES)
+const target = async (i: number, sample: number) => String(i % 10).repeat(ANSWER_BYTES - 1) + String(sample % 10)
+
+for (let i = 0; i < CASES; i++) {
+  test('m' + String(i).padStart(5, '0'), async () => {
+    let passed = 0
+    for (let s = 0; s < SAMPLES; s++) if ((await target(i, s)).length === ANSWER_BYTES) passed++
+    expect(passed).toBe(SAMPLES)
+  })
+}
+`,
+  })
+}

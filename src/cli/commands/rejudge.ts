@@ -1,0 +1,68 @@
+import { SuiteNotDeclaredError } from '../../errors.js'
+import { assertRecordsAnswers, rejudgeEnvValue, REJUDGE_ENV } from '../../host/rejudge.js'
+import { assertNotRemoved } from '../../host/removed-runs.js'
+import { FileResultStore } from '../../store/file-store.js'
+import { assertSafeSegment } from '../../store/paths.js'
+import { createdAtNow } from '../../suite/keys.js'
+import { PROJECT_HELP, type Command } from '../command.js'
+import { launchVitest } from '../launch-vitest.js'
+import { parseCommand, requireFlag, PROJECT_OPTIONS } from '../parse.js'
+import { projectSettings } from '../project-config.js'
+import { resolveRunKey } from './show.js'
+
+export const rejudgeCommand: Command = {
+  name: 'rejudge',
+  summary: 'score the recorded answers of a run again with a suite’s scorers, without calling its target',
+  help: `Usage: digline rejudge --suite S --run KEY|latest [--into T]
+
+Scores the answers run KEY of suite S recorded (recordResponses: true) with the scorers and rules
+of suite T (default: S), as T's file declares them now, and files the result under T as a replay
+(rejudged_from: KEY, rejudged_from_suite: S). No target is called. Launches \`vitest run\` so T's
+scorers load from its suite file; every other suite is skipped. Cases are matched by id (see
+docs/adr/0013-replays.md). A replay is never promotable; a replay of a replay chains.
+
+Refused (64, nothing filed) for a run that recorded no answers, a removed key, a run that cannot
+be read, a suite T no file declares, and a T whose samples differ from the run's or that shares
+no case with it. Exit code otherwise as \`vitest run\`: 0 holds, 1 missed, 2 not judged.
+
+  --suite S   the suite of the recorded run (required)
+  --run KEY   the recorded run, or latest (required)
+  --into T    the suite whose scorers judge, and under which the replay is filed (default S)
+
+${PROJECT_HELP}`,
+  async run(argv, io) {
+    const { values } = parseCommand('rejudge', argv, { ...PROJECT_OPTIONS, suite: { type: 'string' }, run: { type: 'string' }, into: { type: 'string' } })
+    if (values.help) return io.stdout(rejudgeCommand.help), 0
+    const suite = requireFlag('rejudge', 'suite', values.suite)
+    const runArg = requireFlag('rejudge', 'run', values.run)
+    const into = values.into === undefined ? suite : requireFlag('rejudge', 'into', values.into)
+    assertSafeSegment('suite', suite)
+    assertSafeSegment('suite', into)
+    const settings = await projectSettings(io.cwd, values, io.env)
+    const { tenant } = settings
+    const store = new FileResultStore({ root: settings.storeRoot })
+    const key = await resolveRunKey(store, tenant, suite, runArg)
+    assertSafeSegment('key', key)
+    await assertNotRemoved(store, tenant, suite, key, 're-judge')
+    assertRecordsAnswers(await store.readRun(tenant, suite, key), { suite, key })
+
+    const createdAt = createdAtNow()
+    const env: NodeJS.ProcessEnv = { ...io.env, [REJUDGE_ENV]: rejudgeEnvValue({ into, suite, key, created_at: createdAt, tenant, store: settings.storeRoot }) }
+    for (const name of ['DIGLINE_RESUME', 'DIGLINE_KEEP_ERRORS', 'DIGLINE_CREATED_AT']) delete env[name]
+    io.stderr(`digline: re-judging run ${key} of suite ${suite} with the scorers of suite ${into}`)
+    const code = await launchVitest(io, settings.configFile === undefined ? [] : ['--config', settings.configFile], env, 'rejudge')
+
+    const { runs } = await store.listRuns(tenant, into)
+    const filed = runs.find((r) => r.header?.created_at === createdAt && r.header.rejudged_from === key && r.header.rejudged_from_suite === suite)
+    if (filed === undefined) {
+      if (code === 64 || code === 2) return code
+      throw new SuiteNotDeclaredError(
+        `refused to re-judge run ${key} of suite ${suite} into suite ${into}: no suite file declares suite ${into} in this Vitest project, so nothing was judged and nothing was filed`,
+        `vitest list (to see the suites declared), then digline rejudge --suite ${suite} --run ${key} --into T`,
+        ['--into'],
+      )
+    }
+    io.stdout(`Filed replay ${filed.key} under suite ${into}: the answers of run ${key} (suite ${suite}) judged again by the scorers of ${into}, with no call to the target.`)
+    return code
+  },
+}

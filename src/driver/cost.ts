@@ -1,0 +1,55 @@
+// What a run's tokens cost, from the suite's price table. A model is looked up by the id the
+// provider reported (observed), else by the declared one; tokens of a model with no price are
+// named in `unpriced` rather than guessed.
+import type { CaseResult, Cost, JudgeConfig, Observed } from '../document/schema.js'
+import type { JsonObject, PriceTable, TokenUsage } from '../suite/types.js'
+
+export interface Pricing {
+  prices: PriceTable
+  /** The target's model ids, most specific first. */
+  target: readonly string[]
+  /** Each judge scorer's model ids, most specific first. */
+  judges: Readonly<Record<string, readonly string[]>>
+}
+
+/** The ids to price a run's target and judges by, from what the run document holds. */
+export function pricingFor(prices: PriceTable, observed: Observed, targetConfig: JsonObject, judgeConfig: JudgeConfig): Pricing {
+  const judges: Record<string, string[]> = {}
+  for (const scorer of judgeConfig.scorers) {
+    const declared = scorer.config.model
+    const declaredId = typeof declared === 'string' ? declared : typeof (declared as JsonObject | undefined)?.model === 'string' ? ((declared as JsonObject).model as string) : undefined
+    judges[scorer.name] = ids(observed.judge_models[scorer.name], declaredId)
+  }
+  return { prices, target: ids(observed.target_model ?? undefined, typeof targetConfig.model === 'string' ? targetConfig.model : undefined), judges }
+}
+
+export function costOf(results: readonly CaseResult[], pricing: Pricing): Cost {
+  const unpriced = new Set<string>()
+  const price = (candidates: readonly string[] | undefined, usage: TokenUsage, who: string): number => {
+    const id = (candidates ?? []).find((c) => pricing.prices[c] !== undefined)
+    if (id === undefined) {
+      if (usage.input_tokens + usage.output_tokens > 0) unpriced.add(candidates?.[0] ?? who)
+      return 0
+    }
+    const p = pricing.prices[id]!
+    return (usage.input_tokens * p.input + usage.output_tokens * p.output) / 1_000_000
+  }
+  let target = 0
+  let judge = 0
+  for (const result of results) {
+    for (const sample of result.samples) {
+      if (sample.usage !== undefined) target += price(pricing.target, sample.usage, 'the target')
+      for (const score of sample.scorers) if (score.usage !== undefined) judge += price(pricing.judges[score.name], score.usage, `judge ${score.name}`)
+    }
+  }
+  return { target: round(target), judge: round(judge), total: round(target + judge), unpriced: [...unpriced].sort() }
+}
+
+function ids(...values: (string | undefined)[]): string[] {
+  return [...new Set(values.filter((v): v is string => typeof v === 'string' && v !== ''))]
+}
+
+/** Nine decimals: far below any price's precision, and the same bytes however the sums were reached. */
+function round(value: number): number {
+  return Math.round(value * 1e9) / 1e9
+}

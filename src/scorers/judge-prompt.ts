@@ -1,0 +1,81 @@
+// What an LLM judge is asked, and how its reply is read. The template's version is part of the
+// judge's config, so a change here moves config_hash.
+import { z } from 'zod'
+import type { ChatMessage } from '../models/chat-model.js'
+import type { JsonObject } from '../suite/types.js'
+import { preview } from './exact.js'
+
+export const JUDGE_TEMPLATE = 'digline-judge-v1'
+
+export interface JudgeScale {
+  min: number
+  max: number
+}
+
+export interface Judgement {
+  reasoning: string
+  score: number
+}
+
+/** A reply the judge gave that cannot be read as a judgement: the case errors (cause scorer). */
+export class JudgeReplyError extends Error {
+  override readonly name = 'JudgeReplyError'
+}
+
+export function judgementSchema(scale: JudgeScale): z.ZodType<Judgement> {
+  return z.object({ reasoning: z.string(), score: z.number().int().min(scale.min).max(scale.max) }).strict()
+}
+
+/** The same shape as JSON Schema, in the strict form structured outputs accept. */
+export function judgementJsonSchema(scale: JudgeScale): JsonObject {
+  const scores = Array.from({ length: scale.max - scale.min + 1 }, (_, i) => scale.min + i)
+  return {
+    type: 'object',
+    properties: { reasoning: { type: 'string' }, score: { type: 'integer', enum: scores } },
+    required: ['reasoning', 'score'],
+    additionalProperties: false,
+  }
+}
+
+export function judgeMessages(args: { rubric: string; scale: JudgeScale; input: unknown; output: unknown; expected: unknown }): ChatMessage[] {
+  const { rubric, scale } = args
+  const system = [
+    'You are an evaluator. You grade one response of an AI system against a rubric.',
+    `Give an integer score from ${scale.min} (worst) to ${scale.max} (best).`,
+    '',
+    'Rubric:',
+    rubric.trim(),
+    '',
+    `Reply with a JSON object and nothing else: {"reasoning": "<one or two sentences>", "score": <integer ${scale.min}..${scale.max}>}`,
+  ].join('\n')
+  const parts = [`Input:\n${block(args.input)}`]
+  if (args.expected !== undefined) parts.push(`Reference answer:\n${block(args.expected)}`)
+  parts.push(`Response to grade:\n${block(args.output)}`)
+  return [
+    { role: 'system', content: system },
+    { role: 'user', content: parts.join('\n\n') },
+  ]
+}
+
+/** The judgement in the reply, or a JudgeReplyError saying what is wrong with it. */
+export function readJudgement(text: string, schema: z.ZodType<Judgement>): Judgement {
+  const body = text.trim().replace(/^```(?:json)?\s*([\s\S]*?)\s*```$/, '$1')
+  let value: unknown
+  try {
+    value = JSON.parse(body)
+  } catch {
+    throw new JudgeReplyError(`the judge's reply is not valid JSON: ${preview(text, 120)}`)
+  }
+  const parsed = schema.safeParse(value)
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!
+    const where = issue.path.length === 0 ? '(root)' : issue.path.map(String).join('.')
+    throw new JudgeReplyError(`the judge's reply is not a judgement (at ${where}: ${issue.message}): ${preview(text, 120)}`)
+  }
+  return parsed.data
+}
+
+function block(value: unknown): string {
+  if (typeof value === 'string') return value
+  return JSON.stringify(value, null, 2) ?? String(value)
+}

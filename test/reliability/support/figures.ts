@@ -1,0 +1,27 @@
+// The harness's figures: each is logged as a `[reliability] …` line and, when the reliability run's
+// global setup asked for it (DIGLINE_RELIABILITY_FIGURES), appended to a file its teardown sums up.
+import { appendFileSync } from 'node:fs'
+
+export const LONG = process.env.DIGLINE_RELIABILITY_LONG === '1'
+
+/** Inputs per fuzzed reader: 5,000 in CI, 100,000 in the long mode. */
+export const FUZZ_RUNS = Number(process.env.DIGLINE_FUZZ_RUNS ?? (LONG ? 100_000 : 5_000))
+
+export type FigureName =
+  | 'kills'
+  | 'crash points'
+  | 'power-loss points'
+  | 'I/O error points'
+  | 'inputs fuzzed'
+  | 'attacks refused'
+  | 'cases lost'
+  | 'documents differing'
+  | 'outside writes'
+  | 'manual recoveries'
+  | 'stray temp files'
+
+export function figure(name: FigureName, value: number, detail: string): void {
+  console.log(`[reliability] ${name}: ${value.toLocaleString('en-US')} — ${detail}`)
+  const file = process.env.DIGLINE_RELIABILITY_FIGURES
+  if (file !== undefined && file !== '') appendFileSync(file, `${JSON.stringify({ name, value, detail })}\n`)
+}

@@ -1,0 +1,93 @@
+// Names a tenant, suite or key must never be: each breaks the safe-segment rule of SPEC §4
+// ([A-Za-z0-9][A-Za-z0-9._-]*, at most 128 characters, not "." or ".."), most of them on purpose to
+// walk out of the store, the rest to confuse a shell, a terminal, a file system or a reviewer's eye.
+import { isSafeSegment } from '../../../src/suite/safe-segment.js'
+
+export const HOSTILE_NAMES: readonly string[] = [
+  // walking out
+  '..',
+  '.',
+  '',
+  '../outside',
+  '../../etc',
+  'a/../..',
+  '/',
+  '/etc/passwd',
+  '/tmp',
+  'a/b',
+  './a',
+  'a/',
+  'a\\b',
+  '..\\..\\windows',
+  'C:\\Windows',
+  'C:',
+  '\\\\server\\share',
+  'file:///etc',
+  '~',
+  '~root',
+  '$HOME',
+  '%2e%2e',
+  '%2e%2e%2f',
+  '..%2f..%2f',
+  // bytes a path cannot hold, or a terminal should not print
+  'a\0b',
+  '\0',
+  'new\nline',
+  'cr\rreturn',
+  'tab\there',
+  '\u001b[31mred',
+  '\u0085next-line',
+  '\u2028line-separator',
+  // lengths
+  'x'.repeat(129),
+  'x'.repeat(256),
+  'x'.repeat(4097),
+  // dots and spaces Windows drops, hidden names, option-like names ("name." itself is a safe segment:
+  // see docs/reliability.md, on Windows it is the directory "name")
+  '...',
+  '.name.',
+  'name. ',
+  '.hidden',
+  '.pending',
+  '.digline',
+  ' leading-space',
+  'trailing-space ',
+  '-rf',
+  '--suite',
+  '_underscore-first',
+  // look-alikes of dots and slashes
+  '\u2024\u2024',
+  'a\u2024\u2024b',
+  '\u2025',
+  '\u2026',
+  '\uff0e\uff0e',
+  'a\uff0fb',
+  '\uff0f',
+  'a\u2215b',
+  'a\u2044b',
+  'a\u29f8b',
+  'a\uff3cb',
+  // invisible and mixed-script names
+  'a\u200bb',
+  'a\u202eb',
+  'a\u00a0b',
+  'caf\u00e9',
+  'cafe\u0301',
+  '\u0430dmin',
+  '\ud800',
+  '😀',
+  // shell and glob metacharacters
+  'a*b',
+  'a?b',
+  '[ab]',
+  'a|b',
+  'a;rm -rf',
+  '$(id)',
+  '`id`',
+  'a:b',
+  '"quoted"',
+  "it's",
+  'a<b>',
+]
+
+for (const name of HOSTILE_NAMES) if (isSafeSegment(name)) throw new Error(`the hostile name ${JSON.stringify(name)} is a safe segment`)
