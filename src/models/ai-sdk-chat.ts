@@ -9,9 +9,15 @@ import { requirePeer } from './peer.js'
 
 export interface AiSdkModelOptions extends SamplingOptions, CallOptions {}
 
+/**
+ * An AI SDK language model: what a provider returns (e.g. createOpenAI(…).chat('gpt-4o-mini')), or a
+ * gateway model id. Written out here so that this entry point's types do not need `ai` installed.
+ */
+export type AiSdkLanguageModel = string | { readonly specificationVersion: string; readonly provider: string; readonly modelId: string }
+
 type AiModule = typeof import('ai')
 
-export function aiSdkModel(model: LanguageModel, options: AiSdkModelOptions = {}): ChatModel {
+export function aiSdkModel(model: AiSdkLanguageModel, options: AiSdkModelOptions = {}): ChatModel {
   const owner = 'aiSdkModel()'
   const { provider, modelId } = identify(model, owner)
   const calls = callOptions(options, owner)
@@ -41,7 +47,7 @@ export function aiSdkModel(model: LanguageModel, options: AiSdkModelOptions = {}
       return callWithRetries({ ...settings, classify: (error) => classifyAiError(ai, error) }, request.signal, async (signal) => {
         try {
           const result = await ai.generateText({
-            model,
+            model: model as LanguageModel,
             ...(system.length > 0 ? { system: system.join('\n\n') } : {}),
             messages,
             temperature: options.temperature,
@@ -66,7 +72,7 @@ export function aiSdkModel(model: LanguageModel, options: AiSdkModelOptions = {}
   }
 }
 
-function identify(model: LanguageModel, owner: string): { provider: string; modelId: string } {
+function identify(model: AiSdkLanguageModel, owner: string): { provider: string; modelId: string } {
   if (typeof model === 'string' && model !== '') return { provider: 'gateway', modelId: model }
   const m = model as { provider?: unknown; modelId?: unknown } | null
   if (m === null || typeof m !== 'object' || typeof m.provider !== 'string' || typeof m.modelId !== 'string' || m.modelId === '') {

@@ -1,13 +1,12 @@
 // `digline/models`: real models as targets and judges. The provider SDKs (`openai`, `ai`) are
 // optional peer dependencies, imported at the first call; the core never imports this entry point.
-import type { LanguageModel } from 'ai'
 import type { TargetObject } from '../suite/types.js'
-import { aiSdkModel, type AiSdkModelOptions } from './ai-sdk-chat.js'
+import { aiSdkModel, type AiSdkLanguageModel, type AiSdkModelOptions } from './ai-sdk-chat.js'
 import { chatTarget, type ChatTargetOptions } from './chat-target.js'
 import { openaiModel, type OpenAIChatOptions } from './openai-chat.js'
 
 export { openaiModel, OPENAI_BASE_URL, type OpenAIChatOptions } from './openai-chat.js'
-export { aiSdkModel, type AiSdkModelOptions } from './ai-sdk-chat.js'
+export { aiSdkModel, type AiSdkLanguageModel, type AiSdkModelOptions } from './ai-sdk-chat.js'
 export { chatTarget, type ChatTargetOptions } from './chat-target.js'
 export { ModelCallError } from './model-call.js'
 export { DEFAULT_RETRY, type RetryOptions } from './retry-policy.js'
@@ -21,7 +20,7 @@ export function openaiTarget<I = unknown>(options: OpenAIChatOptions & ChatTarge
 }
 
 /** An AI SDK language model as the target: aiSdkModel(model, options) wrapped by chatTarget. */
-export function aiSdkTarget<I = unknown>(model: LanguageModel, options: AiSdkModelOptions & ChatTargetOptions<I> = {}): TargetObject<I, string> {
+export function aiSdkTarget<I = unknown>(model: AiSdkLanguageModel, options: AiSdkModelOptions & ChatTargetOptions<I> = {}): TargetObject<I, string> {
   const { system, prompt, config, ...rest } = options
   return chatTarget(aiSdkModel(model, rest), { system, prompt, config })
 }

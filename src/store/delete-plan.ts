@@ -115,7 +115,14 @@ export class DeletePlanner {
     if (stats === undefined) return undefined
     if (stats.isSymbolicLink()) throw symlinkRefused(file)
     if (!stats.isFile()) throw unreadableRun(file, `it is not a regular file, so it cannot be shown to be run ${ref.key}; nothing was removed`)
-    const header = await this.reading(file, () => readLightHeader(this.fs, file), (error) => unreadableRun(file, `it cannot be read (${errnoOf(error) ?? String(error)}); nothing was removed`))
+    let header: LightHeader
+    try {
+      header = await readLightHeader(this.fs, file)
+    } catch (error) {
+      if (errnoOf(error) === 'ENOENT') return undefined
+      if (isDiglineError(error)) throw error
+      throw unreadableRun(file, `it cannot be read (${errnoOf(error) ?? String(error)}); nothing was removed`)
+    }
     assertFiledUnder({ ...header, tenant: header.tenant ?? ref.tenant, suite: header.suite ?? ref.suite }, { ...ref, fileKey: ref.key, file })
     return header
   }
@@ -258,15 +265,6 @@ export class DeletePlanner {
         `refused to delete run ${ref.key} of suite ${ref.suite}: the directory ${dir} cannot be listed (${errnoOf(error) ?? String(error)}), so whether it holds a replay of ${ref.key} is not known; nothing was removed`,
         `give the user running digline read access to ${dir}, then repeat \`digline delete --suite ${ref.suite} --run ${ref.key}\``,
       )
-    }
-  }
-
-  private async reading<T>(path: string, step: () => Promise<T>, refusal: (error: unknown) => Error = (error) => unlookable(path, error)): Promise<T> {
-    try {
-      return await step()
-    } catch (error) {
-      if (isDiglineError(error)) throw error
-      throw refusal(error)
     }
   }
 }

@@ -52,7 +52,11 @@ export interface Journal {
   readonly leg: number
   /** One record (plus an `observed` record first when the identities changed): one write, fsynced. */
   append(progress: CaseProgress): Promise<void>
-  /** The run document is written: remove every leg of this key and fsync the directory. */
+  /**
+   * The run document is written: remove every leg of this key and fsync the directory. Refused
+   * (RunRemovedError) when a delete removed the run meanwhile. The only other remover of legs is
+   * deleteRun, for a run a person deleted.
+   */
   complete(): Promise<void>
   /** Close the leg's file without removing anything (the run stopped). */
   close(): Promise<void>
@@ -85,7 +89,11 @@ export interface SupportsJournal {
   openJournal(header: Omit<JournalHeader, 'leg'>, leg: number): Promise<Journal>
   /** Every journal of a suite, newest key last; unreadable ones are named, never thrown. */
   pending(tenant: string, suite: string): Promise<Pending[]>
-  /** Removes the legs of a run whose document exists (a journal that outlived its run). */
+  /**
+   * Removes the legs of a run whose document exists (a journal that outlived its run), and refuses
+   * any other: such a journal holds the only copy of its judged cases. A person's delete of a run
+   * removes its legs through ResultStore.deleteRun, never through this.
+   */
   dropPending(tenant: string, suite: string, key: string): Promise<void>
   /** The suites of a tenant that have a runs directory. */
   listSuites(tenant: string): Promise<string[]>

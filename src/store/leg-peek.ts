@@ -13,6 +13,7 @@ const FIRST_LINE_LIMIT = 64 * 1024
 
 export async function peekLegHeader(fs: FsLayer, file: string): Promise<LegPeek | undefined> {
   try {
+    if (!(await fs.lstat(file)).isFile()) return undefined
     const { bytes } = await fs.readPrefix(file, FIRST_LINE_LIMIT)
     const end = bytes.indexOf(0x0a)
     if (end < 0) return undefined

@@ -20,10 +20,14 @@ export class FileRemovalRecords {
     return this.paths.removalRecordFile(ref.tenant, ref.suite, ref.key)
   }
 
+  /** Refuses (PathRefusedError) a record reached through a symlink; never opens what is not a regular file. */
   async find(ref: RunRef): Promise<RemovalNotice | undefined> {
     const file = this.location(ref)
+    await this.writing(file, () => this.paths.assertInsideStore(this.fs, file))
     let bytes: Buffer
     try {
+      // Something that is not a file (a FIFO would block the open) still says removed.
+      if (!(await this.fs.lstat(file)).isFile()) return { location: file, record: undefined }
       bytes = await this.fs.readFile(file)
     } catch (error) {
       const errno = errnoOf(error)

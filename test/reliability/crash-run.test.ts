@@ -50,6 +50,7 @@ async function recoverAndCheck(world: World, crashed: Launched, problems: string
 function report(what: string, summary: PointSummary): void {
   figure('crash points', summary.crashPoints, `${what}: a crash at every mutating operation, then recovered`)
   figure('power-loss points', summary.powerLossPoints, `${what}: power lost at every mutating operation (unsynced data and entries lost, or torn)`)
+  figure('cases lost', summary.problems.filter((m) => m.includes(' lost')).length, `${what}: points that lost a case whose record was fsynced`)
   figure('documents differing', summary.problems.length, `${what}: points whose recovered store differs from the uncrashed one`)
   figure('manual recoveries', summary.manual.length, `${what}: points a resume refused until the named next step (remove the headerless leg) was taken`)
   figure('stray temp files', summary.withTemps.length, `${what}: points that left a .tmp file of the atomic writer behind`)
@@ -67,7 +68,9 @@ describe('crash points of a run and a resume', () => {
     resumable = copyWorld(fresh, disk.dir)
     const fs = new FaultFs()
     let stopAt: number | undefined
-    await launch(copyWorld(fresh, disk.dir), fs, { shape: SHAPE, onAck: (acked) => (stopAt ??= acked.length === 2 ? fs.mutations.length : undefined) })
+    const probe = copyWorld(fresh, disk.dir)
+    await launch(probe, fs, { shape: SHAPE, onAck: (acked) => (stopAt ??= acked.length === 2 ? fs.mutations.length : undefined) })
+    dropWorld(probe)
     const crash = new FaultFs({ fault: { kind: 'crash', at: stopAt! } })
     await launch(resumable, crash, { shape: SHAPE })
     await crash.settle()

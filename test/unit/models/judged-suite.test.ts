@@ -7,6 +7,10 @@ import { JUDGE_TEMPLATE } from '../../../src/scorers/judge-prompt.js'
 import { resolveSuite, suiteIdentity } from '../../../src/suite/resolve-suite.js'
 import { execute } from '../../../src/driver/execute.js'
 import { aggregate } from '../../../src/driver/aggregate.js'
+import { pricingFor } from '../../../src/driver/cost.js'
+import { judgeConfigOf } from '../../../src/suite/hashing.js'
+import { serializeCase } from '../../../src/document/serialize.js'
+import { aggregatesSchema, caseResultSchema } from '../../../src/document/schema.js'
 import { startChatServer, type ChatServer, type SeenRequest, type Step } from '../../helpers/chat-server.js'
 
 const KEY = 'sk-judge-DO-NOT-LEAK-0a1b2c3d4e'
@@ -100,4 +104,21 @@ test('a model id that changes mid-run errors the case where it changed, for the 
   const second = await execute({ suite: suite(['a', 'b']) })
   expect(second.results.map((r) => r.error?.cause ?? r.verdict)).toEqual(['pass', 'scorer'])
   expect(second.results[1]!.error!.message).toContain(`judge "llm_judge"'s model changed within the run: first "judge-2026-01", now "judge-2026-02"`)
+})
+
+test('judge usage and the cost survive the journal and a re-read byte for byte', async () => {
+  server.script = (r) => (isJudge(r) ? { reply: judgement(4), model: 'judge-1', usage: { prompt_tokens: 7, completion_tokens: 1 } } : { reply: 'x', model: 'target-1' })
+  const s = suite(['a', 'b'], model(), { prices: { 'target-1': { input: 3, output: 15 }, 'gpt-test': { input: 1, output: 1 } } })
+  const { results, observed } = await execute({ suite: s })
+  const pricing = pricingFor(s.prices!, observed, s.targetConfig, judgeConfigOf(s.scorers))
+  const aggregates = aggregate(results, s.rules, pricing)
+  // target: 2 × (10 × 3 + 2 × 15); judge, priced by its declared model: 2 × (7 + 1)
+  expect(aggregates.cost).toEqual({ target: 0.00012, judge: 0.000016, total: 0.000136, unpriced: [] })
+  for (const result of results) expect(serializeCase(caseResultSchema.parse(JSON.parse(serializeCase(result))))).toBe(serializeCase(result))
+  expect(JSON.stringify(aggregatesSchema.parse(JSON.parse(JSON.stringify(aggregates))))).toBe(JSON.stringify(aggregates))
+})
+
+test('a price table that is not { model: { input, output } } is refused when the suite loads', () => {
+  expect(() => suite(['a'], model(), { prices: { 'gpt-test': { input: -1, output: 1 } } })).toThrow(/InvalidSuiteError|prices/)
+  expect(() => suite(['a'], model(), { prices: { 'gpt-test': { in: 1, out: 1 } } })).toThrow(/prices/)
 })

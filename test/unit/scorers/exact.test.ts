@@ -5,7 +5,7 @@ import { hashWith, score } from './helpers.js'
 
 describe('scorers.exact', () => {
   it('is exported under scorers', () => {
-    expect(Object.keys(scorers).sort()).toEqual(['exact', 'includes', 'json', 'numeric', 'regex'])
+    expect(Object.keys(scorers).sort()).toEqual(['exact', 'includes', 'json', 'llmJudge', 'numeric', 'regex'])
     expect(scorers.exact).toBe(exact)
   })
 
