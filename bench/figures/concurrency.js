@@ -45,7 +45,7 @@ export async function concurrency({ install, quick, log }) {
     for (const N of sizes) {
       const reps = quick ? 3 : N <= 1000 ? 5 : 3
       const ideal = Math.ceil(N / CONCURRENCY) * LATENCY_MS
-      const blank = () => ({ wall: [], cpu: [], rss: [], mainRss: [], workerRss: [], peakInFlight: [], journaled: [] })
+      const blank = () => ({ wall: [], cpu: [], rss: [], mainRss: [], workerRss: [], peakInFlight: [], journaled: [], listenerWarnings: [] })
       const side = { plain: blank(), digline: blank() }
       for (let r = 0; r < reps; r++) {
         const order = r % 2 === 0 ? ['plain', 'digline'] : ['digline', 'plain']
@@ -68,6 +68,7 @@ export async function concurrency({ install, quick, log }) {
             const journaled = existsSync(journaledFile) ? Number(readFileSync(journaledFile, 'utf8')) : NaN
             if (summary.results !== N || summary.aggregates.passed !== N || summary.legsLeft !== 0) throw new Error(`digline run incomplete: ${JSON.stringify(summary)}`)
             s.journaled.push(journaled)
+            s.listenerWarnings.push(result.listenerWarnings)
           }
           log(`  N=${N} rep ${r + 1} ${which}: ${fmt.s(result.wallMs)} (CPU ${fmt.s(result.memory.cpuMs)}), peak RSS ${fmt.mib(result.memory.treePeakBytes)}, in flight ≤ ${stats.peakInFlight}`)
         }
@@ -85,7 +86,7 @@ export async function concurrency({ install, quick, log }) {
         },
         {
           figure: `2. concurrency, ${fmt.int(N)} cases: digline ÷ plain Vitest; every case journaled`,
-          value: `${fmt.x(vsPlain)}; journaled ${side.digline.journaled.join(', ')} of ${N}`,
+          value: `${fmt.x(vsPlain)}; journaled ${side.digline.journaled.join(', ')} of ${N}${Math.max(...side.digline.listenerWarnings) > 0 ? `; MaxListenersExceededWarning printed up to ${Math.max(...side.digline.listenerWarnings)} times per run` : ''}`,
           goal: '≤ 1.05×, all journaled',
           pass: vsPlain <= 1.05 && allJournaled,
         },

@@ -130,14 +130,18 @@ export function runNode(args, { cwd, env = {}, timeoutMs = 30 * 60_000 } = {}) {
     let stderr = ''
     const keep = (text, more) => (text + more).slice(-20_000)
     child.stdout.on('data', (d) => (stdout = keep(stdout, d)))
-    child.stderr.on('data', (d) => (stderr = keep(stderr, d)))
+    let listenerWarnings = 0
+    child.stderr.on('data', (d) => {
+      listenerWarnings += String(d).split('MaxListenersExceededWarning').length - 1
+      stderr = keep(stderr, d)
+    })
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs)
     child.on('error', reject)
     child.on('exit', () => sampler.sample(1))
     child.on('close', (code, signal) => {
       const wallMs = Number(process.hrtime.bigint() - start) / 1e6
       clearTimeout(timer)
-      resolve({ code, signal, wallMs, memory: sampler.stop(), stdout, stderr })
+      resolve({ code, signal, wallMs, memory: sampler.stop(), stdout, stderr, listenerWarnings })
     })
   })
 }

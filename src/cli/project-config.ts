@@ -1,6 +1,6 @@
 // Where the CLI finds the tenant and the store: the digline() plugin options in the Vitest config,
 // overridden by --tenant and --store.
-import { existsSync } from 'node:fs'
+import { statSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { ConfigNotFoundError, UsageError } from '../errors.js'
 import { resolveOptions, type DiglineOptions, type ResolvedOptions } from '../host/plugin-options.js'
@@ -23,10 +23,18 @@ export interface ProjectSettings extends ResolvedOptions {
 export function findConfigFile(cwd: string, explicit: string | undefined): string | undefined {
   if (explicit !== undefined) {
     const path = resolve(cwd, explicit)
-    if (!existsSync(path)) throw new UsageError(`--config ${explicit} was refused: no such file`, 'Pass the path of your vitest.config.ts.', ['--config'])
+    if (!isFile(path)) throw new UsageError(`--config ${JSON.stringify(explicit)} was refused: it is not a file`, 'Pass the path of your vitest.config.ts.', ['--config'])
     return path
   }
-  return CONFIG_NAMES.map((n) => resolve(cwd, n)).find((p) => existsSync(p))
+  return CONFIG_NAMES.map((n) => resolve(cwd, n)).find((p) => isFile(p))
+}
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile()
+  } catch {
+    return false
+  }
 }
 
 function findPluginOptions(plugins: unknown): DiglineOptions | undefined {
@@ -45,7 +53,13 @@ function findPluginOptions(plugins: unknown): DiglineOptions | undefined {
 
 async function readPluginOptions(configFile: string): Promise<{ options: DiglineOptions | undefined; root: string }> {
   const { loadConfigFromFile } = await import('vite')
-  const loaded = await loadConfigFromFile({ command: 'serve', mode: 'test' }, configFile, dirname(configFile), 'silent')
+  let loaded: Awaited<ReturnType<typeof loadConfigFromFile>>
+  try {
+    loaded = await loadConfigFromFile({ command: 'serve', mode: 'test' }, configFile, dirname(configFile), 'silent')
+  } catch (error) {
+    const why = (error instanceof Error ? error.message : String(error)).split('\n')[0]
+    throw new ConfigNotFoundError(`${configFile} could not be loaded as a Vitest config: ${why}`, 'Fix the config, pass another with --config, or pass --tenant T (and --store DIR).', ['--config'])
+  }
   const config = (loaded?.config ?? {}) as { root?: string; plugins?: unknown; test?: { root?: string } }
   const base = resolve(dirname(configFile), config.root ?? '.')
   const root = config.test?.root === undefined ? base : resolve(base, config.test.root)

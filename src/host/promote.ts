@@ -131,9 +131,10 @@ export async function promoteRun(request: PromoteRequest): Promise<Promotion> {
 
   const promotedAt = (request.now ?? createdAtNow)()
   const replaced = current?.promoted_from ?? null
-  const stored = await store.writeBaseline(baselineOf(run, key, promotedAt))
   const entry = registerEntryOf(run, key, replaced, promotedAt)
+  let stored: Awaited<ReturnType<typeof store.writeBaseline>>
   try {
+    stored = await store.writeBaseline(baselineOf(run, key, promotedAt))
     // A delete of KEY that passed its baseline check meanwhile has written its record by now, or
     // it reads this baseline when it checks again (docs/adr/0014): one of the two steps back.
     await assertNotRemoved(store, tenant, suite, key, 'promote')

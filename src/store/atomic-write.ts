@@ -102,7 +102,7 @@ async function writeAll(fs: FsLayer, handle: FileHandle, bytes: Uint8Array): Pro
 export async function fsyncDirectory(fs: FsLayer, dir: string, outcome?: string): Promise<void> {
   let handle: FileHandle | undefined
   try {
-    handle = await fs.open(dir, constants.O_RDONLY | O_DIRECTORY)
+    handle = await fs.open(dir, constants.O_RDONLY | O_DIRECTORY | O_NOFOLLOW)
     await fs.fsync(handle)
   } catch (error) {
     if (DIRECTORY_FSYNC_UNSUPPORTED.has(errnoOf(error) ?? '')) return
@@ -215,7 +215,9 @@ export async function appendLineDurably(fs: FsLayer, path: string, line: string)
     if (existing?.isSymbolicLink() === true) throw refuseSymlink(path)
     created = existing === undefined
     handle = await fs.open(path, constants.O_APPEND | constants.O_CREAT | constants.O_WRONLY | O_NOFOLLOW, FILE_MODE)
-    sizeBefore = (await fs.fstat(handle)).size
+    const stats = await fs.fstat(handle)
+    if (stats.nlink > 1) throw new PathRefusedError(`${path} was refused: it is a hard link (${stats.nlink} names), so appending to it could change a file outside the store`, 'Replace it with a plain copy (cp --remove-destination), then run the command again.')
+    sizeBefore = stats.size
     written = await fs.write(handle, bytes, 0, bytes.length)
     if (written !== bytes.length) throw Object.assign(new Error(`short write: ${written} of ${bytes.length} bytes`), { code: 'EIO' })
     await fs.fsync(handle)

@@ -1,6 +1,7 @@
 // The journal as files: one leg per attempt at a run under runs/<suite>/.pending/, created with
 // O_EXCL so two processes can never write one leg; each record is one write and one fsync.
 import { constants } from 'node:fs'
+import { beneathRoot } from './beneath-root.js'
 import { ensureGitignore } from './gitignore.js'
 import { dirname } from 'node:path'
 import type { CaseResult, ErrorCause, Observed } from '../document/schema.js'
@@ -35,7 +36,7 @@ export class FileJournal implements SupportsJournal {
 
   constructor(options: FileJournalOptions) {
     this.paths = typeof options.root === 'string' ? new StorePaths(options.root) : options.root
-    this.fs = options.fs ?? nodeFsLayer
+    this.fs = beneathRoot(options.fs ?? nodeFsLayer, this.paths.root)
     this.records = new FileRemovalRecords(this.paths, this.fs)
   }
 

@@ -1,5 +1,6 @@
 // The embedded default store: run documents as files under `.digline/` (SPEC §4).
 import { basename, join } from 'node:path'
+import { beneathRoot } from './beneath-root.js'
 import { ensureGitignore } from './gitignore.js'
 import type { RunDocument } from '../document/schema.js'
 import { serializeRun } from '../document/serialize.js'
@@ -47,7 +48,7 @@ export class FileResultStore implements ResultStore, SupportsBaselines, Supports
 
   constructor(options: FileResultStoreOptions) {
     this.paths = new StorePaths(options.root)
-    this.fs = options.fs ?? nodeFsLayer
+    this.fs = beneathRoot(options.fs ?? nodeFsLayer, options.root)
     this.baselines = new FileBaselines(this.paths, this.fs)
     this.journal = new FileJournal({ root: this.paths, fs: this.fs })
     this.records = new FileRemovalRecords(this.paths, this.fs)

@@ -38,8 +38,22 @@ export interface FsLayer {
   readFile(path: string): Promise<Buffer>
 }
 
+/** Opens for reading without following a final symlink or blocking on a FIFO; only regular files. */
+async function openRegularFile(path: string): Promise<FileHandle> {
+  const handle = await open(path, constants.O_RDONLY | O_NOFOLLOW | (constants.O_NONBLOCK ?? 0))
+  const stats = await handle.stat().catch(async (error: unknown) => {
+    await handle.close()
+    throw error
+  })
+  if (!stats.isFile()) {
+    await handle.close()
+    throw Object.assign(new Error(`${path} is not a regular file`), { code: 'EFTYPE' })
+  }
+  return handle
+}
+
 async function readPrefix(path: string, maxBytes: number): Promise<FilePrefix> {
-  const handle = await open(path, constants.O_RDONLY | O_NOFOLLOW)
+  const handle = await openRegularFile(path)
   try {
     const fileSize = (await handle.stat()).size
     const bytes = Buffer.alloc(Math.min(maxBytes, fileSize))
@@ -56,7 +70,7 @@ async function readPrefix(path: string, maxBytes: number): Promise<FilePrefix> {
 }
 
 async function readWholeFile(path: string): Promise<Buffer> {
-  const handle = await open(path, constants.O_RDONLY | O_NOFOLLOW)
+  const handle = await openRegularFile(path)
   try {
     return await handle.readFile()
   } finally {

@@ -3,7 +3,7 @@
 // or "crashes" there (CrashError, and every later operation is refused as if the process had died),
 // or loses power there (a crash, then the disk rewritten by the DurabilityModel to a state the
 // kernel could have left). Production code is untouched: it only ever sees nodeFsLayer.
-import { constants, readFileSync, lstatSync } from 'node:fs'
+import { constants, readFileSync, lstatSync, realpathSync } from 'node:fs'
 import { nodeFsLayer, type FileHandle, type FilePrefix, type FsLayer } from '../../src/store/fs-layer.js'
 import { DurabilityModel, type PowerLossMode, type PowerLossReport } from './durability-model.js'
 import type { Stats } from 'node:fs'
@@ -32,6 +32,9 @@ export interface OpEvent {
   path: string
   /** rename's destination. */
   to?: string
+  /** The /proc/self/fd path the store really used, when it reached `path` through a held-open directory. */
+  via?: string
+  viaTo?: string
   flags?: number
   /** Position among the mutating operations (0-based), or undefined for a read. */
   index: number | undefined
@@ -76,6 +79,17 @@ function errnoError(code: string, op: FaultOp, path: string): NodeJS.ErrnoExcept
 interface OpenHandle {
   path: string
   directory: boolean
+}
+
+/** The real path a /proc/self/fd/N/<name> path stands for, so events and the model speak of store paths. */
+export function logicalPath(path: string): string {
+  const m = /^\/proc\/self\/fd\/(\d+)(\/.*)?$/.exec(path)
+  if (m === null) return path
+  try {
+    return `${realpathSync(`/proc/self/fd/${m[1]}`)}${m[2] ?? ''}`
+  } catch {
+    return path
+  }
 }
 
 export class FaultFs implements FsLayer {
@@ -163,11 +177,12 @@ export class FaultFs implements FsLayer {
     }
   }
 
-  async open(path: string, flags: number, mode?: number): Promise<FileHandle> {
+  async open(given: string, flags: number, mode?: number): Promise<FileHandle> {
+    const path = logicalPath(given)
     const mutating = isMutatingOpen(flags)
-    await this.enter({ op: 'open', path, flags, index: undefined }, mutating)
+    await this.enter({ op: 'open', path, via: given, flags, index: undefined }, mutating)
     const existed = this.model !== undefined && (flags & constants.O_CREAT) !== 0 ? this.ino(path) !== undefined : true
-    const handle = await this.base.open(path, flags, mode)
+    const handle = await this.base.open(given, flags, mode)
     this.handles.set(handle, { path, directory: (flags & (constants.O_DIRECTORY ?? 0)) !== 0 })
     if (!existed && this.model?.tracks(path)) this.model.created(path)
     return handle
@@ -208,60 +223,70 @@ export class FaultFs implements FsLayer {
     this.handles.delete(handle)
   }
 
-  async rename(from: string, to: string): Promise<void> {
-    await this.enter({ op: 'rename', path: from, to, index: undefined }, true)
+  async rename(givenFrom: string, givenTo: string): Promise<void> {
+    const [from, to] = [logicalPath(givenFrom), logicalPath(givenTo)]
+    await this.enter({ op: 'rename', path: from, to, via: givenFrom, viaTo: givenTo, index: undefined }, true)
     const ino = this.model === undefined ? undefined : this.ino(from)
-    await this.base.rename(from, to)
+    await this.base.rename(givenFrom, givenTo)
     if (ino !== undefined) this.model!.renamed(from, to, ino)
   }
 
-  async unlink(path: string): Promise<void> {
-    await this.enter({ op: 'unlink', path, index: undefined }, true)
+  async unlink(given: string): Promise<void> {
+    const path = logicalPath(given)
+    await this.enter({ op: 'unlink', path, via: given, index: undefined }, true)
     const ino = this.model === undefined ? undefined : this.ino(path)
-    await this.base.unlink(path)
+    await this.base.unlink(given)
     if (ino !== undefined) this.model!.removed(path, ino)
   }
 
-  async mkdir(path: string, mode?: number): Promise<void> {
-    await this.enter({ op: 'mkdir', path, index: undefined }, true)
-    await this.base.mkdir(path, mode)
+  async mkdir(given: string, mode?: number): Promise<void> {
+    const path = logicalPath(given)
+    await this.enter({ op: 'mkdir', path, via: given, index: undefined }, true)
+    await this.base.mkdir(given, mode)
     if (this.model?.tracks(path)) this.model.created(path)
   }
 
-  async rmdir(path: string): Promise<void> {
-    await this.enter({ op: 'rmdir', path, index: undefined }, true)
+  async rmdir(given: string): Promise<void> {
+    const path = logicalPath(given)
+    await this.enter({ op: 'rmdir', path, via: given, index: undefined }, true)
     const ino = this.model === undefined ? undefined : this.ino(path)
-    await this.base.rmdir(path)
+    await this.base.rmdir(given)
     if (ino !== undefined) this.model!.removed(path, ino)
   }
 
-  async readdir(path: string): Promise<string[]> {
-    await this.enter({ op: 'readdir', path, index: undefined }, false)
-    return this.base.readdir(path)
+  async readdir(given: string): Promise<string[]> {
+    const path = logicalPath(given)
+    await this.enter({ op: 'readdir', path, via: given, index: undefined }, false)
+    return this.base.readdir(given)
   }
 
-  async lstat(path: string): Promise<Stats> {
-    await this.enter({ op: 'lstat', path, index: undefined }, false)
-    return this.base.lstat(path)
+  async lstat(given: string): Promise<Stats> {
+    const path = logicalPath(given)
+    await this.enter({ op: 'lstat', path, via: given, index: undefined }, false)
+    return this.base.lstat(given)
   }
 
-  async stat(path: string): Promise<Stats> {
-    await this.enter({ op: 'stat', path, index: undefined }, false)
-    return this.base.stat(path)
+  async stat(given: string): Promise<Stats> {
+    const path = logicalPath(given)
+    await this.enter({ op: 'stat', path, via: given, index: undefined }, false)
+    return this.base.stat(given)
   }
 
-  async realpath(path: string): Promise<string> {
-    await this.enter({ op: 'realpath', path, index: undefined }, false)
-    return this.base.realpath(path)
+  async realpath(given: string): Promise<string> {
+    const path = logicalPath(given)
+    await this.enter({ op: 'realpath', path, via: given, index: undefined }, false)
+    return this.base.realpath(given)
   }
 
-  async readPrefix(path: string, maxBytes: number): Promise<FilePrefix> {
-    await this.enter({ op: 'readPrefix', path, index: undefined }, false)
-    return this.base.readPrefix(path, maxBytes)
+  async readPrefix(given: string, maxBytes: number): Promise<FilePrefix> {
+    const path = logicalPath(given)
+    await this.enter({ op: 'readPrefix', path, via: given, index: undefined }, false)
+    return this.base.readPrefix(given, maxBytes)
   }
 
-  async readFile(path: string): Promise<Buffer> {
-    await this.enter({ op: 'readFile', path, index: undefined }, false)
-    return this.base.readFile(path)
+  async readFile(given: string): Promise<Buffer> {
+    const path = logicalPath(given)
+    await this.enter({ op: 'readFile', path, via: given, index: undefined }, false)
+    return this.base.readFile(given)
   }
 }

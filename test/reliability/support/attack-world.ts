@@ -54,15 +54,22 @@ function realOf(path: string): string | undefined {
 const FOLLOWING = new Set(['stat', 'realpath'])
 
 /** Where an operation really lands, or undefined when it stays in the store (the root itself and its parents are the store's to create). */
+const ON_A_HANDLE = new Set(['write', 'fsync', 'fstat', 'ftruncate', 'close'])
+
 export function escapeOf(root: string, realRoot: string, event: OpEvent): string | undefined {
-  const paths = event.to === undefined ? [event.path] : [event.path, event.to]
-  for (const path of paths) {
+  // An operation on an open descriptor goes where its open went, and that open was audited. The
+  // store's own realpath() is how it detects a symlink, not a way out of the store.
+  if (ON_A_HANDLE.has(event.op) || event.op === 'realpath') return undefined
+  const paths = event.to === undefined ? [[event.path, event.via]] : [[event.path, event.via], [event.to, event.viaTo]]
+  for (const [path, via] of paths as [string, string | undefined][]) {
     if (inside(path, root)) continue
-    const parent = realOf(dirname(path))
+    // reached through a held-open directory: where that directory really is now
+    const parent = via === undefined || !via.startsWith('/proc/self/fd/') ? realOf(dirname(path)) : /^\/proc\/self\/fd\/\d+$/.test(via) ? realOf(via) : realOf(dirname(via))
     if (parent !== undefined && !inside(realRoot, parent)) return `${event.op} ${path} (in ${parent})`
     const follows = FOLLOWING.has(event.op) || (event.op === 'open' && ((event.flags ?? 0) & (constants.O_NOFOLLOW ?? 0)) === 0)
-    if (follows && existsSync(path)) {
-      const target = realpathSync(path)
+    const named = via?.startsWith('/proc/self/fd/') ? via : path
+    if (follows && existsSync(named)) {
+      const target = realpathSync(named)
       if (!inside(realRoot, target)) return `${event.op} ${path} (reaches ${target})`
     }
   }
