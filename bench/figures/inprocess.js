@@ -57,7 +57,7 @@ export async function tenantScan({ install, quick, tmp, log }) {
   } else {
     const big = r.delete.tenants.bench
     const small = r.delete.tenants.small
-    const sizeRatio = median(big.ms) / median(small.ms)
+    const sizeRatio = pairedRatio(big.ms, small.ms)
     rows.push(
       {
         figure: `4. delete of a run with a three-deep replay chain, ${fmt.int(big.docs)} documents (10% ~1 MB)`,

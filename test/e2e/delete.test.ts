@@ -108,7 +108,7 @@ describe('a removed key is refused by every writer that names it', () => {
       removed: { document: false, legs: 2 }, replay_of: null, requested: { suite: 's', key: k },
     })
     for (const args of [['run', '--resume', k], ['run', '--resume']]) {
-      const resumed = await project.digline([...args, '--tenant', TENANT])
+      const resumed = await project.digline(args)
       expect(resumed.code, resumed.stderr).toBe(64)
       expect(resumed.stderr).toContain(`refused RunRemovedError: refused to resume run ${k} of suite s`)
       expect(resumed.stderr).toContain(`digline delete --suite s --run ${k}`)
@@ -116,7 +116,7 @@ describe('a removed key is refused by every writer that names it', () => {
     const finished = await del('s', k)
     expect(finished.stdout).toContain(`Finished the delete of run ${k} of suite s (tenant ${TENANT}) begun at 2026-03-03T00:00:00.000001Z`)
 
-    const resumed = await project.digline(['run', '--resume', k, '--tenant', TENANT])
+    const resumed = await project.digline(['run', '--resume', k])
     expect(resumed.stderr).toContain('RunRemovedError')
     for (const [command, doing] of [['promote', 'promote'], ['rejudge', 're-judge']] as const) {
       const result = await project.digline([command, '--suite', 's', '--run', k, '--tenant', TENANT])

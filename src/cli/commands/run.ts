@@ -40,6 +40,9 @@ function splitArgs(argv: string[]): RunArgs {
     else if (/^--(suite|tenant|store)=/.test(arg)) {
       const [flag, v] = [arg.slice(2, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] as ['suite' | 'tenant' | 'store', string]
       out[flag] = v
+    } else if (arg.startsWith('--config=')) {
+      out.config = arg.slice('--config='.length)
+      out.vitest.push('--config', out.config)
     }
     else if (arg === '--suite') out.suite = value(i++, '--suite')
     else if (arg === '--tenant') out.tenant = value(i++, '--tenant')
@@ -48,6 +51,10 @@ function splitArgs(argv: string[]): RunArgs {
       out.config = value(i++, '--config')
       out.vitest.push('--config', out.config)
     } else out.vitest.push(arg)
+  }
+  if (out.tenant !== undefined || out.store !== undefined) {
+    // The workers write where the digline() options say; a resume that read journals elsewhere would finish nothing.
+    throw new UsageError('digline run: --tenant and --store are not taken by run', 'Set tenant and store in the digline() plugin options of the Vitest config; `digline run --resume` reads journals where the plugin writes them.', [out.tenant !== undefined ? '--tenant' : '--store'])
   }
   if (!out.resume && (out.keepErrors || out.key !== undefined)) throw new UsageError('digline run: --keep-errors goes with --resume', 'Run `digline run --resume [KEY] --keep-errors`.', ['--keep-errors'])
   return out
@@ -68,10 +75,11 @@ Launches \`vitest run\` in the current directory with the vitest arguments given
                    Refused (64) when nothing is pending or the suite changed since the run began.
   --keep-errors    with --resume: keep cases that errored instead of calling them again
   --suite S        with --resume: only suite S
-  --tenant T, --store DIR
-                   with --resume: where to look for journals (default: the plugin options)`,
+
+The tenant and store are the digline() plugin options of the Vitest config (--config FILE picks
+another config, for Vitest and for digline alike).`,
   async run(argv, io) {
-    if (argv.length === 1 && (argv[0] === '--help' || argv[0] === '-h')) return io.stdout(runCommand.help), 0
+    if (argv.includes('--help') || argv.includes('-h')) return io.stdout(runCommand.help), 0
     const args = splitArgs(argv)
     const env: NodeJS.ProcessEnv = { ...io.env }
     delete env.DIGLINE_RESUME
@@ -85,8 +93,8 @@ Launches \`vitest run\` in the current directory with the vitest arguments given
       for (const [suite, key] of Object.entries(choice.chosen)) io.stderr(`digline: resuming run ${key} of suite ${suite}`)
       env.DIGLINE_RESUME = JSON.stringify(choice.chosen)
       if (args.keepErrors) env.DIGLINE_KEEP_ERRORS = '1'
-    } else if (args.suite !== undefined || args.tenant !== undefined || args.store !== undefined) {
-      throw new UsageError('digline run: --suite, --tenant and --store go with --resume', 'Use vitest file filters or -t to select suites for a fresh run.')
+    } else if (args.suite !== undefined) {
+      throw new UsageError('digline run: --suite goes with --resume', 'Use vitest file filters or -t to select suites for a fresh run.', ['--suite'])
     }
     const child = spawn(process.execPath, [vitestBin(io.cwd), 'run', ...args.vitest], { cwd: io.cwd, env, stdio: 'inherit' })
     return new Promise<ExitCode>((resolvePromise, reject) => {
