@@ -86,13 +86,13 @@ export async function concurrency({ install, quick, log }) {
         },
         {
           figure: `2. concurrency, ${fmt.int(N)} cases: digline ÷ plain Vitest; every case journaled`,
-          value: `${fmt.x(vsPlain)}; journaled ${side.digline.journaled.join(', ')} of ${N}${Math.max(...side.digline.listenerWarnings) > 0 ? `; MaxListenersExceededWarning printed up to ${Math.max(...side.digline.listenerWarnings)} times per run` : ''}`,
+          value: `${fmt.x3(vsPlain)}; journaled ${side.digline.journaled.join(', ')} of ${N}${Math.max(...side.digline.listenerWarnings) > 0 ? `; MaxListenersExceededWarning printed up to ${Math.max(...side.digline.listenerWarnings)} times per run` : ''}`,
           goal: '≤ 1.05×, all journaled',
           pass: vsPlain <= 1.05 && allJournaled,
         },
         {
           figure: `2. concurrency, ${fmt.int(N)} cases: peak RSS of the process tree, digline ÷ plain`,
-          value: `${fmt.x(rssRatio)} (${fmt.mib(median(side.digline.rss))} vs ${fmt.mib(median(side.plain.rss))}; worker ${fmt.mib(median(side.digline.workerRss))} vs ${fmt.mib(median(side.plain.workerRss))})`,
+          value: `${fmt.x3(rssRatio)} (${fmt.mib(median(side.digline.rss))} vs ${fmt.mib(median(side.plain.rss))}; worker ${fmt.mib(median(side.digline.workerRss))} vs ${fmt.mib(median(side.plain.workerRss))})`,
           goal: '≤ 1.10×',
           pass: rssRatio <= 1.1,
         },

@@ -18,7 +18,7 @@ export async function resumePlanning({ install, quick, tmp, log }) {
     rows: [
       {
         figure: `3. resume planning: ${fmt.int(records)} case records (${fmt.mib(r.legBytes)}): pending() ÷ bare JSON.parse`,
-        value: `${fmt.x(ratio)} (${fmt.ms(median(r.pendingMs))} vs ${fmt.ms(median(r.bareMs))})`,
+        value: `${fmt.x3(ratio)} (${fmt.ms(median(r.pendingMs))} vs ${fmt.ms(median(r.bareMs))})`,
         goal: '≤ 2×',
         pass: ratio <= 2,
       },

@@ -3,7 +3,7 @@
 // FsLayer that counts the bytes it reads; then, if the store has deleteRun, the delete of a run
 // with a three-deep replay chain, here and in a tenant of small documents only.
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { basename, join } from 'node:path'
 import { caseResult, gc, importDist, reply, runDocument } from './common.js'
 
 const { pkg, dir, docs, suites, reps } = JSON.parse(process.argv[2])
@@ -48,9 +48,12 @@ function fillTenant(tenant, largeShare) {
 
 function countingFs() {
   const counter = { bytes: 0, files: new Map() }
+  // Keyed by file name: the store may reach a file through /proc/self/fd/N/<name> (beneath-root.ts),
+  // and every run document of a tenant here has its own key, so the name is the document.
   const note = (path, n) => {
     counter.bytes += n
-    counter.files.set(path, (counter.files.get(path) ?? 0) + n)
+    const name = basename(path)
+    counter.files.set(name, (counter.files.get(name) ?? 0) + n)
   }
   const fs = {
     ...nodeFsLayer,

@@ -24,6 +24,8 @@ export const fmt = {
   ms: (x) => (Number.isFinite(x) ? `${x < 10 ? x.toFixed(3) : x < 100 ? x.toFixed(1) : Math.round(x).toLocaleString('en-US')} ms` : 'n/a'),
   s: (ms) => (Number.isFinite(ms) ? `${(ms / 1000).toFixed(2)} s` : 'n/a'),
   x: (r) => (Number.isFinite(r) ? `${r.toFixed(2)}×` : 'n/a'),
+  /** A ratio held against a goal: three decimals, so 2.003× is not shown as a missed 2.00×. */
+  x3: (r) => (Number.isFinite(r) ? `${r.toFixed(3)}×` : 'n/a'),
   pct: (r) => (Number.isFinite(r) ? `${(r * 100).toFixed(1)}%` : 'n/a'),
   mib: (bytes) => (Number.isFinite(bytes) ? `${(bytes / 1048576).toFixed(1)} MiB` : 'n/a'),
   kib: (bytes) => (Number.isFinite(bytes) ? `${(bytes / 1024).toFixed(1)} KiB` : 'n/a'),

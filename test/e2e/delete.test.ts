@@ -11,7 +11,7 @@ import { nodeFsLayer } from '../../src/store/fs-layer.js'
 import { snapshotTree } from '../store/tree-snapshot.js'
 import { createdAt, fileRun, promote, runDoc, TENANT } from '../store/delete-fixtures.js'
 import { keyOf } from '../helpers/make-run.js'
-import { makeProject, type Project } from '../helpers/project.js'
+import { defaultConfig, makeProject, type Project } from '../helpers/project.js'
 
 /** Legs written on another machine sharing the store: whether their writer lives cannot be known here. */
 const ELSEWHERE = 'ci-runner-2'
@@ -107,6 +107,8 @@ describe('a removed key is refused by every writer that names it', () => {
       removal_version: 1, tenant: TENANT, suite: 's', key: k, created_at: createdAt(1), removed_at: '2026-03-03T00:00:00.000001Z',
       removed: { document: false, legs: 2 }, replay_of: null, requested: { suite: 's', key: k },
     })
+    // a resume reads the tenant and store from the plugin options, as its workers do
+    project.write('vitest.config.ts', defaultConfig(TENANT))
     for (const args of [['run', '--resume', k], ['run', '--resume']]) {
       const resumed = await project.digline(args)
       expect(resumed.code, resumed.stderr).toBe(64)

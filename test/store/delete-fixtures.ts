@@ -2,6 +2,7 @@
 // suite of the tenant, journal legs, a promoted baseline and its register line, a name-table file.
 // And what every reader says about a key, to hold the contract of deleteRun.
 import { mkdirSync, writeFileSync } from 'node:fs'
+import { logicalPath } from '../helpers/fault-fs.js'
 import { hostname } from 'node:os'
 import { join } from 'node:path'
 import { expect } from 'vitest'
@@ -102,7 +103,8 @@ export function hookedFs(base: FsLayer, before: (op: keyof FsLayer, path: string
   for (const [name, fn] of Object.entries(base) as [keyof FsLayer, (...args: unknown[]) => unknown][]) {
     layer[name] = (...args: unknown[]) => {
       try {
-        before(name, typeof args[0] === 'string' ? args[0] : undefined)
+        // the store reaches paths through held-open directories; hooks speak of store paths
+        before(name, typeof args[0] === 'string' ? logicalPath(args[0]) : undefined)
       } catch (error) {
         return Promise.reject(error)
       }

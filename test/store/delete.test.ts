@@ -1,5 +1,6 @@
 // deleteRun on a store that really writes: ADR 0044's test plan, case by case (docs/delete.md).
 import { readFileSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs'
+import { logicalPath } from '../helpers/fault-fs.js'
 import { spawn } from 'node:child_process'
 import { hostname } from 'node:os'
 import { join } from 'node:path'
@@ -286,7 +287,7 @@ describe('removal records', () => {
       fs: {
         ...nodeFsLayer,
         rename: async (from, to) => {
-          if (to === target && !deleted) {
+          if (logicalPath(to) === target && !deleted) {
             deleted = true
             expect((await store.deleteRun(TENANT, 's', k)).run.legs).toBe(1)
           }
@@ -308,7 +309,7 @@ describe('removal records', () => {
       fs: {
         ...nodeFsLayer,
         open: async (path, flags, mode) => {
-          if (path === leg2 && !deleted) {
+          if (logicalPath(path) === leg2 && !deleted) {
             deleted = true
             await store.deleteRun(TENANT, 's', k)
           }
@@ -334,7 +335,7 @@ describe('removal records', () => {
         rename: async (from, to) => {
           // the promotion lands right after this delete's first record
           const result = await nodeFsLayer.rename(from, to)
-          if (to.includes(`${join('removed', 's')}`) && !promoted) {
+          if (logicalPath(to).includes(`${join('removed', 's')}`) && !promoted) {
             promoted = true
             await promote(store, 's', k)
           }

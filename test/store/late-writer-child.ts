@@ -21,6 +21,9 @@ export interface Finished {
 
 const SCRIPT = `
 const { FileResultStore, nodeFsLayer } = await import(process.argv[2])
+const { realpathSync } = await import('node:fs')
+// the store reaches paths through held-open directories (/proc/self/fd/N/name)
+const logical = (p) => { const m = /^\\/proc\\/self\\/fd\\/(\\d+)(\\/.*)?$/.exec(p); return m === null ? p : realpathSync('/proc/self/fd/' + m[1]) + (m[2] ?? '') }
 const now = () => performance.timeOrigin + performance.now()
 const open = new Map()
 let current
@@ -28,7 +31,7 @@ const store = new FileResultStore({
   root: process.argv[3],
   fs: { ...nodeFsLayer, rename: async (from, to) => {
     await nodeFsLayer.rename(from, to)
-    if (current !== undefined && to === current.target) { current.published = true; current.publishedAt = now() }
+    if (current !== undefined && logical(to) === current.target) { current.published = true; current.publishedAt = now() }
   } },
 })
 process.on('message', async (msg) => {
