@@ -47,12 +47,15 @@ export async function execute(options: ExecuteOptions): Promise<Execution> {
   const toRun = positions.map((p, slot) => ({ ...p, slot })).filter((p) => results[p.slot] === undefined)
 
   const identity = new ObservedIdentity(options.observedSeed)
-  const controller = new AbortController()
+  // One controller per case in flight, not one signal shared by every call: a target that hands
+  // its signal to fetch leaves a listener on it per request, which a shared signal would collect
+  // for the whole run.
+  const inFlight = new Set<AbortController>()
   let stopped: { reason: unknown } | undefined
   const stop = (reason: unknown): void => {
     if (stopped !== undefined) return
     stopped = { reason }
-    controller.abort(reason)
+    for (const controller of inFlight) controller.abort(reason)
   }
   const onExternalAbort = (): void => stop(signal!.reason)
   signal?.addEventListener('abort', onExternalAbort, { once: true })
@@ -64,7 +67,10 @@ export async function execute(options: ExecuteOptions): Promise<Execution> {
       toRun,
       suite.concurrency,
       async ({ evalCase, index, slot }) => {
-        const { result, cause } = await runCase(suite, evalCase, identity, controller.signal, calls)
+        const controller = new AbortController()
+        if (stopped !== undefined) controller.abort(stopped.reason)
+        inFlight.add(controller)
+        const { result, cause } = await runCase(suite, evalCase, identity, controller.signal, calls).finally(() => inFlight.delete(controller))
         results[slot] = result
         if (onCase === undefined || stopped !== undefined) return
         await hooks.run(async () => {
