@@ -1,6 +1,7 @@
 // Baselines and the register as files: `.digline/<tenant>/baselines/<suite>.json` (replaced
 // atomically) and `.digline/<tenant>/register.jsonl` (append-only, one write and an fsync a line).
 import type { z } from 'zod'
+import { guardedWrite } from './guarded-io.js'
 import {
   baselineDocumentSchema,
   registerEntrySchema,
@@ -120,7 +121,7 @@ export class FileBaselines implements SupportsBaselines {
     assertSafeSegment('tenant', valid.tenant)
     assertSafeSegment('suite', valid.suite)
     const file = this.paths.baselineFile(valid.tenant, valid.suite)
-    await this.writing(file, () => this.paths.assertInsideStore(this.fs, file))
+    await guardedWrite(file, () => this.paths.assertInsideStore(this.fs, file))
     const created = await ensureDirectory(this.fs, this.paths.baselinesDir(valid.tenant))
     try {
       await writeFileAtomic(this.fs, file, serializeBaseline(valid))
@@ -133,7 +134,7 @@ export class FileBaselines implements SupportsBaselines {
 
   async restoreBaseline(tenant: string, suite: string, previous: Uint8Array | undefined): Promise<void> {
     const file = this.paths.baselineFile(tenant, suite)
-    await this.writing(file, () => this.paths.assertInsideStore(this.fs, file))
+    await guardedWrite(file, () => this.paths.assertInsideStore(this.fs, file))
     if (previous !== undefined) return writeFileAtomic(this.fs, file, previous)
     try {
       await this.fs.unlink(file)
@@ -144,7 +145,7 @@ export class FileBaselines implements SupportsBaselines {
 
   async appendRegister(tenant: string, entry: RegisterEntry): Promise<void> {
     const file = this.paths.registerFile(tenant)
-    await this.writing(file, () => this.paths.assertInsideStore(this.fs, file))
+    await guardedWrite(file, () => this.paths.assertInsideStore(this.fs, file))
     const existing = await this.registerText(file)
     if (existing !== undefined && existing !== '' && !existing.endsWith('\n')) {
       throw unreadableRegister(file, 'its last line is not terminated by a newline, so a new line would be glued onto it')
@@ -189,14 +190,6 @@ export class FileBaselines implements SupportsBaselines {
     }
   }
 
-  private async writing<T>(path: string, step: () => Promise<T>): Promise<T> {
-    try {
-      return await step()
-    } catch (error) {
-      if (isDiglineError(error)) throw error
-      throw storeWriteError('writing', path, error)
-    }
-  }
 
   private async reading<T>(path: string, step: () => Promise<T>, unreadable: (file: string, why: string) => Error): Promise<T> {
     try {

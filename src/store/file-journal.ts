@@ -1,16 +1,17 @@
 // The journal as files: one leg per attempt at a run under runs/<suite>/.pending/, created with
 // O_EXCL so two processes can never write one leg; each record is one write and one fsync.
 import { constants } from 'node:fs'
+import { guardedRead, guardedWrite } from './guarded-io.js'
 import { beneathRoot } from './beneath-root.js'
 import { ensureGitignore } from './gitignore.js'
 import { dirname } from 'node:path'
 import type { CaseResult, ErrorCause, Observed } from '../document/schema.js'
 import type { CaseProgress } from '../driver/progress.js'
-import { isDiglineError, JournalLegExistsError, RunNotFoundError, StoreWriteError } from '../errors.js'
+import { JournalLegExistsError, RunNotFoundError, StoreWriteError } from '../errors.js'
 import { canonicalJson } from '../suite/hashing.js'
 import { keyFor } from '../suite/keys.js'
 import { isSafeSegment } from '../suite/safe-segment.js'
-import { ensureDirectory, fsyncDirectory, isTempName, removeCreatedDirectories, storeWriteError, writeFileAtomic } from './atomic-write.js'
+import { ensureDirectory, fsyncDirectory, isTempName, removeCreatedDirectories, storeWriteError } from './atomic-write.js'
 import { errnoOf, nodeFsLayer, type FileHandle, type FsLayer } from './fs-layer.js'
 import { decodeLine, encodeCase, encodeHeader, encodeObserved, parseLegName } from './journal-format.js'
 import { readJournal, type JournalPlace } from './journal-reader.js'
@@ -46,8 +47,8 @@ export class FileJournal implements SupportsJournal {
     const file = this.paths.journalLegFile(place.tenant, place.suite, key, leg)
     const headerLine = readableLine(encodeHeader({ ...header, leg }), `the header of leg ${leg} of run ${key}`)
     const dir = dirname(file)
-    await this.writing(file, () => this.paths.assertInsideStore(this.fs, file))
-    await this.writing(file, () => this.paths.assertInsideStore(this.fs, this.paths.gitignoreFile()))
+    await guardedWrite(file, () => this.paths.assertInsideStore(this.fs, file))
+    await guardedWrite(file, () => this.paths.assertInsideStore(this.fs, this.paths.gitignoreFile()))
     await this.records.assertNotRemoved(place, 'open a journal leg of')
 
     const created: string[] = []
@@ -119,12 +120,12 @@ export class FileJournal implements SupportsJournal {
 
   async listSuites(tenant: string): Promise<string[]> {
     const dir = this.paths.runsDir(tenant)
-    await this.reading(dir, () => this.paths.assertInsideStore(this.fs, dir))
+    await guardedRead(dir, () => this.paths.assertInsideStore(this.fs, dir), unreadableRun)
     const suites: string[] = []
     for (const name of await this.readdirIfExists(dir)) {
       if (!isSafeSegment(name)) continue
       const path = this.paths.suiteRunsDir(tenant, name)
-      const stats = await this.reading(path, () => this.fs.lstat(path))
+      const stats = await guardedRead(path, () => this.fs.lstat(path), unreadableRun)
       if (stats.isDirectory()) suites.push(name)
     }
     return suites.sort(compareText)
@@ -161,7 +162,7 @@ export class FileJournal implements SupportsJournal {
 
   private async legsByKey(tenant: string, suite: string): Promise<Map<string, number[]>> {
     const dir = this.paths.pendingDir(tenant, suite)
-    await this.reading(dir, () => this.paths.assertInsideStore(this.fs, dir))
+    await guardedRead(dir, () => this.paths.assertInsideStore(this.fs, dir), unreadableRun)
     const byKey = new Map<string, number[]>()
     for (const name of await this.readdirIfExists(dir)) {
       if (isTempName(name)) continue
@@ -184,23 +185,7 @@ export class FileJournal implements SupportsJournal {
     }
   }
 
-  private async writing<T>(path: string, step: () => Promise<T>): Promise<T> {
-    try {
-      return await step()
-    } catch (error) {
-      if (isDiglineError(error)) throw error
-      throw storeWriteError('writing', path, error)
-    }
-  }
 
-  private async reading<T>(path: string, step: () => Promise<T>): Promise<T> {
-    try {
-      return await step()
-    } catch (error) {
-      if (isDiglineError(error)) throw error
-      throw unreadableRun(path, `it cannot be read (${errnoOf(error) ?? String(error)})`)
-    }
-  }
 }
 
 /** One open leg. Appends run one at a time; after a failed write the leg takes nothing more. */

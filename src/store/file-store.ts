@@ -1,5 +1,6 @@
 // The embedded default store: run documents as files under `.digline/` (SPEC §4).
 import { basename, join } from 'node:path'
+import { guardedWrite } from './guarded-io.js'
 import { beneathRoot } from './beneath-root.js'
 import { ensureGitignore } from './gitignore.js'
 import type { RunDocument } from '../document/schema.js'
@@ -7,7 +8,7 @@ import { serializeRun } from '../document/serialize.js'
 import { isDiglineError, PathRefusedError, RunNotFoundError, type DiglineErrorData } from '../errors.js'
 import { keyFor } from '../suite/keys.js'
 import { isSafeSegment } from '../suite/safe-segment.js'
-import { ensureDirectory, fsyncDirectory, removeCreatedDirectories, storeWriteError, writeFileAtomic } from './atomic-write.js'
+import { ensureDirectory, fsyncDirectory, removeCreatedDirectories, writeFileAtomic } from './atomic-write.js'
 import { errnoOf, nodeFsLayer, type FsLayer } from './fs-layer.js'
 import { readRunHeader } from './header-reader.js'
 import { StorePaths, assertSafeSegment } from './paths.js'
@@ -113,8 +114,8 @@ export class FileResultStore implements ResultStore, SupportsBaselines, Supports
     assertSafeSegment('key', key)
     const dir = this.paths.suiteRunsDir(tenant, suite)
     const file = this.paths.runFile(tenant, suite, key)
-    await this.writing(file, () => this.paths.assertInsideStore(this.fs, file))
-    await this.writing(file, () => this.paths.assertInsideStore(this.fs, this.paths.gitignoreFile()))
+    await guardedWrite(file, () => this.paths.assertInsideStore(this.fs, file))
+    await guardedWrite(file, () => this.paths.assertInsideStore(this.fs, this.paths.gitignoreFile()))
     const removed = [{ tenant, suite, key }, ...(valid.rejudged_from === undefined ? [] : [{ tenant, suite: valid.rejudged_from_suite ?? suite, key: valid.rejudged_from }])]
     await this.assertNoneRemoved(removed)
     const created = await ensureDirectory(this.fs, dir)
@@ -246,14 +247,6 @@ export class FileResultStore implements ResultStore, SupportsBaselines, Supports
     if (!stats.isFile()) throw unreadableRun(file, 'it is not a regular file')
   }
 
-  private async writing<T>(path: string, step: () => Promise<T>): Promise<T> {
-    try {
-      return await step()
-    } catch (error) {
-      if (isDiglineError(error)) throw error
-      throw storeWriteError('writing', path, error)
-    }
-  }
 
   private async reading<T>(path: string, step: () => Promise<T>): Promise<T> {
     try {

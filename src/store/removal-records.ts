@@ -1,7 +1,7 @@
 // Removal records as files: `.digline/<tenant>/removed/<suite>/<key>.json`, one per removed run.
 // Every writer of a run asks here before it writes and again after it published (docs/adr/0014).
 import { dirname } from 'node:path'
-import { isDiglineError } from '../errors.js'
+import { guardedWrite } from './guarded-io.js'
 import { ensureDirectory, fsyncDirectory, storeWriteError, writeFileAtomic } from './atomic-write.js'
 import { errnoOf, type FsLayer } from './fs-layer.js'
 import { ensureGitignore } from './gitignore.js'
@@ -23,7 +23,7 @@ export class FileRemovalRecords {
   /** Refuses (PathRefusedError) a record reached through a symlink; never opens what is not a regular file. */
   async find(ref: RunRef): Promise<RemovalNotice | undefined> {
     const file = this.location(ref)
-    await this.writing(file, () => this.paths.assertInsideStore(this.fs, file))
+    await guardedWrite(file, () => this.paths.assertInsideStore(this.fs, file))
     let bytes: Buffer
     try {
       // Something that is not a file (a FIFO would block the open) still says removed.
@@ -47,7 +47,7 @@ export class FileRemovalRecords {
   async write(record: RemovalRecord): Promise<boolean> {
     const ref = { tenant: record.tenant, suite: record.suite, key: record.key }
     const file = this.location(ref)
-    await this.writing(file, () => this.paths.assertInsideStore(this.fs, file))
+    await guardedWrite(file, () => this.paths.assertInsideStore(this.fs, file))
     if ((await this.find(ref)) !== undefined) return false
     await ensureDirectory(this.fs, dirname(file))
     await ensureGitignore(this.fs, this.paths)
@@ -66,14 +66,6 @@ export class FileRemovalRecords {
     await fsyncDirectory(this.fs, dirname(file))
   }
 
-  private async writing<T>(path: string, step: () => Promise<T>): Promise<T> {
-    try {
-      return await step()
-    } catch (error) {
-      if (isDiglineError(error)) throw error
-      throw storeWriteError('writing', path, error)
-    }
-  }
 }
 
 function parseRecord(bytes: Buffer, ref: RunRef): RemovalRecord | undefined {

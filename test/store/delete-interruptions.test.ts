@@ -2,7 +2,6 @@
 // measurement): after the stop, only files of the plan are gone, in the plan's order (leaves first,
 // each one's legs before its document) and only removal records were added; after the repeat, the
 // contract of deleteRun holds and nothing outside the plan changed.
-import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { afterEach, expect, test } from 'vitest'
