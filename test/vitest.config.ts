@@ -9,5 +9,7 @@ export default defineConfig({
     hookTimeout: 120_000,
     pool: 'forks',
     globalSetup: ['test/helpers/global-setup.ts'],
+    // CLI output is compared as text; CI=true would otherwise turn picocolors on in-process
+    env: { NO_COLOR: '1' },
   },
 })
