@@ -1,24 +1,9 @@
-// FileJournal in separate node processes, to race two real processes for one leg. The sources are
-// transpiled with the TypeScript compiler into a temp directory the children import.
+// FileJournal in separate node processes, to race two real processes for one leg. The children
+// import the store compiled by child-store.ts.
 import { spawn } from 'node:child_process'
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { dirname, join, relative, resolve } from 'node:path'
-import ts from 'typescript'
+import { dirname, join } from 'node:path'
+import { compileStoreForChild } from './child-store.js'
 import type { JournalHeader } from '../../src/store/journal.js'
-
-const REPO = resolve(import.meta.dirname, '..', '..')
-
-function importClosure(entry: string): string[] {
-  const seen = new Set<string>()
-  const visit = (file: string): void => {
-    if (seen.has(file)) return
-    seen.add(file)
-    for (const match of readFileSync(file, 'utf8').matchAll(/from '(\.{1,2}\/[^']+)\.js'/g)) visit(resolve(dirname(file), `${match[1]}.ts`))
-  }
-  visit(entry)
-  return [...seen]
-}
 
 export interface JournalChildren {
   /** Starts a process that writes `<go>.<pid>.ready`, waits for `go` to exist, then opens `leg` (its own pid in the header). */
@@ -34,19 +19,8 @@ export interface ChildOpen {
 }
 
 export function compileJournalForChildren(): JournalChildren {
-  const dir = mkdtempSync(join(tmpdir(), 'digline-journal-child-'))
-  symlinkSync(join(REPO, 'node_modules'), join(dir, 'node_modules'))
-  writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n')
-  for (const source of importClosure(join(REPO, 'src', 'store', 'file-journal.ts'))) {
-    const out = join(dir, relative(REPO, source)).replace(/\.ts$/, '.js')
-    mkdirSync(dirname(out), { recursive: true })
-    const { outputText } = ts.transpileModule(readFileSync(source, 'utf8'), {
-      compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: true },
-      fileName: source,
-    })
-    writeFileSync(out, outputText)
-  }
-  const module = join(dir, 'src', 'store', 'file-journal.js')
+  const child = compileStoreForChild()
+  const module = join(dirname(child.storeModule), 'file-journal.js')
   const script = `
     import { existsSync, writeFileSync } from 'node:fs'
     const { FileJournal } = await import(${JSON.stringify(module)})
@@ -75,6 +49,6 @@ export function compileJournalForChildren(): JournalChildren {
           else resolvePromise(JSON.parse(last) as ChildOpen)
         })
       }),
-    cleanup: () => rmSync(dir, { recursive: true, force: true }),
+    cleanup: child.cleanup,
   }
 }

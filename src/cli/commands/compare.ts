@@ -8,7 +8,7 @@ import { judgeThresholds } from '../../driver/index.js'
 import { projectSettings } from '../project-config.js'
 import { parseCommand, requireFlag, PROJECT_OPTIONS } from '../parse.js'
 import { PROJECT_HELP, type Command } from '../command.js'
-import { resolveRunKey } from './show.js'
+import { resolveRunKey } from '../run-key.js'
 
 export const compareCommand: Command = {
   name: 'compare',

@@ -5,7 +5,7 @@ import { projectSettings } from '../project-config.js'
 import { parseCommand, requireFlag, PROJECT_OPTIONS } from '../parse.js'
 import { PROJECT_HELP, type Command } from '../command.js'
 import { vitestBin } from '../vitest-bin.js'
-import { resolveRunKey } from './show.js'
+import { resolveRunKey } from '../run-key.js'
 
 export const promoteCommand: Command = {
   name: 'promote',

@@ -8,7 +8,7 @@ import { PROJECT_HELP, type Command } from '../command.js'
 import { launchVitest } from '../launch-vitest.js'
 import { parseCommand, requireFlag, PROJECT_OPTIONS } from '../parse.js'
 import { projectSettings } from '../project-config.js'
-import { resolveRunKey } from './show.js'
+import { resolveRunKey } from '../run-key.js'
 
 export const rejudgeCommand: Command = {
   name: 'rejudge',

@@ -1,18 +1,10 @@
 import { FileResultStore } from '../../store/file-store.js'
-import { RunNotFoundError } from '../../errors.js'
 import { formatAggregates, formatCaseLines } from '../../host/format-outcome.js'
 import { judgeThresholds } from '../../driver/index.js'
 import { projectSettings } from '../project-config.js'
 import { parseCommand, requireFlag, PROJECT_OPTIONS } from '../parse.js'
 import { PROJECT_HELP, type Command } from '../command.js'
-import type { ResultStore } from '../../store/result-store.js'
-
-export async function resolveRunKey(store: ResultStore, tenant: string, suite: string, run: string): Promise<string> {
-  if (run !== 'latest') return run
-  const key = await store.latestKey(tenant, suite)
-  if (key === undefined) throw new RunNotFoundError(`suite ${suite} of tenant ${tenant} has no run, so --run latest names nothing`, 'Run the suite with `vitest run` first.', ['--run'])
-  return key
-}
+import { resolveRunKey } from '../run-key.js'
 
 export const showCommand: Command = {
   name: 'show',
