@@ -1,5 +1,4 @@
-// Prints the sum of the `[reliability]` figures when the run ends. The kills of kill-resume.test.ts
-// (which logs no figure of its own) are counted from DIGLINE_KILLS when that file ran and passed.
+// Prints the sum of the `[reliability]` figures when the run ends.
 import { readFileSync } from 'node:fs'
 import type { Reporter, TestModule } from 'vitest/node'
 
@@ -29,11 +28,6 @@ export default class FiguresReporter implements Reporter {
       }
     } catch {
       // no figure was reported
-    }
-    const killTest = modules.find((m) => m.moduleId.endsWith('kill-resume.test.ts'))
-    if (killTest?.state() === 'passed') {
-      const kills = Number(process.env.DIGLINE_KILLS ?? 20)
-      totals.set('kills', (totals.get('kills') ?? 0) + 2 * Math.max(1, Math.round(kills / 2)) + 2)
     }
     const failed = modules.filter((m) => m.state() === 'failed').map((m) => m.moduleId.replace(/^.*\/test\//, 'test/'))
     const width = Math.max(...ORDER.map((n) => n.length))

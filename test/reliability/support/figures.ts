@@ -4,8 +4,8 @@ import { appendFileSync } from 'node:fs'
 
 export const LONG = process.env.DIGLINE_RELIABILITY_LONG === '1'
 
-/** Inputs per fuzzed reader: 5,000 in CI, 100,000 in the long mode. */
-export const FUZZ_RUNS = Number(process.env.DIGLINE_FUZZ_RUNS ?? (LONG ? 100_000 : 5_000))
+/** Inputs per fuzzed reader: 300 in CI, 100,000 in the long mode. */
+export const FUZZ_RUNS = Number(process.env.DIGLINE_FUZZ_RUNS ?? (LONG ? 100_000 : 300))
 
 export type FigureName =
   | 'kills'
