@@ -101,7 +101,7 @@ export interface SuiteDefinition<I = unknown, O = unknown, E = unknown> {
   tolerances?: Tolerances
   recordResponses?: boolean
   concurrency?: number
-  /** Files or globs (`prompts/**/*.md`) the suite depends on, relative to the Vitest root; each file recorded by sha256 in the run; not in config_hash. */
+  /** Files or globs (such as prompts/**\/*.md) the suite depends on, relative to the Vitest root; each file recorded by sha256 in the run; not in config_hash. */
   artifacts?: readonly string[]
   /** Free-form run metadata written to the document. */
   metadata?: JsonObject
