@@ -52,7 +52,11 @@ function findPluginOptions(plugins: unknown): DiglineOptions | undefined {
 }
 
 async function readPluginOptions(configFile: string): Promise<{ options: DiglineOptions | undefined; root: string }> {
-  const { loadConfigFromFile } = await import('vite')
+  // vite is a peer dependency (ADR 0031): the one the user's vitest runs on, never a copy of our own.
+  const { loadConfigFromFile } = await import('vite').catch((error: unknown) => {
+    const why = (error instanceof Error ? error.message : String(error)).split('\n')[0]
+    throw new ConfigNotFoundError(`${configFile} cannot be read: vite, a peer dependency of digline and vitest, could not be loaded (${why})`, 'Install it next to vitest (npm install -D vite), or pass --tenant T (and --store DIR).', ['--config'])
+  })
   let loaded: Awaited<ReturnType<typeof loadConfigFromFile>>
   try {
     loaded = await loadConfigFromFile({ command: 'serve', mode: 'test' }, configFile, dirname(configFile), 'silent')
