@@ -3,20 +3,25 @@ import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vitest/config'
 
 // Most test files wait on child processes (vitest, digline) rather than compute, so one worker per
-// core leaves cores idle: on the 2-core CI machine, 3 files run at once (ADR 0033). DIGLINE_TEST_WORKERS
-// overrides it.
+// core leaves cores idle: on the 2-core CI machine, 3 files run at once (ADR 0033).
+// DIGLINE_TEST_WORKERS overrides it. The files that measure overlap or wall time run afterwards,
+// one at a time, on an otherwise quiet machine.
 const workers = Number(process.env.DIGLINE_TEST_WORKERS ?? availableParallelism() + 1)
+export const TIMED = ['test/e2e/models.test.ts', 'test/e2e/concurrency.test.ts', 'test/unit/driver/execute-scheduling.test.ts']
 
 export default defineConfig({
   root: fileURLToPath(new URL('..', import.meta.url)),
   test: {
-    include: ['test/**/*.test.ts'],
+    // each project names its own files: a project's `include` would extend this one's, not replace it
     testTimeout: 120_000,
     hookTimeout: 120_000,
     pool: 'forks',
-    maxWorkers: workers,
     globalSetup: ['test/helpers/global-setup.ts'],
     // CLI output is compared as text; CI=true would otherwise turn picocolors on in-process
     env: { NO_COLOR: '1' },
+    projects: [
+      { extends: true, test: { name: 'parallel', include: ['test/**/*.test.ts'], exclude: TIMED, maxWorkers: workers, sequence: { groupOrder: 0 } } },
+      { extends: true, test: { name: 'timed', include: TIMED, maxWorkers: 1, sequence: { groupOrder: 1 } } },
+    ],
   },
 })

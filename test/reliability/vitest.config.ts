@@ -7,7 +7,9 @@ export default defineConfig({
   ...base,
   test: {
     ...base.test,
+    projects: undefined,
     include: ['test/reliability/**/*.test.ts'],
+    maxWorkers: Number(process.env.DIGLINE_TEST_WORKERS ?? 2),
     globalSetup: ['test/helpers/global-setup.ts', 'test/reliability/report-setup.ts'],
     reporters: ['default', new FiguresReporter()],
   },
