@@ -3,6 +3,7 @@
 // handed; the per-case hook (the journal) is how anything leaves it before the run ends.
 import { ObservedIdentityChangedError, UsageError } from '../errors.js'
 import type { CaseResult, ErrorCause, Observed, SampleResult, ScorerScore } from '../document/schema.js'
+import { redactor } from '../models/redaction.js'
 import { describeNotPlain, findNotPlain } from '../suite/plain-data.js'
 import type { EvalCase, ResolvedScorer, ResolvedSuite, ScorerReturn, TargetAnswer, TokenUsage } from '../suite/types.js'
 import { runPool, SerialQueue } from './limiter.js'
@@ -62,6 +63,8 @@ export async function execute(options: ExecuteOptions): Promise<Execution> {
   signal?.addEventListener('abort', onExternalAbort, { once: true })
 
   const calls = { count: 0 }
+  // A target or scorer of the user's own may put an API key of the environment in its error.
+  const redact = redactor([])
   const hooks = new SerialQueue()
   try {
     await runPool(
@@ -71,7 +74,7 @@ export async function execute(options: ExecuteOptions): Promise<Execution> {
         const controller = new AbortController()
         if (stopped !== undefined) controller.abort(stopped.reason)
         inFlight.add(controller)
-        const { result, cause } = await runCase(suite, evalCase, identity, controller.signal, calls).finally(() => inFlight.delete(controller))
+        const { result, cause } = await runCase(suite, evalCase, identity, controller.signal, calls, redact).finally(() => inFlight.delete(controller))
         results[slot] = result
         if (onCase === undefined || stopped !== undefined) return
         await hooks.run(async () => {
@@ -134,6 +137,7 @@ async function runCase(
   identity: ObservedIdentity,
   signal: AbortSignal,
   calls: { count: number },
+  redact: (text: string) => string,
 ): Promise<{ result: CaseResult; cause: ErrorCause | null }> {
   try {
     const answers = await askSamples(suite, evalCase, identity, signal, calls)
@@ -148,7 +152,7 @@ async function runCase(
       score: null,
       passed_samples: 0,
       reason: null,
-      error: { cause: error.layer, message: error.message },
+      error: { cause: error.layer, message: redact(error.message) },
       samples: [],
     }
     return { result: withCaseRecord(suite, evalCase, result), cause: error.layer }
