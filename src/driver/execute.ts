@@ -3,6 +3,8 @@
 // handed; the per-case hook (the journal) is how anything leaves it before the run ends.
 import { ObservedIdentityChangedError, UsageError } from '../errors.js'
 import type { CaseResult, ErrorCause, Observed, SampleResult, ScorerScore } from '../document/schema.js'
+import { redactor } from '../models/redaction.js'
+import { describeNotPlain, findNotPlain } from '../suite/plain-data.js'
 import type { EvalCase, ResolvedScorer, ResolvedSuite, ScorerReturn, TargetAnswer, TokenUsage } from '../suite/types.js'
 import { runPool, SerialQueue } from './limiter.js'
 import { describeIdentityChange, ObservedIdentity } from './observed-identity.js'
@@ -61,6 +63,8 @@ export async function execute(options: ExecuteOptions): Promise<Execution> {
   signal?.addEventListener('abort', onExternalAbort, { once: true })
 
   const calls = { count: 0 }
+  // A target or scorer of the user's own may put an API key of the environment in its error.
+  const redact = redactor([])
   const hooks = new SerialQueue()
   try {
     await runPool(
@@ -70,7 +74,7 @@ export async function execute(options: ExecuteOptions): Promise<Execution> {
         const controller = new AbortController()
         if (stopped !== undefined) controller.abort(stopped.reason)
         inFlight.add(controller)
-        const { result, cause } = await runCase(suite, evalCase, identity, controller.signal, calls).finally(() => inFlight.delete(controller))
+        const { result, cause } = await runCase(suite, evalCase, identity, controller.signal, calls, redact).finally(() => inFlight.delete(controller))
         results[slot] = result
         if (onCase === undefined || stopped !== undefined) return
         await hooks.run(async () => {
@@ -133,6 +137,7 @@ async function runCase(
   identity: ObservedIdentity,
   signal: AbortSignal,
   calls: { count: number },
+  redact: (text: string) => string,
 ): Promise<{ result: CaseResult; cause: ErrorCause | null }> {
   try {
     const answers = await askSamples(suite, evalCase, identity, signal, calls)
@@ -147,7 +152,7 @@ async function runCase(
       score: null,
       passed_samples: 0,
       reason: null,
-      error: { cause: error.layer, message: error.message },
+      error: { cause: error.layer, message: redact(error.message) },
       samples: [],
     }
     return { result: withCaseRecord(suite, evalCase, result), cause: error.layer }
@@ -164,7 +169,7 @@ async function askSamples(
   const { samples } = suite.rules
   const answers: Answer[] = []
   for (let sample = 0; sample < samples; sample++) {
-    const where = `sample ${sample + 1}/${samples}`
+    const where = sampleLabel(sample, samples)
     if (signal.aborted) throw new CaseError('target', `${where}: not asked, the run was stopped`)
     let raw: TargetAnswer
     try {
@@ -192,11 +197,8 @@ function checkAnswer(raw: unknown, record: boolean): (Answer & { model: string |
   if (model !== undefined && (typeof model !== 'string' || model === '')) return `model must be a non-empty string, got ${preview(model)}`
   if (usage !== undefined && !isUsage(usage)) return `usage must be { input_tokens, output_tokens } of non-negative integers, got ${preview(usage)}`
   if (record) {
-    try {
-      JSON.stringify(output)
-    } catch (error) {
-      return `the output cannot be recorded as JSON (${messageOf(error)})`
-    }
+    const offence = findNotPlain(output, ['output'])
+    if (offence !== undefined) return `the answer cannot be recorded (recordResponses is true): ${describeNotPlain(offence)}`
   }
   return { output, model, usage: usage === undefined ? undefined : { input_tokens: usage.input_tokens, output_tokens: usage.output_tokens } }
 }
@@ -215,12 +217,12 @@ async function scoreSample(
   identity: ObservedIdentity,
   signal: AbortSignal,
 ): Promise<SampleResult> {
-  const args = { input: evalCase.input, output: answer.output, expected: evalCase.expected, caseId: evalCase.id, signal }
+  const args = { input: evalCase.input, output: answer.output, expected: evalCase.expected, caseId: evalCase.id, signal, recorded: suite.recordResponses }
   const settled = await Promise.allSettled(suite.scorers.map(async (scorer) => scorer.score(args)))
   const scores: ScorerScore[] = []
   for (const [i, outcome] of settled.entries()) {
     const scorer = suite.scorers[i]!
-    const where = `sample ${index + 1}/${suite.rules.samples}, scorer ${JSON.stringify(scorer.name)}`
+    const where = `${sampleLabel(index, suite.rules.samples)}, scorer ${JSON.stringify(scorer.name)}`
     if (outcome.status === 'rejected') throw new CaseError('scorer', `${where}: ${messageOf(outcome.reason)}`)
     const normal = normalizeScore(outcome.value, scorer)
     if (typeof normal === 'string') throw new CaseError('scorer', `${where}: ${normal}`)
@@ -286,7 +288,7 @@ function verdict(suite: ResolvedSuite, evalCase: EvalCase, samples: SampleResult
   if (!pass) {
     const failing = samples.findIndex((s) => !s.pass)
     const scorer = samples[failing]!.scorers.find((s) => !s.pass)!
-    reason = `${passed}/${count} samples passed; sample ${failing + 1}, ${scorer.name}: ${scorer.reason ?? 'did not pass'}`
+    reason = `${passed}/${count} samples passed; sample ${failing}, ${scorer.name}: ${scorer.reason ?? 'did not pass'}`
   }
   const result: CaseResult = {
     case_id: evalCase.id,
@@ -311,6 +313,11 @@ function withCaseRecord(suite: ResolvedSuite, evalCase: EvalCase, result: CaseRe
 function jsonValue(value: unknown): unknown {
   const text = JSON.stringify(value)
   return text === undefined ? undefined : (JSON.parse(text) as unknown)
+}
+
+/** Samples are numbered from 0 in every message, as ctx.sample numbers them. */
+function sampleLabel(sample: number, samples: number): string {
+  return `sample ${sample} of ${samples}`
 }
 
 function mean(values: readonly number[]): number {

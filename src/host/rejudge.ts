@@ -103,7 +103,7 @@ function recordedAnswers(doc: RunDocument, recorded: ReadonlyMap<string, CaseRes
     const sample = result?.samples[ctx.sample]
     if (result === undefined || sample === undefined) {
       const why = result?.error == null ? 'no answer was recorded' : `the case errored there (${result.error.cause}: ${result.error.message})`
-      throw new Error(`no recorded answer for sample ${ctx.sample + 1} of case ${ctx.caseId} in ${where}: ${why}`)
+      throw new Error(`no recorded answer for sample ${ctx.sample} (counting from 0) of case ${ctx.caseId} in ${where}: ${why}`)
     }
     return model === undefined ? { output: sample.output } : { output: sample.output, model }
   }

@@ -3,7 +3,8 @@
 import type { LanguageModel } from 'ai'
 import type { JsonObject } from '../suite/types.js'
 import type { ChatModel, ChatReply, ChatRequest } from './chat-model.js'
-import { callWithRetries, describeError, isNetworkError, newStats, redactor, statusFailure, type Failure } from './model-call.js'
+import { callWithRetries, describeError, isNetworkError, newStats, statusFailure, type Failure } from './model-call.js'
+import { redactor } from './redaction.js'
 import { callOptions, invalid, samplingConfig, type CallOptions, type SamplingOptions } from './model-options.js'
 import { requirePeer } from './peer.js'
 

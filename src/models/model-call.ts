@@ -98,18 +98,6 @@ export function describeError(error: unknown): string {
   return cause instanceof Error && cause.message !== error.message ? `${error.message} (${cause.message})` : error.message
 }
 
-const SECRET_NAME = /(API_?KEY|TOKEN|SECRET|PASSWORD)$/i
-
-/**
- * Replaces every occurrence of each secret with [redacted]: the ones given, and the values of
- * environment variables named like keys (an SDK may have read one on its own).
- */
-export function redactor(secrets: readonly (string | undefined)[], env: NodeJS.ProcessEnv = process.env): (text: string) => string {
-  const fromEnv = Object.entries(env).filter(([name]) => SECRET_NAME.test(name)).map(([, value]) => value)
-  const present = [...new Set([...secrets, ...fromEnv])].filter((s): s is string => typeof s === 'string' && s.length >= 8)
-  return (text) => present.reduce((out, secret) => out.split(secret).join('[redacted]'), text)
-}
-
 function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
     const onAbort = (): void => {

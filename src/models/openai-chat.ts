@@ -5,7 +5,8 @@ import type { ChatCompletionCreateParamsNonStreaming } from 'openai/resources/ch
 import { MissingApiKeyError } from '../errors.js'
 import type { JsonObject } from '../suite/types.js'
 import type { ChatModel, ChatReply, ChatRequest, JsonReplyFormat } from './chat-model.js'
-import { callWithRetries, describeError, isNetworkError, newStats, redactor, statusFailure, type Failure } from './model-call.js'
+import { callWithRetries, describeError, isNetworkError, newStats, statusFailure, type Failure } from './model-call.js'
+import { redactor } from './redaction.js'
 import { callOptions, invalid, requireModelId, samplingConfig, type CallOptions, type SamplingOptions } from './model-options.js'
 import { requirePeer } from './peer.js'
 

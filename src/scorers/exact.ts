@@ -1,5 +1,9 @@
 import { canonicalJson } from '../suite/hashing.js'
+import { describeNotPlain, findNotPlain } from '../suite/plain-data.js'
 import type { ScorerObject } from '../suite/types.js'
+import { kindOf, preview } from './reason-text.js'
+
+export { preview } from './reason-text.js'
 
 export interface ExactOptions {
   /** Ignore leading and trailing whitespace of string outputs and expectations. */
@@ -20,24 +24,19 @@ export function exact(options: ExactOptions = {}): ScorerObject {
   return {
     name: options.name ?? 'exact',
     config: { trim, case_insensitive: caseInsensitive },
-    score({ output, expected }) {
+    score({ output, expected, recorded }) {
       if (expected === undefined) throw new Error('the case declares no expected value to compare the output with')
-      const equal =
-        typeof output === 'string' && typeof expected === 'string'
-          ? normalize(output) === normalize(expected)
-          : canonicalJson(output) === canonicalJson(expected)
-      return equal ? { pass: true, score: 1 } : { pass: false, score: 0, reason: `expected ${preview(expected)}, got ${preview(output)}` }
+      const strings = typeof output === 'string' && typeof expected === 'string'
+      if (!strings) {
+        // A Map or a Date has no canonical JSON; it equals no plain expected value.
+        const offence = findNotPlain(output, ['output'])
+        if (offence !== undefined) return { pass: false, score: 0, reason: `the output cannot equal plain JSON data: ${describeNotPlain(offence)}` }
+      }
+      const equal = strings ? normalize(output) === normalize(expected) : canonicalJson(output) === canonicalJson(expected)
+      if (equal) return { pass: true, score: 1 }
+      if (recorded === true) return { pass: false, score: 0, reason: `expected ${preview(expected)}, got ${preview(output)}` }
+      const kinds = kindOf(output) === kindOf(expected) ? `both ${kindOf(output).replace(/^an? /, '')}s` : `the output is ${kindOf(output)}, the expected value ${kindOf(expected)}`
+      return { pass: false, score: 0, reason: `the output does not equal the expected value (${kinds}; neither is quoted, as answers are not recorded)` }
     },
   }
-}
-
-/** A value as a reason shows it: JSON, cut to about 80 characters. */
-export function preview(value: unknown, max = 80): string {
-  let text: string
-  try {
-    text = JSON.stringify(value) ?? String(value)
-  } catch {
-    text = String(value)
-  }
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text
 }

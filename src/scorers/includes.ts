@@ -1,6 +1,6 @@
 import { InvalidSuiteError } from '../errors.js'
 import type { ScorerObject } from '../suite/types.js'
-import { preview } from './exact.js'
+import { kindOf, preview, quoteIf } from './reason-text.js'
 
 export interface IncludesOptions {
   caseInsensitive?: boolean
@@ -29,14 +29,18 @@ export function includes(needleOrOptions?: Needle | IncludesOptions, maybeOption
   return {
     name: options.name ?? 'includes',
     config: { needle: fixed === undefined ? null : typeof fixed === 'string' ? fixed : [...fixed], case_insensitive: caseInsensitive },
-    score({ output, expected }) {
+    score({ output, expected, recorded }) {
       const needle = fixed ?? (expected as Needle | undefined)
       const problem = checkNeedles(needle)
-      if (problem !== undefined) throw new Error(`the case's expected value ${preview(expected)} cannot be searched for: ${problem}`)
-      if (typeof output !== 'string') return { pass: false, score: 0, reason: `output is not a string: got ${preview(output)}` }
-      const missing = (typeof needle === 'string' ? [needle] : needle!).find((n) => !fold(output).includes(fold(n)))
-      if (missing === undefined) return { pass: true, score: 1 }
-      return { pass: false, score: 0, reason: `${preview(output)} does not contain ${preview(missing)}` }
+      if (problem !== undefined) throw new Error(`the case's expected value ${quoteIf(recorded, expected, `(${kindOf(expected)})`)} cannot be searched for: ${problem}`)
+      if (typeof output !== 'string') return { pass: false, score: 0, reason: `output is not a string: got ${quoteIf(recorded, output, kindOf(output))}` }
+      const needles = typeof needle === 'string' ? [needle] : needle!
+      const missing = needles.findIndex((n) => !fold(output).includes(fold(n)))
+      if (missing === -1) return { pass: true, score: 1 }
+      if (recorded === true) return { pass: false, score: 0, reason: `${preview(output)} does not contain ${preview(needles[missing])}` }
+      // A fixed needle is config (in judge_config already); a needle from expected is not quoted.
+      const what = fixed !== undefined ? preview(needles[missing]) : typeof needle === 'string' ? 'the expected value' : `element ${missing} of the expected value`
+      return { pass: false, score: 0, reason: `the output does not contain ${what} (the output is not quoted, as answers are not recorded)` }
     },
   }
 }

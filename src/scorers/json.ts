@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { InvalidSuiteError } from '../errors.js'
 import type { JsonObject, ScorerObject } from '../suite/types.js'
-import { preview } from './exact.js'
+import { preview } from './reason-text.js'
 
 export interface JsonOptions {
   /** The scorer's name in results (default "json"). */
@@ -21,13 +21,15 @@ export function json(schema: z.ZodType, options: JsonOptions = {}): ScorerObject
   return {
     name: options.name ?? 'json',
     config: { schema: jsonSchema },
-    score({ output }) {
+    score({ output, recorded }) {
       let value: unknown = output
       if (typeof output === 'string') {
         try {
           value = JSON.parse(output)
         } catch (error) {
-          return { pass: false, score: 0, reason: `output is not JSON (${(error as Error).message}): ${preview(output)}` }
+          // The parser's message quotes a piece of the text, so it is kept only with the answer itself.
+          if (recorded === true) return { pass: false, score: 0, reason: `output is not JSON (${(error as Error).message}): ${preview(output)}` }
+          return { pass: false, score: 0, reason: 'output is a string that is not JSON (not quoted, as answers are not recorded)' }
         }
       }
       const parsed = schema.safeParse(value)

@@ -3,7 +3,7 @@
 import { z } from 'zod'
 import type { ChatMessage } from '../models/chat-model.js'
 import type { JsonObject } from '../suite/types.js'
-import { preview } from './exact.js'
+import { preview } from './reason-text.js'
 
 export const JUDGE_TEMPLATE = 'digline-judge-v1'
 
@@ -57,20 +57,24 @@ export function judgeMessages(args: { rubric: string; scale: JudgeScale; input: 
   ]
 }
 
-/** The judgement in the reply, or a JudgeReplyError saying what is wrong with it. */
-export function readJudgement(text: string, schema: z.ZodType<Judgement>): Judgement {
+/**
+ * The judgement in the reply, or a JudgeReplyError saying what is wrong with it. The reply is quoted
+ * in the error only when `quote` (the run records answers): a judge's reply may repeat the answer.
+ */
+export function readJudgement(text: string, schema: z.ZodType<Judgement>, quote = true): Judgement {
+  const shown = quote ? `: ${preview(text, 120)}` : ' (the reply is not quoted, as answers are not recorded)'
   const body = text.trim().replace(/^```(?:json)?\s*([\s\S]*?)\s*```$/, '$1')
   let value: unknown
   try {
     value = JSON.parse(body)
   } catch {
-    throw new JudgeReplyError(`the judge's reply is not valid JSON: ${preview(text, 120)}`)
+    throw new JudgeReplyError(`the judge's reply is not valid JSON${shown}`)
   }
   const parsed = schema.safeParse(value)
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!
     const where = issue.path.length === 0 ? '(root)' : issue.path.map(String).join('.')
-    throw new JudgeReplyError(`the judge's reply is not a judgement (at ${where}: ${issue.message}): ${preview(text, 120)}`)
+    throw new JudgeReplyError(`the judge's reply is not a judgement (at ${where}: ${issue.message})${shown}`)
   }
   return parsed.data
 }

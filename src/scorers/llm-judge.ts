@@ -45,11 +45,13 @@ export function llmJudge(options: LlmJudgeOptions): ScorerObject {
     name,
     config: { model: model.config, rubric, scale: { min: scale.min, max: scale.max }, pass_at: passAt, template: JUDGE_TEMPLATE },
     passAt: normal(passAt),
-    async score({ input, output, expected, signal }) {
+    async score({ input, output, expected, signal, recorded }) {
       const reply = await model.complete({ messages: judgeMessages({ rubric, scale, input, output, expected }), json, signal })
-      const judgement = readJudgement(reply.text, schema)
+      const judgement = readJudgement(reply.text, schema, recorded === true)
+      // The judge's reasoning is free text that may repeat the answer: it is kept only with the answers.
       const reasoning = judgement.reasoning.trim()
-      const reason = `${judgement.score}/${scale.max}: ${reasoning.length > REASON_CHARS ? `${reasoning.slice(0, REASON_CHARS - 1)}…` : reasoning}`
+      const said = recorded === true ? (reasoning.length > REASON_CHARS ? `${reasoning.slice(0, REASON_CHARS - 1)}…` : reasoning) : "the judge's reasoning is not kept, as answers are not recorded"
+      const reason = `${judgement.score}/${scale.max}: ${said}`
       return { pass: judgement.score >= passAt, score: normal(judgement.score), reason, model: reply.model, usage: reply.usage }
     },
   }

@@ -1,6 +1,6 @@
 import { InvalidSuiteError } from '../errors.js'
 import type { ScorerObject } from '../suite/types.js'
-import { preview } from './exact.js'
+import { kindOf, preview, quoteIf } from './reason-text.js'
 
 export interface NumericOptions {
   /** The allowed distance from the expected value (>= 0); with `relative`, a share of |expected|. */
@@ -27,15 +27,16 @@ export function numeric(options: NumericOptions): ScorerObject {
   return {
     name: options.name ?? 'numeric',
     config: { tolerance, relative },
-    score({ output, expected }) {
+    score({ output, expected, recorded }) {
       const want = asNumber(expected)
-      if (want === undefined) throw new Error(`the case's expected value ${preview(expected)} is not a number`)
+      if (want === undefined) throw new Error(`the case's expected value ${quoteIf(recorded, expected, `(${kindOf(expected)})`)} is not a number`)
       const got = asNumber(output)
-      if (got === undefined) return { pass: false, score: 0, reason: `output is not a number: got ${preview(output)}` }
+      if (got === undefined) return { pass: false, score: 0, reason: `output is not a number: got ${quoteIf(recorded, output, kindOf(output))}` }
       const bound = relative ? tolerance * Math.abs(want) : tolerance
       if (Math.abs(got - want) <= bound + FLOAT_SLACK * Math.max(1, Math.abs(want))) return { pass: true, score: 1 }
       const within = relative ? `± ${tolerance * 100}%` : `± ${tolerance}`
-      return { pass: false, score: 0, reason: `expected ${want} ${within}, got ${got}` }
+      if (recorded === true) return { pass: false, score: 0, reason: `expected ${want} ${within}, got ${got}` }
+      return { pass: false, score: 0, reason: `the output is ${got > want ? 'above' : 'below'} the expected value by more than ${within.slice(2)} (neither is quoted, as answers are not recorded)` }
     },
   }
 }

@@ -1,6 +1,6 @@
 import { InvalidSuiteError } from '../errors.js'
 import type { ScorerObject } from '../suite/types.js'
-import { preview } from './exact.js'
+import { kindOf, preview, quoteIf } from './reason-text.js'
 
 export interface RegexOptions {
   /** The scorer's name in results (default "regex"). */
@@ -23,11 +23,11 @@ export function regex(pattern: RegExp | string, options: RegexOptions = {}): Sco
   return {
     name: options.name ?? 'regex',
     config: { source, flags },
-    score({ output }) {
-      if (typeof output !== 'string') return { pass: false, score: 0, reason: `output is not a string: got ${preview(output)}` }
+    score({ output, recorded }) {
+      if (typeof output !== 'string') return { pass: false, score: 0, reason: `output is not a string: got ${quoteIf(recorded, output, kindOf(output))}` }
       // A fresh RegExp per call: a /g or /y pattern keeps lastIndex between test() calls.
       if (new RegExp(source, flags).test(output)) return { pass: true, score: 1 }
-      return { pass: false, score: 0, reason: `${preview(output)} does not match /${source}/${flags}` }
+      return { pass: false, score: 0, reason: `${quoteIf(recorded, output, 'the output (not quoted, as answers are not recorded)')} does not match /${source}/${flags}` }
     },
   }
 }

@@ -1,19 +1,25 @@
 import { createHash } from 'node:crypto'
+import { assertPlainData } from './plain-data.js'
 import type { EvalCase, ResolvedScorer, SuiteRules } from './types.js'
 
-/** JSON with object keys sorted at every depth and no whitespace; undefined members dropped. */
+/**
+ * JSON with object keys sorted at every depth and no whitespace; undefined members dropped. Only
+ * plain JSON data has one (src/suite/plain-data.ts): anything else throws NotPlainDataError rather
+ * than hashing a Map as {} or NaN as null. An undefined value itself gives undefined.
+ */
 export function canonicalJson(value: unknown): string {
+  assertPlainData(value, [], { allowUndefinedRoot: true })
   return JSON.stringify(sortKeys(value))
 }
 
 function sortKeys(value: unknown): unknown {
   if (value === null || typeof value !== 'object') return value
-  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return sortKeys((value as { toJSON(): unknown }).toJSON())
-  if (Array.isArray(value)) return value.map((v) => (v === undefined ? null : sortKeys(v)))
-  const out: Record<string, unknown> = {}
+  if (Array.isArray(value)) return value.map(sortKeys)
+  // No prototype: an own "__proto__" key (JSON.parse makes them) stays a key.
+  const out = Object.create(null) as Record<string, unknown>
   for (const key of Object.keys(value).sort()) {
     const v = (value as Record<string, unknown>)[key]
-    if (v !== undefined && typeof v !== 'function') out[key] = sortKeys(v)
+    if (v !== undefined) out[key] = sortKeys(v)
   }
   return out
 }

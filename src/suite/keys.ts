@@ -1,6 +1,6 @@
 import { InvalidOptionsError } from '../errors.js'
 
-const CREATED_AT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/
+const CREATED_AT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})\.\d{6}Z$/
 const KEY = /^(\d{8}T\d{12}Z)-([0-9a-f]{12})$/
 
 /** Now, as ISO-8601 UTC with microseconds. */
@@ -12,8 +12,19 @@ export function createdAtNow(): string {
   return `${iso.slice(0, -1)}${extra}Z`
 }
 
+/** ISO-8601 UTC with microseconds, naming an instant that exists: no 2026-02-30, no T24:00, no leap second. */
 export function isCreatedAt(value: string): boolean {
-  return CREATED_AT.test(value) && !Number.isNaN(Date.parse(value.slice(0, 23) + 'Z'))
+  const parts = CREATED_AT.exec(value)
+  if (parts === null) return false
+  const [year, month, day, hour, minute, second] = parts.slice(1, 7).map(Number) as [number, number, number, number, number, number]
+  return month >= 1 && month <= 12 && day >= 1 && day <= daysIn(year, month) && hour <= 23 && minute <= 59 && second <= 59
+}
+
+function daysIn(year: number, month: number): number {
+  // Day 0 of the next month is the last day of this one. Not Date.UTC: it reads years 0..99 as 1900..1999.
+  const date = new Date(0)
+  date.setUTCFullYear(year, month, 0)
+  return date.getUTCDate()
 }
 
 /** DIGLINE_CREATED_AT when set (validated), otherwise now. */
@@ -22,8 +33,10 @@ export function launchCreatedAt(env: NodeJS.ProcessEnv = process.env): string {
   if (fixed === undefined || fixed === '') return createdAtNow()
   if (!isCreatedAt(fixed)) {
     throw new InvalidOptionsError(
-      `DIGLINE_CREATED_AT=${JSON.stringify(fixed)} is not ISO-8601 UTC with microseconds`,
-      'Set it like 2026-11-29T22:39:56.123456Z, or unset it.',
+      CREATED_AT.test(fixed)
+        ? `DIGLINE_CREATED_AT=${JSON.stringify(fixed)} is not a real instant (no such day or time of day in UTC)`
+        : `DIGLINE_CREATED_AT=${JSON.stringify(fixed)} is not ISO-8601 UTC with microseconds`,
+      'Set it to a real instant like 2026-11-29T22:39:56.123456Z, or unset it, then run `vitest run` again.',
       ['DIGLINE_CREATED_AT'],
     )
   }

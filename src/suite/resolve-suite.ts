@@ -2,6 +2,7 @@
 import { z } from 'zod'
 import { InvalidSuiteError } from '../errors.js'
 import { configHash, casesDigest } from './hashing.js'
+import { refuseNotPlainSuiteData } from './plain-suite-data.js'
 import { isSafeSegment, SAFE_SEGMENT_RULE } from './safe-segment.js'
 import type { ResolvedScorer, ResolvedSuite, Scorer, SuiteDefinition, TargetAnswer, TargetContext } from './types.js'
 
@@ -88,6 +89,7 @@ export function resolveSuite(definition: SuiteDefinition<any, any, any>): Resolv
   })
   const seen = new Set<string>()
   const scorers = def.scorers.map((s, i) => resolveScorer(s, i, seen))
+  refuseNotPlainSuiteData(def, scorers)
   const target = def.target
   const ask =
     typeof target === 'function'

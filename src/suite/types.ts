@@ -47,6 +47,12 @@ export interface ScorerArgs<I = unknown, O = unknown, E = unknown> {
   caseId: string
   /** Passed through to scorers that call a model (an LLM judge). */
   signal?: AbortSignal
+  /**
+   * True when the run records answers (recordResponses). Only then may a reason or an error message
+   * quote the output, the input or the expected value; otherwise it says how the answer failed
+   * without quoting it, because reasons are written to journals, documents and baselines.
+   */
+  recorded?: boolean
 }
 
 export interface ScoreResult {

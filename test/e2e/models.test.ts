@@ -100,9 +100,10 @@ describe('a judged run against an OpenAI-compatible endpoint', () => {
     const byId = Object.fromEntries(doc.results.map((r: { case_id: string }) => [r.case_id, r]))
     expect(CASES.map((id) => byId[id].error?.cause ?? byId[id].verdict)).toEqual(['pass', 'pass', 'pass', 'pass', 'pass', 'target', 'scorer', 'target'])
     expect(byId.down.error.message).toMatch(/gave up after 3 attempts \(503, 503, 503\)/)
-    expect(byId.prose.error.message).toContain(`JudgeReplyError: the judge's reply is not valid JSON: "It deserves a 5."`)
+    // Answers are not recorded here, so neither the judge's reply nor its reasoning is written.
+    expect(byId.prose.error.message).toContain(`JudgeReplyError: the judge's reply is not valid JSON (the reply is not quoted, as answers are not recorded)`)
     expect(byId.auth.error.message).toContain('Incorrect API key provided: Bearer [redacted]')
-    expect(byId.ok1.samples[0]).toMatchObject({ usage: { input_tokens: 10, output_tokens: 2 }, scorers: [{ name: 'llm_judge', score: 1, reason: '5/5: matches the reference', usage: { input_tokens: 40, output_tokens: 6 } }] })
+    expect(byId.ok1.samples[0]).toMatchObject({ usage: { input_tokens: 10, output_tokens: 2 }, scorers: [{ name: 'llm_judge', score: 1, reason: "5/5: the judge's reasoning is not kept, as answers are not recorded", usage: { input_tokens: 40, output_tokens: 6 } }] })
     expect(doc.observed).toEqual({ target_model: 'gpt-mini-2026-01-01', judge_models: { llm_judge: 'judge-mini' } })
     expect(doc.target_config).toEqual({ provider: 'openai-compatible', model: 'gpt-mini', base_url: server.url, temperature: 0, system: 'Answer briefly.' })
     expect(doc.judge_config.scorers[0].config.model).toEqual({ provider: 'openai.chat', model: 'judge-mini' })

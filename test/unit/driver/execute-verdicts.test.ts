@@ -50,9 +50,11 @@ describe('execute: verdicts', () => {
 
   it('fails with the first failing scorer reason of the first failing sample', async () => {
     const { target } = bySample(['Quito'])
-    const { results } = await execute({ suite: suiteOf({ cases: capital, target }) })
+    const { results } = await execute({ suite: suiteOf({ cases: capital, target, recordResponses: true }) })
     expect(results[0]).toMatchObject({ verdict: 'fail', score: 0, passed_samples: 0, error: null })
-    expect(results[0]!.reason).toBe('0/1 samples passed; sample 1, exact: expected "Lima", got "Quito"')
+    expect(results[0]!.reason).toBe('0/1 samples passed; sample 0, exact: expected "Lima", got "Quito"')
+    const unrecorded = await execute({ suite: suiteOf({ cases: capital, target }) })
+    expect(unrecorded.results[0]!.reason).toBe('0/1 samples passed; sample 0, exact: the output does not equal the expected value (both strings; neither is quoted, as answers are not recorded)')
   })
 
   it('2 of 3 samples at minAgreement 2/3 passes; 1 of 3 fails naming the first failing sample', async () => {
@@ -63,16 +65,17 @@ describe('execute: verdicts', () => {
     expect(two.calls.map((c) => c.sample)).toEqual([0, 1, 2])
 
     const one = bySample(['Lima', 'Bogota', 'Quito'])
-    const fail = await execute({ suite: suiteOf({ cases: capital, target: one.target, samples: 3, minAgreement: 2 / 3 }) })
+    const fail = await execute({ suite: suiteOf({ cases: capital, target: one.target, samples: 3, minAgreement: 2 / 3, recordResponses: true }) })
     expect(fail.results[0]).toMatchObject({ verdict: 'fail', passed_samples: 1 })
-    expect(fail.results[0]!.reason).toBe('1/3 samples passed; sample 2, exact: expected "Lima", got "Bogota"')
+    // Samples are numbered from 0, as ctx.sample numbers them: the second answer is sample 1.
+    expect(fail.results[0]!.reason).toBe('1/3 samples passed; sample 1, exact: expected "Lima", got "Bogota"')
   })
 
   it('minAgreement 1 (the default) needs every sample; 0 passes a case whose samples all fail', async () => {
     const mixed = bySample(['Lima', 'Lima', 'Quito'])
-    const strict = await execute({ suite: suiteOf({ cases: capital, target: mixed.target, samples: 3 }) })
+    const strict = await execute({ suite: suiteOf({ cases: capital, target: mixed.target, samples: 3, recordResponses: true }) })
     expect(strict.results[0]).toMatchObject({ verdict: 'fail', passed_samples: 2 })
-    expect(strict.results[0]!.reason).toBe('2/3 samples passed; sample 3, exact: expected "Lima", got "Quito"')
+    expect(strict.results[0]!.reason).toBe('2/3 samples passed; sample 2, exact: expected "Lima", got "Quito"')
 
     const wrong = bySample(['Quito', 'Quito', 'Quito'])
     const lenient = await execute({ suite: suiteOf({ cases: capital, target: wrong.target, samples: 3, minAgreement: 0 }) })
@@ -94,7 +97,7 @@ describe('execute: verdicts', () => {
     expect(sample.pass).toBe(false)
     expect(sample.score).toBe(0.75)
     expect(sample.scorers.map((s) => s.name)).toEqual(['scorer_1', 'half'])
-    expect(results[0]!.reason).toBe('0/1 samples passed; sample 1, half: too terse')
+    expect(results[0]!.reason).toBe('0/1 samples passed; sample 0, half: too terse')
   })
 
   it('the case score is the mean of its sample scores', async () => {
@@ -120,7 +123,7 @@ describe('execute: verdicts', () => {
     const { target } = bySample(['x'])
     const strict = { name: 'strict', passAt: 0.8, score: () => 0.79 }
     const { results } = await execute({ suite: suiteOf({ cases: capital, target, scorers: [strict] }) })
-    expect(results[0]).toMatchObject({ verdict: 'fail', reason: '0/1 samples passed; sample 1, strict: score 0.79 is below pass_at 0.8' })
+    expect(results[0]).toMatchObject({ verdict: 'fail', reason: '0/1 samples passed; sample 0, strict: score 0.79 is below pass_at 0.8' })
   })
 
   it('booleans score 1 and 0; an object without score gets 1 or 0 from pass', async () => {
@@ -157,7 +160,7 @@ describe('execute: errors', () => {
     const { results } = await execute({ suite: suiteOf({ cases: capital, target, scorers: [bad] }) })
     expect(results[0]).toMatchObject({ verdict: 'error', score: null, passed_samples: 0, samples: [], reason: null })
     expect(results[0]!.error!.cause).toBe('scorer')
-    expect(results[0]!.error!.message).toMatch(/^sample 1\/1, scorer "bad": /)
+    expect(results[0]!.error!.message).toMatch(/^sample 0 of 1, scorer "bad": /)
   })
 
   it('a scorer that throws errors the case with cause scorer and its message', async () => {
@@ -165,7 +168,7 @@ describe('execute: errors', () => {
     let seen = 0
     const flaky = { name: 'flaky', score: () => (++seen === 2 ? Promise.reject(new Error('judge timed out')) : true) }
     const { results } = await execute({ suite: suiteOf({ cases: capital, target, samples: 2, scorers: [flaky] }) })
-    expect(results[0]!.error).toEqual({ cause: 'scorer', message: 'sample 2/2, scorer "flaky": judge timed out' })
+    expect(results[0]!.error).toEqual({ cause: 'scorer', message: 'sample 1 of 2, scorer "flaky": judge timed out' })
     expect(results[0]!.samples).toEqual([])
   })
 
@@ -181,7 +184,7 @@ describe('execute: errors', () => {
       score: null,
       passed_samples: 0,
       reason: null,
-      error: { cause: 'target', message: 'sample 2/3: 529 overloaded' },
+      error: { cause: 'target', message: 'sample 1 of 3: 529 overloaded' },
       samples: [],
     })
     expect(calls.map((c) => c.sample)).toEqual([0, 1])
@@ -200,7 +203,7 @@ describe('execute: errors', () => {
     ]
     const { results } = await execute({ suite: suiteOf({ cases, target }) })
     expect(results.map((r) => r.verdict)).toEqual(['pass', 'error', 'pass'])
-    expect(results[1]!.error).toEqual({ cause: 'target', message: 'sample 1/1: TypeError: bad input' })
+    expect(results[1]!.error).toEqual({ cause: 'target', message: 'sample 0 of 1: TypeError: bad input' })
   })
 
   it.each([
@@ -221,7 +224,9 @@ describe('execute: errors', () => {
     const { target } = counted(() => circular)
     const recorded = await execute({ suite: suiteOf({ cases: capital, target, recordResponses: true }) })
     expect(recorded.results[0]!.error).toMatchObject({ cause: 'target' })
-    expect(recorded.results[0]!.error!.message).toMatch(/^sample 1\/1: malformed answer: the output cannot be recorded as JSON/)
+    expect(recorded.results[0]!.error!.message).toBe(
+      'sample 0 of 1: malformed answer: the answer cannot be recorded (recordResponses is true): output.self is a cycle back to output, which JSON cannot represent faithfully (use a tree: copy the shared part, or refer to it by an id)',
+    )
     const unrecorded = await execute({ suite: suiteOf({ cases: capital, target, scorers: [{ name: 'no', score: () => false }] }) })
     expect(unrecorded.results[0]!.verdict).toBe('fail')
   })

@@ -62,7 +62,7 @@ describe('execute: observed identity', () => {
     const { target, calls } = reporting({ a: ['m', 'm', 'm'], b: ['m', 'n', 'm'], c: ['m', 'm', 'm'] })
     const { results, targetCalls } = await execute({ suite: suiteOf({ cases, target, samples: 3 }) })
     expect(results.map((r) => r.verdict)).toEqual(['pass', 'error', 'pass'])
-    expect(results[1]!.error!.message).toMatch(/^sample 2\/3: ObservedIdentityChangedError: /)
+    expect(results[1]!.error!.message).toMatch(/^sample 1 of 3: ObservedIdentityChangedError: /)
     expect(calls.filter((c) => c.caseId === 'b')).toHaveLength(2)
     expect(targetCalls).toBe(8)
   })

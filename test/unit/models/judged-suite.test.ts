@@ -38,7 +38,7 @@ function suite(ids: string[], judgeModel = model(), extra: object = {}) {
 
 test('the judge scores on its scale, passes at 4 of 5 by default, and reports its model and usage', async () => {
   server.script = (r) => (isJudge(r) ? { reply: judgement(r.user.includes('answer a') ? 4 : 3, 'close enough'), model: 'judge-1', usage: { prompt_tokens: 50, completion_tokens: 9 } } : { reply: `answer ${r.user.slice(-1)}`, model: 'target-1' })
-  const s = suite(['a', 'b'])
+  const s = suite(['a', 'b'], model(), { recordResponses: true })
   const { results, observed } = await execute({ suite: s })
   expect(results.map((r) => [r.case_id, r.verdict, r.score])).toEqual([
     ['a', 'pass', 0.75],
@@ -78,7 +78,7 @@ test('a judge reply that is not valid JSON, or out of scale, errors its case wit
     return id === 'down' ? { status: 500 } : { reply: `answer ${id}` }
   }
   const before = server.requests.length
-  const { results } = await execute({ suite: suite(['ok', 'prose', 'big', 'down']) })
+  const { results } = await execute({ suite: suite(['ok', 'prose', 'big', 'down'], model(), { recordResponses: true }) })
   const byId = Object.fromEntries(results.map((r) => [r.case_id, r]))
   expect(byId.ok!.verdict).toBe('pass')
   expect(byId.prose!.error).toEqual({ cause: 'scorer', message: expect.stringContaining(`scorer "llm_judge": JudgeReplyError: the judge's reply is not valid JSON: "I would give it a 4."`) })
@@ -121,4 +121,23 @@ test('judge usage and the cost survive the journal and a re-read byte for byte',
 test('a price table that is not { model: { input, output } } is refused when the suite loads', () => {
   expect(() => suite(['a'], model(), { prices: { 'gpt-test': { input: -1, output: 1 } } })).toThrow(/InvalidSuiteError|prices/)
   expect(() => suite(['a'], model(), { prices: { 'gpt-test': { in: 1, out: 1 } } })).toThrow(/prices/)
+})
+
+test("with recordResponses false, the judge's reasoning and an unreadable reply of it are not kept: they may repeat the answer", async () => {
+  const judged: Record<string, Step> = {
+    a: { reply: judgement(2, 'The response "answer a SECRET-PII" misses the point.') },
+    prose: { reply: 'answer prose SECRET-PII deserves a 4.' },
+  }
+  server.script = (r) => {
+    const id = r.user.match(/question (\w+)/)?.[1] ?? 'a'
+    return isJudge(r) ? judged[id]! : { reply: `answer ${id} SECRET-PII` }
+  }
+  const { results } = await execute({ suite: suite(['a', 'prose']) })
+  expect(results[0]!.samples[0]!.scorers[0]!.reason).toBe("2/5: the judge's reasoning is not kept, as answers are not recorded")
+  expect(results[0]!.reason).toBe("0/1 samples passed; sample 0, llm_judge: 2/5: the judge's reasoning is not kept, as answers are not recorded")
+  expect(results[1]!.error).toEqual({
+    cause: 'scorer',
+    message: `sample 0 of 1, scorer "llm_judge": JudgeReplyError: the judge's reply is not valid JSON (the reply is not quoted, as answers are not recorded)`,
+  })
+  expect(JSON.stringify(results)).not.toContain('SECRET-PII')
 })

@@ -73,6 +73,17 @@ test('an error that echoes the key is redacted before it leaves the adapter', as
   expect(error.message).not.toContain(KEY)
 })
 
+test('a 400 body that echoes a prefix of the key (given, or read from the environment) has the prefix redacted', async () => {
+  const LIVE = 'sk-live-SUPERSECRET-9f8e7d6c5b4a'
+  server.script = (r) => ({ status: 400, message: `invalid key: your key prefix ${r.authorization!.slice('Bearer '.length, 'Bearer '.length + 13)}... is not enabled for this model` })
+  for (const model of [openaiModel({ model: 'gpt-test', baseURL: server.url, apiKey: LIVE }), openaiModel({ model: 'gpt-test', baseURL: server.url }, { OPENAI_API_KEY: LIVE })]) {
+    const error = (await model.complete({ messages: [{ role: 'user', content: 'hi' }] }).catch((e: unknown) => e)) as Error
+    expect(error).toBeInstanceOf(ModelCallError)
+    expect(error.message).toContain('invalid key: your key prefix [redacted]... is not enabled for this model')
+    expect(error.message).not.toContain('sk-live-S')
+  }
+})
+
 test('an attempt that takes longer than timeoutMs is retried as a timeout', async () => {
   const seen = scripted([{ reply: 'late', latencyMs: 300 }, { reply: 'on time' }])
   const model = openaiModel({ model: 'gpt-test', baseURL: server.url, apiKey: KEY, timeoutMs: 100, retry: FAST })
