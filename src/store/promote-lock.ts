@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { link } from 'node:fs/promises'
 import { hostname } from 'node:os'
+import { dirname, join } from 'node:path'
 import { constants } from 'node:fs'
 import { PromotionInProgressError } from '../errors.js'
 import { errnoOf, type FsLayer } from './fs-layer.js'
@@ -18,7 +19,14 @@ export interface LockHolder {
   /** Clock ticks since boot when the process started (/proc/<pid>/stat field 22); null off Linux. */
   start: number | null
   since: string
+  /** This acquisition: within one process, a lock whose token is not held any more is provably gone. */
+  token: string
 }
+
+/** Tokens of the locks (and lock drafts) this process holds right now. */
+const HELD = new Set<string>()
+
+const DRAFT_NAME = /^\.promote\.lock\.(\d+)-(\d+|x)\.([0-9a-f]+)\.tmp$/
 
 const WAIT_MS = 60_000
 
@@ -44,7 +52,16 @@ export function processStart(pid: number): number | null {
 }
 
 export function thisHolder(): LockHolder {
-  return { host: hostname(), boot: bootId(), pid: process.pid, start: processStart(process.pid), since: new Date().toISOString() }
+  return { host: hostname(), boot: bootId(), pid: process.pid, start: processStart(process.pid), since: new Date().toISOString(), token: randomBytes(8).toString('hex') }
+}
+
+/** Whether a process (pid and start time) of this host is gone; a token of this process is judged by HELD. */
+function processIsGone(pid: number, start: number | null, token: string | undefined): boolean {
+  if (pid === process.pid && (start === null || start === processStart(process.pid))) return token !== undefined && !HELD.has(token)
+  if (!pidAnswers(pid)) return true
+  if (start === null) return false
+  const now = processStart(pid)
+  return now === null ? existsNoProc(pid) : now !== start
 }
 
 function pidAnswers(pid: number): boolean {
@@ -61,10 +78,7 @@ export function holderIsGone(holder: LockHolder): boolean {
   if (holder.host !== hostname()) return false
   const boot = bootId()
   if (holder.boot !== null && boot !== null && holder.boot !== boot) return true
-  if (!pidAnswers(holder.pid)) return true
-  if (holder.start === null) return false
-  const start = processStart(holder.pid)
-  return start === null ? existsNoProc(holder.pid) : start !== holder.start
+  return processIsGone(holder.pid, holder.start, holder.token)
 }
 
 function existsNoProc(pid: number): boolean {
@@ -81,7 +95,7 @@ function parseHolder(text: string): LockHolder | undefined {
   try {
     const value = JSON.parse(text) as Partial<LockHolder>
     if (typeof value.host === 'string' && typeof value.pid === 'number') {
-      return { host: value.host, boot: value.boot ?? null, pid: value.pid, start: value.start ?? null, since: String(value.since ?? '') }
+      return { host: value.host, boot: value.boot ?? null, pid: value.pid, start: value.start ?? null, since: String(value.since ?? ''), token: String(value.token ?? '') }
     }
   } catch {
     // A lock is published whole by link(2); text that is not a holder was not written by digline.
@@ -99,18 +113,24 @@ export class PromoteLock {
 
   /** Runs `step` while holding the lock; waits for a live holder, breaks a provably stale one. */
   async holding<T>(step: () => Promise<T>): Promise<T> {
-    const ino = await this.acquire()
+    const me = thisHolder()
+    HELD.add(me.token)
     try {
-      return await step()
+      const ino = await this.acquire(me)
+      try {
+        await this.sweepDrafts()
+        return await step()
+      } finally {
+        await this.release(ino)
+      }
     } finally {
-      await this.release(ino)
+      HELD.delete(me.token)
     }
   }
 
-  private async acquire(): Promise<number> {
-    const me = thisHolder()
+  private async acquire(me: LockHolder): Promise<number> {
     const deadline = Date.now() + WAIT_MS
-    const draft = `${this.file}.${me.pid}.${randomBytes(6).toString('hex')}.tmp`
+    const draft = `${this.file}.${me.pid}-${me.start ?? 'x'}.${me.token}.tmp`
     const text = `${JSON.stringify(me)}\n`
     const handle = await this.fs.open(draft, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY | (constants.O_NOFOLLOW ?? 0), 0o644)
     try {
@@ -156,16 +176,28 @@ export class PromoteLock {
     }
     if (holder === undefined || !holderIsGone(holder)) return holder
     // Take the stale lock aside, then make sure it was the one judged, not a fresh one put there since.
-    const aside = `${this.file}.stale.${process.pid}.${randomBytes(6).toString('hex')}.tmp`
+    const aside = `${this.file}.${process.pid}-${processStart(process.pid) ?? 'x'}.${randomBytes(8).toString('hex')}.tmp`
     try {
       await this.fs.rename(this.file, aside)
     } catch (error) {
       if (errnoOf(error) === 'ENOENT') return 'gone'
       throw error
     }
-    if ((await this.fs.lstat(aside)).ino !== ino) await link(aside, this.file).catch(() => undefined)
+    const asideIno = await this.fs.lstat(aside).then((stats) => stats.ino, () => ino)
+    if (asideIno !== ino) await link(aside, this.file).catch(() => undefined)
     await this.fs.unlink(aside).catch(() => undefined)
     return 'gone'
+  }
+
+  /** Drafts and set-aside locks that crashed promoters left in the tenant directory. */
+  private async sweepDrafts(): Promise<void> {
+    const dir = dirname(this.file)
+    for (const name of await this.fs.readdir(dir).catch(() => [] as string[])) {
+      const match = DRAFT_NAME.exec(name)
+      if (match === null) continue
+      const start = match[2] === 'x' ? null : Number(match[2])
+      if (processIsGone(Number(match[1]), start, match[3])) await this.fs.unlink(join(dir, name)).catch(() => undefined)
+    }
   }
 
   private async release(ino: number): Promise<void> {
