@@ -1,6 +1,6 @@
 // The digline() plugin options, validated in one place for the plugin and the CLI.
 import { isAbsolute, resolve } from 'node:path'
-import { storeLocator } from '../store/open-store.js'
+import { assertStoreAvailable, storeLocator } from '../store/open-store.js'
 import { InvalidOptionsError } from '../errors.js'
 import { isSafeSegment, SAFE_SEGMENT_RULE } from '../suite/safe-segment.js'
 
@@ -34,10 +34,12 @@ export function resolveOptions(options: unknown, root: string, env: NodeJS.Proce
   if (typeof store !== 'string' || store === '') throw invalid('store', 'must be a non-empty directory path', ['store'])
   const hooks = opts.hooks ?? []
   if (!Array.isArray(hooks) || hooks.some((h) => typeof h !== 'string' || h === '')) throw invalid('hooks', 'must be a list of file paths', ['hooks'])
+  const storeRoot = storeLocator(store, root, env)
+  assertStoreAvailable(storeRoot)
   return {
     tenant: opts.tenant,
     environment,
-    storeRoot: storeLocator(store, root, env),
+    storeRoot,
     hooks: hooks.map((h) => (isAbsolute(h) ? h : resolve(root, h))),
   }
 }

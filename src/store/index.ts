@@ -1,7 +1,7 @@
 // `digline/store`: the store library. openStore opens the configured backend; FileResultStore is the
 // embedded default; every backend implements Store and passes the same contract suite.
 export { FileResultStore, type FileResultStoreOptions } from './file-store.js'
-export { DEFAULT_STORE, TEAM_STORE_ISSUE, openStore, storeLocator, storeTarget, type OpenStoreOptions, type StoreTarget } from './open-store.js'
+export { DEFAULT_STORE, TEAM_STORE_ISSUE, assertStoreAvailable, openStore, storeLocator, storeTarget, type OpenStoreOptions, type StoreTarget } from './open-store.js'
 export { STORE_GITIGNORE } from './gitignore.js'
 export type {
   BaselinesPart,

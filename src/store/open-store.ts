@@ -45,9 +45,9 @@ export interface OpenStoreOptions {
   say?: (line: string) => void
 }
 
-/** Opens the store a locator names, or refuses by name. */
-export function openStore(options: OpenStoreOptions): Store {
-  const target = storeTarget(options.store)
+/** The backend a locator names, when this version can open it; refused by name otherwise. */
+export function assertStoreAvailable(locator: string): { kind: 'file'; root: string } {
+  const target = storeTarget(locator)
   if (target.kind === 'postgres') {
     throw new TeamStoreUnavailableError(
       `the store ${redacted(target.url)} was refused: it names the team store on PostgreSQL, which this version of digline does not have (it comes with ${TEAM_STORE_ISSUE}); nothing was opened`,
@@ -55,6 +55,12 @@ export function openStore(options: OpenStoreOptions): Store {
       ['store'],
     )
   }
+  return target
+}
+
+/** Opens the store a locator names, or refuses by name. */
+export function openStore(options: OpenStoreOptions): Store {
+  const target = assertStoreAvailable(options.store)
   return new FileResultStore(options.say === undefined ? { root: target.root } : { root: target.root, say: options.say })
 }
 
