@@ -103,11 +103,12 @@ export class FileBaselines implements SupportsBaselines {
       return await guardedWrite(tenantDir, () =>
         this.lockOf(tenant).holding(async (): Promise<PromotionResult> => {
           await this.recoverTornRegister(tenant)
+          const register = await this.readRegister(tenant)
           const removal = await this.options.removalOf(ref)
           if (removal !== undefined) throw runRemovedError(ref, removal, 'promote')
           const current = await this.readBaseline(tenant, suite)
           if (current !== undefined && current.promoted_from === key) {
-            const last = (await this.readRegister(tenant)).filter((e) => e.suite === suite).at(-1)
+            const last = register.filter((e) => e.suite === suite).at(-1)
             if (last?.key === key) return { ...where, outcome: 'already', entry: undefined }
             const completing = { ...entry, promoted_at: current.promoted_at }
             await this.appendRegister(tenant, completing)
