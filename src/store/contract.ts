@@ -1,7 +1,7 @@
 // The Store: the one contract every backend implements whole (SPEC §10). Every part is required, so
 // no caller sniffs for a capability: runs, the journal, baselines with the register, removal
 // records, the leases of a journal's writers (carried by Pending, judged by the store), and the
-// suites of a tenant. Nothing it returns is file-shaped: runs are named by key, never by a path;
+// suite lifecycle (retired suites). Nothing it returns is file-shaped: runs are named by key, never by a path;
 // a `location` is a sentence-fragment for messages (a path for the file store), never an address.
 // The contract suite (test/store/contract/) holds every backend to it; open-store.ts opens one.
 import type { BaselineDocument, RegisterEntry } from '../document/baseline.js'
@@ -125,10 +125,29 @@ export interface BaselinesPart {
   readRegister(tenant: string): Promise<RegisterEntry[]>
 }
 
+export interface SuiteRetirement {
+  suite: string
+  /** When the suite was first retired (ISO-8601 UTC). */
+  retired_at: string
+}
+
+/**
+ * The suite lifecycle (SPEC §10, seed 003): a suite is a definition and is soft-deleted. Retiring
+ * keeps its runs, baselines, register lines and removal records; no delete touches a retirement.
+ */
+export interface SuitesPart {
+  /** Retires the suite (idempotent: retiring it again returns the first retirement). */
+  retireSuite(tenant: string, suite: string): Promise<SuiteRetirement>
+  /** The suite's retirement, or undefined when it is not retired. */
+  retirementOf(tenant: string, suite: string): Promise<SuiteRetirement | undefined>
+  /** The retired suites of a tenant, by name. */
+  retiredSuites(tenant: string): Promise<SuiteRetirement[]>
+}
+
 export interface RemovalsPart {
   /** The removal record of a key, or undefined when it was never removed. */
   removalOf(tenant: string, suite: string, key: string): Promise<RemovalNotice | undefined>
 }
 
 /** The store: every part required. */
-export interface Store extends RunsPart, JournalPart, BaselinesPart, RemovalsPart {}
+export interface Store extends RunsPart, JournalPart, BaselinesPart, RemovalsPart, SuitesPart {}

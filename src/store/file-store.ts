@@ -12,7 +12,9 @@ import { ensureDirectory, fsyncDirectory, removeCreatedDirectories, writeFileAto
 import { errnoOf, nodeFsLayer, type FsLayer } from './fs-layer.js'
 import { readRunHeader } from './header-reader.js'
 import { StorePaths, assertSafeSegment } from './paths.js'
-import type { ListedRun, PromotionRequest, PromotionResult, RunListing, RunScan, Store, StoredRun } from './contract.js'
+import type { ListedRun, PromotionRequest, PromotionResult, RunListing, RunScan, Store, StoredRun, SuiteRetirement } from './contract.js'
+import { FileSuites } from './file-suites.js'
+import { createdAtNow } from '../suite/keys.js'
 import type { StoredBaseline } from './baselines.js'
 import { FileBaselines } from './file-baselines.js'
 import { FileJournal } from './file-journal.js'
@@ -48,6 +50,7 @@ export class FileResultStore implements Store {
   private readonly journal: FileJournal
   private readonly records: FileRemovalRecords
   private readonly deletes: FileDelete
+  private readonly suites: FileSuites
 
   constructor(options: FileResultStoreOptions) {
     this.paths = new StorePaths(options.root)
@@ -56,6 +59,7 @@ export class FileResultStore implements Store {
     this.records = new FileRemovalRecords(this.paths, this.fs)
     const say = options.say ?? ((line: string) => void process.stderr.write(`${line}\n`))
     this.baselines = new FileBaselines(this.paths, this.fs, { removalOf: (ref) => this.records.find(ref), say })
+    this.suites = new FileSuites(this.paths, this.fs)
     this.deletes = new FileDelete(this.paths, this.fs, this.baselines, this.records)
   }
 
@@ -82,6 +86,16 @@ export class FileResultStore implements Store {
   readBaseline(tenant: string, suite: string): Promise<BaselineDocument | undefined> {
     return this.baselines.readBaseline(tenant, suite)
   }
+  retireSuite(tenant: string, suite: string): Promise<SuiteRetirement> {
+    return this.suites.retireSuite(tenant, suite, createdAtNow())
+  }
+  retirementOf(tenant: string, suite: string): Promise<SuiteRetirement | undefined> {
+    return this.suites.retirementOf(tenant, suite)
+  }
+  retiredSuites(tenant: string): Promise<SuiteRetirement[]> {
+    return this.suites.retiredSuites(tenant)
+  }
+
   promote(request: PromotionRequest): Promise<PromotionResult> {
     return this.baselines.promote(request)
   }

@@ -5,6 +5,7 @@ import { baselinesPart } from './baselines.js'
 import type { ContractFactory, ContractSubject } from './harness.js'
 import { removalsPart } from './removals.js'
 import { runsPart } from './runs.js'
+import { suitesPart } from './suites.js'
 
 export type { ContractFactory, ContractSubject } from './harness.js'
 
@@ -25,5 +26,6 @@ export function runStoreContract(label: string, makeSubject: ContractFactory): v
     runsPart(current)
     baselinesPart(current)
     removalsPart(current)
+    suitesPart(current)
   })
 }
