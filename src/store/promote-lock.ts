@@ -109,6 +109,7 @@ export class PromoteLock {
   constructor(
     private readonly fs: FsLayer,
     private readonly file: string,
+    private readonly waitMs = WAIT_MS,
   ) {}
 
   /** Runs `step` while holding the lock; waits for a live holder, breaks a provably stale one. */
@@ -129,7 +130,7 @@ export class PromoteLock {
   }
 
   private async acquire(me: LockHolder): Promise<number> {
-    const deadline = Date.now() + WAIT_MS
+    const deadline = Date.now() + this.waitMs
     const draft = `${this.file}.${me.pid}-${me.start ?? 'x'}.${me.token}.tmp`
     const text = `${JSON.stringify(me)}\n`
     const handle = await this.fs.open(draft, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY | (constants.O_NOFOLLOW ?? 0), 0o644)
@@ -152,7 +153,7 @@ export class PromoteLock {
         if (Date.now() > deadline) {
           const who = held === undefined ? 'another process' : `process ${held.pid} on ${held.host} (since ${held.since})`
           throw new PromotionInProgressError(
-            `refused to promote: ${who} has held the promotion lock ${this.file} for more than ${WAIT_MS / 1000} s; nothing was written`,
+            `refused to promote: ${who} has held the promotion lock ${this.file} for more than ${this.waitMs / 1000} s; nothing was written`,
             held === undefined ? `wait for the other promotion to finish, then run the command again` : `wait for process ${held.pid} to finish (or end it), then run the command again`,
           )
         }
