@@ -192,7 +192,7 @@ export class FileBaselines implements SupportsBaselines {
     return this.paths.registerFile(tenant)
   }
 
-  async baselineBytes(tenant: string, suite: string): Promise<Uint8Array | undefined> {
+  private async baselineBytes(tenant: string, suite: string): Promise<Uint8Array | undefined> {
     const file = this.paths.baselineFile(tenant, suite)
     await this.reading(file, () => this.paths.assertInsideStore(this.fs, file), unreadableBaseline)
     try {
@@ -274,7 +274,7 @@ export class FileBaselines implements SupportsBaselines {
     return { tenant: valid.tenant, suite: valid.suite, key: valid.promoted_from, location: file }
   }
 
-  async restoreBaseline(tenant: string, suite: string, previous: Uint8Array | undefined): Promise<void> {
+  private async restoreBaseline(tenant: string, suite: string, previous: Uint8Array | undefined): Promise<void> {
     const file = this.paths.baselineFile(tenant, suite)
     await guardedWrite(file, () => this.paths.assertInsideStore(this.fs, file))
     if (previous !== undefined) return writeFileAtomic(this.fs, file, previous)
