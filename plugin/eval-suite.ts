@@ -3,7 +3,7 @@ import { beforeAll, describe, inject, test, type RunnerTestSuite } from 'vitest'
 import { InvalidOptionsError } from '../src/errors.js'
 import { resolveSuite } from '../src/suite/resolve-suite.js'
 import type { SuiteDefinition } from '../src/suite/types.js'
-import { FileResultStore } from '../src/store/file-store.js'
+import { openStore } from '../src/store/open-store.js'
 import type { RunContext } from '../src/host/prepare-run.js'
 import type { SuiteOutcome } from '../src/host/suite-outcome.js'
 import { SuiteRun } from './suite-run.js'
@@ -50,7 +50,7 @@ export function evalSuite<I, O, E>(definition: SuiteDefinition<I, O, E>): void {
   const rejudge = rejudgeDirective(suite.name)
   // A replay reads and files in the tenant and store the rejudge command resolved (its --tenant, --store).
   const runCtx = rejudge.kind === 'rejudge' ? { ...ctx, tenant: rejudge.tenant, storeRoot: rejudge.storeRoot } : ctx
-  const store = new FileResultStore({ root: runCtx.storeRoot })
+  const store = openStore({ store: runCtx.storeRoot })
   const caseIds = suite.cases.map((c) => c.id)
   const hooks = registeredCaseHooks()
 

@@ -8,7 +8,7 @@ import { estimateFromHistory } from '../src/host/usage-estimate.js'
 import { outcomeOf, type SuiteOutcome } from '../src/host/suite-outcome.js'
 import { compareWithBaseline } from '../src/host/compare.js'
 import { findPending, notePendingJournals } from '../src/host/pending-journals.js'
-import type { ResultStore } from '../src/store/result-store.js'
+import type { Store } from '../src/store/contract.js'
 import type { ResolvedSuite } from '../src/suite/types.js'
 import type { ResumeDirective } from './resume-request.js'
 import { announceReplay, prepareReplay, replayRun, type RejudgeRequest } from '../src/host/rejudge.js'
@@ -33,7 +33,7 @@ function deferred<T>(): Deferred<T> {
 export interface SuiteRunOptions {
   suite: ResolvedSuite
   ctx: RunContext
-  store: ResultStore
+  store: Store
   only: ReadonlySet<string> | undefined
   directive: ResumeDirective
   hooks: readonly OnCase[]

@@ -145,6 +145,12 @@ export class MissingApiKeyError extends DiglineRefusal {
 export class MissingPeerDependencyError extends DiglineRefusal {
   readonly name = 'MissingPeerDependencyError'
 }
+export class TeamStoreUnavailableError extends DiglineRefusal {
+  readonly name = 'TeamStoreUnavailableError'
+}
+export class PromotionInProgressError extends DiglineRefusal {
+  readonly name = 'PromotionInProgressError'
+}
 
 // ── failures ────────────────────────────────────────────────────────────────────────────────────
 
@@ -339,6 +345,16 @@ export const REFUSALS = {
     error: MissingPeerDependencyError,
     when: 'A `digline/models` adapter needs an optional peer dependency (`openai` or `ai`) that is not installed.',
     next: 'Install it, e.g. `npm install -D openai@6` or `npm install -D ai@6 @ai-sdk/openai@3` (docs/models.md lists the versions).',
+  },
+  TeamStoreUnavailableError: {
+    error: TeamStoreUnavailableError,
+    when: 'The `store` option or DIGLINE_STORE names a `postgres://` or `postgresql://` URL: the team store on PostgreSQL is not available in this version of digline; nothing was opened.',
+    next: 'Point `store` (or DIGLINE_STORE) at a directory such as `.digline`, the embedded file store.',
+  },
+  PromotionInProgressError: {
+    error: PromotionInProgressError,
+    when: 'Another promotion of the same tenant, by a process that is still alive, held the promotion lock for longer than a promotion waits; nothing was written.',
+    next: 'Wait for the process the message names to finish (or end it), then repeat the promote.',
   },
 } as const satisfies Record<string, ErrorEntry<RefusalClass>>
 

@@ -4,6 +4,7 @@ import { statSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { ConfigNotFoundError, UsageError } from '../errors.js'
 import { resolveOptions, type DiglineOptions, type ResolvedOptions } from '../host/plugin-options.js'
+import { storeLocator } from '../store/open-store.js'
 
 const CONFIG_NAMES = ['vitest.config.ts', 'vitest.config.mts', 'vitest.config.js', 'vitest.config.mjs', 'vite.config.ts', 'vite.config.mts', 'vite.config.js', 'vite.config.mjs']
 
@@ -89,7 +90,9 @@ export async function projectSettings(cwd: string, flags: ProjectFlags, env: Nod
   const merged: DiglineOptions = {
     ...(fromConfig.options ?? {}),
     ...(flags.tenant === undefined ? {} : { tenant: flags.tenant }),
-    ...(flags.store === undefined ? {} : { store: resolve(cwd, flags.store) }),
+    ...(flags.store === undefined ? {} : { store: storeLocator(flags.store, cwd, {}) }),
   } as DiglineOptions
-  return { ...resolveOptions(merged, fromConfig.root, env), root: fromConfig.root, configFile }
+  // --store is said for this command alone, so it wins over DIGLINE_STORE, which wins over the config.
+  const optionsEnv = flags.store === undefined ? env : { ...env, DIGLINE_STORE: undefined }
+  return { ...resolveOptions(merged, fromConfig.root, optionsEnv), root: fromConfig.root, configFile }
 }

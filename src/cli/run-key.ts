@@ -1,8 +1,8 @@
 import { RunNotFoundError } from '../errors.js'
-import type { ResultStore } from '../store/result-store.js'
+import type { Store } from '../store/contract.js'
 
 /** `--run KEY|latest` as a key: latest is the newest readable run of the suite. */
-export async function resolveRunKey(store: ResultStore, tenant: string, suite: string, run: string): Promise<string> {
+export async function resolveRunKey(store: Store, tenant: string, suite: string, run: string): Promise<string> {
   if (run !== 'latest') return run
   const key = await store.latestKey(tenant, suite)
   if (key === undefined) throw new RunNotFoundError(`suite ${suite} of tenant ${tenant} has no run, so --run latest names nothing`, 'Run the suite with `vitest run` first.', ['--run'])

@@ -1,7 +1,7 @@
 // `digline run --resume [KEY]`: which pending journal of which suite each launch finishes.
 import { NoPendingJournalError } from '../errors.js'
-import { supportsJournal, type Pending } from '../store/journal.js'
-import type { ResultStore } from '../store/result-store.js'
+import type { Pending } from '../store/journal.js'
+import type { Store } from '../store/contract.js'
 import { assertNoLiveWriter, raiseRefusal } from './pending-journals.js'
 import { assertNotRemoved } from './removed-runs.js'
 
@@ -12,15 +12,14 @@ export interface ResumeChoice {
   passedOver: Pending[]
 }
 
-export async function pendingOfTenant(store: ResultStore, tenant: string, suite?: string): Promise<Pending[]> {
-  if (!supportsJournal(store)) return []
+export async function pendingOfTenant(store: Store, tenant: string, suite?: string): Promise<Pending[]> {
   const suites = suite === undefined ? await store.listSuites(tenant) : [suite]
   const all: Pending[] = []
   for (const s of suites) all.push(...(await store.pending(tenant, s)))
   return all
 }
 
-export async function chooseResume(store: ResultStore, tenant: string, options: { key?: string; suite?: string }): Promise<ResumeChoice> {
+export async function chooseResume(store: Store, tenant: string, options: { key?: string; suite?: string }): Promise<ResumeChoice> {
   const open = (await pendingOfTenant(store, tenant, options.suite)).filter((p) => !p.finished)
   const where = options.suite === undefined ? `tenant ${tenant}` : `suite ${options.suite} of tenant ${tenant}`
   if (options.key !== undefined) {
@@ -47,12 +46,12 @@ export async function chooseResume(store: ResultStore, tenant: string, options: 
   return { chosen, passedOver }
 }
 
-async function check(store: ResultStore, tenant: string, p: Pending): Promise<void> {
+async function check(store: Store, tenant: string, p: Pending): Promise<void> {
   if (p.refusal !== undefined) raiseRefusal(p.refusal)
   await assertNotRemoved(store, tenant, p.suite, p.key, 'resume')
   assertNoLiveWriter(p)
 }
 
-async function suitesOf(store: ResultStore, tenant: string): Promise<string[]> {
-  return supportsJournal(store) ? store.listSuites(tenant) : []
+async function suitesOf(store: Store, tenant: string): Promise<string[]> {
+  return store.listSuites(tenant)
 }

@@ -4,7 +4,7 @@ import type { BaselineDocument } from '../document/baseline.js'
 import type { Aggregates, RunDocument } from '../document/schema.js'
 import { isDiglineError, UnreadableBaselineError, type DiglineErrorData } from '../errors.js'
 import { differenceOf, pairCases, passValue, scoreValue, type PairedDifference } from '../stats/paired-difference.js'
-import { supportsBaselines } from '../store/baselines.js'
+import type { Store } from '../store/contract.js'
 import { keyFor } from '../suite/keys.js'
 
 // The bounds of an interval are sums of floats; an exact tie with the tolerance is not a regression.
@@ -45,7 +45,6 @@ export interface ComparedBaseline {
 export interface UnreadableBaseline {
   status: 'unreadable'
   suite: string
-  location: string | undefined
   problem: DiglineErrorData
   regressed: false
   reasons: string[]
@@ -122,32 +121,23 @@ export function compareRuns(baseline: BaselineDocument, run: RunDocument): Compa
 }
 
 /**
- * The run against its suite's committed baseline; undefined when the suite has none (or the store
- * keeps no baselines). A baseline that cannot be read is not thrown: it comes back as `unreadable`,
+ * The run against its suite's committed baseline; undefined when the suite has none. A baseline that cannot be read is not thrown: it comes back as `unreadable`,
  * which fails the run as not judged (ADR 0010).
  */
-export async function compareWithBaseline(store: unknown, run: RunDocument): Promise<BaselineComparison | undefined> {
-  if (!supportsBaselines(store)) return undefined
+export async function compareWithBaseline(store: Pick<Store, 'readBaseline'>, run: RunDocument): Promise<BaselineComparison | undefined> {
   let baseline: BaselineDocument | undefined
   try {
     baseline = await store.readBaseline(run.tenant, run.suite)
   } catch (error) {
-    let location: string | undefined
-    try {
-      location = store.baselineLocation(run.tenant, run.suite)
-    } catch {
-      location = undefined
-    }
     const problem = isDiglineError(error)
       ? error.toData()
       : new UnreadableBaselineError(
           `the baseline of suite ${run.suite} could not be read (${error instanceof Error ? error.message : String(error)})`,
-          `git checkout -- ${location ?? 'the baseline'}, or promote a run again`,
+          'restore the baseline from git (`git checkout -- .digline`), or promote a run again',
         ).toData()
     return {
       status: 'unreadable',
       suite: run.suite,
-      location,
       problem,
       regressed: false,
       reasons: [],

@@ -4,15 +4,14 @@ import type { OnCase } from '../driver/progress.js'
 import { SCHEMA_VERSION, type RunDocument } from '../document/schema.js'
 import { judgeConfigOf } from '../suite/hashing.js'
 import { pricingFor } from '../driver/cost.js'
-import type { ResultStore, StoredRun } from '../store/result-store.js'
+import type { Store, StoredRun } from '../store/contract.js'
 import { DIGLINE_VERSION } from '../version.js'
 import type { Prepared } from './prepare-run.js'
-import { supportsJournal } from '../store/journal.js'
 import { createdAtNow } from '../suite/keys.js'
 import { journalHeaderFor } from './resume.js'
 
 export interface MeasureOptions {
-  store: ResultStore
+  store: Store
   /** Called after each case's journal record is durable: the user's hooks, then the front end's. */
   onCase?: readonly OnCase[]
   signal?: AbortSignal
@@ -29,7 +28,7 @@ export async function measureRun(prepared: Prepared, options: MeasureOptions): P
   const { store } = options
   const hooks = options.onCase ?? []
   // A filtered run writes no document, so it keeps no journal either: nothing could finish it.
-  const journal = prepared.only === undefined && supportsJournal(store) ? await store.openJournal(journalHeaderFor(prepared, createdAtNow()), prepared.leg) : undefined
+  const journal = prepared.only === undefined ? await store.openJournal(journalHeaderFor(prepared, createdAtNow()), prepared.leg) : undefined
   try {
     const execution = await execute({
       suite: prepared.suite,

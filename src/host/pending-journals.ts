@@ -1,9 +1,8 @@
 // Journals left by earlier launches: named on every plain run, chosen by a resume.
 import { LiveRunError, NoPendingJournalError, type DiglineErrorData } from '../errors.js'
-import { supportsJournal, type Pending } from '../store/journal.js'
-import type { ResultStore } from '../store/result-store.js'
+import type { Pending } from '../store/journal.js'
+import type { Store } from '../store/contract.js'
 import { liveWriterOf } from '../store/live-writer.js'
-import { supportsRemovalRecords } from '../store/removal.js'
 import { assertNotRemoved } from './removed-runs.js'
 
 /** A refusal read from disk as data, raised again under its own name. */
@@ -23,9 +22,9 @@ export function assertNoLiveWriter(pending: Pending): void {
 }
 
 /** The pending journal KEY of SUITE, ready to resume, or a named refusal. */
-export async function findPending(store: ResultStore, tenant: string, suite: string, key: string): Promise<Pending> {
+export async function findPending(store: Store, tenant: string, suite: string, key: string): Promise<Pending> {
   await assertNotRemoved(store, tenant, suite, key, 'resume')
-  const all = supportsJournal(store) ? await store.pending(tenant, suite) : []
+  const all = await store.pending(tenant, suite)
   const pending = all.find((p) => p.key === key)
   if (pending === undefined || pending.finished) {
     throw new NoPendingJournalError(
@@ -39,10 +38,9 @@ export async function findPending(store: ResultStore, tenant: string, suite: str
 }
 
 /** On a plain run: removes journals that outlived their runs and names the ones still pending. */
-export async function notePendingJournals(store: ResultStore, tenant: string, suite: string, say: (line: string) => void): Promise<void> {
-  if (!supportsJournal(store)) return
+export async function notePendingJournals(store: Store, tenant: string, suite: string, say: (line: string) => void): Promise<void> {
   for (const pending of await store.pending(tenant, suite)) {
-    if (supportsRemovalRecords(store) && (await store.removalOf(tenant, suite, pending.key)) !== undefined) {
+    if ((await store.removalOf(tenant, suite, pending.key)) !== undefined) {
       say(`digline ${suite}: run ${pending.key} was removed, and its journal is left over from an interrupted delete; \`digline delete --suite ${suite} --run ${pending.key}\` finishes it`)
     } else if (pending.refusal !== undefined) {
       say(`digline ${suite}: the journal of run ${pending.key} cannot be read (${pending.refusal.name}); it is left on disk`)

@@ -1,5 +1,6 @@
 // The digline() plugin options, validated in one place for the plugin and the CLI.
 import { isAbsolute, resolve } from 'node:path'
+import { assertStoreAvailable, storeLocator } from '../store/open-store.js'
 import { InvalidOptionsError } from '../errors.js'
 import { isSafeSegment, SAFE_SEGMENT_RULE } from '../suite/safe-segment.js'
 
@@ -8,7 +9,7 @@ export interface DiglineOptions {
   tenant: string
   /** Where the runs were made (default: DIGLINE_ENVIRONMENT, else "local"). */
   environment?: string
-  /** The store directory, relative to the Vitest root (default ".digline"). */
+  /** The store: a directory relative to the Vitest root (default ".digline"); DIGLINE_STORE overrides it. */
   store?: string
   /** Files (relative to the Vitest root) that register onCase() hooks; loaded in every worker. */
   hooks?: string[]
@@ -17,7 +18,7 @@ export interface DiglineOptions {
 export interface ResolvedOptions {
   tenant: string
   environment: string
-  /** Absolute path of the store directory. */
+  /** The store's locator (see storeLocator): an absolute directory, or a URL. */
   storeRoot: string
   /** Absolute paths of the hook files. */
   hooks: string[]
@@ -33,10 +34,12 @@ export function resolveOptions(options: unknown, root: string, env: NodeJS.Proce
   if (typeof store !== 'string' || store === '') throw invalid('store', 'must be a non-empty directory path', ['store'])
   const hooks = opts.hooks ?? []
   if (!Array.isArray(hooks) || hooks.some((h) => typeof h !== 'string' || h === '')) throw invalid('hooks', 'must be a list of file paths', ['hooks'])
+  const storeRoot = storeLocator(store, root, env)
+  assertStoreAvailable(storeRoot)
   return {
     tenant: opts.tenant,
     environment,
-    storeRoot: isAbsolute(store) ? store : resolve(root, store),
+    storeRoot,
     hooks: hooks.map((h) => (isAbsolute(h) ? h : resolve(root, h))),
   }
 }

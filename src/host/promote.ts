@@ -1,6 +1,7 @@
 // Promotion: a run becomes its suite's committed baseline, and the register says so (ADR 0009).
-// Every condition is checked before the first write; a failed register append puts the previous
-// baseline back, so a refused or failed promotion leaves the baseline and the register as they were.
+// The conditions are checked here first, so a refusal names the most useful next step; the swap
+// itself is the store's compare-and-swap (Store.promote), which refuses again, naming the current
+// baseline, when another promotion landed since (docs/adr/0027): the register never forks.
 import { baselineOf, type RegisterEntry } from '../document/baseline.js'
 import type { RunDocument } from '../document/schema.js'
 import {
@@ -11,14 +12,13 @@ import {
   ReplayNotPromotableError,
   SuiteNotDeclaredError,
 } from '../errors.js'
-import type { SupportsBaselines } from '../store/baselines.js'
+import type { Store } from '../store/contract.js'
 import { assertSafeSegment } from '../store/paths.js'
-import type { ResultStore } from '../store/result-store.js'
 import { createdAtNow } from '../suite/keys.js'
 import { assertNotRemoved } from './removed-runs.js'
 
 export interface PromoteRequest {
-  store: ResultStore & SupportsBaselines
+  store: Store
   tenant: string
   suite: string
   key: string
@@ -42,6 +42,7 @@ export interface Promotion {
   key: string
   replaced: string | null
   entry: RegisterEntry | undefined
+  /** For messages: where a person finds the baseline and the register. */
   baselineLocation: string
   registerLocation: string
 }
@@ -55,7 +56,19 @@ function registerEntryOf(run: RunDocument, key: string, replaced: string | null,
   return { promoted_at: promotedAt, suite: run.suite, key, replaced, config_hash: run.config_hash, cases: a.cases, passed: a.passed, failed: a.failed, pass_rate: a.pass_rate }
 }
 
-/** Checks the conditions of ADR 0009 in its order, then writes the baseline and appends the register line. */
+/**
+ * The next step for a run that errored: finish it when its journal is still pending (a resume calls
+ * the errored cases again), else measure the suite again; only a command accepted in that state.
+ */
+async function afterErrored(store: Store, tenant: string, suite: string, key: string, replacing: string | undefined): Promise<string> {
+  const pending = (await store.pending(tenant, suite)).find((p) => p.key === key)
+  if (pending !== undefined && !pending.finished && pending.refusal === undefined) {
+    return `digline run --resume ${key} (calls the errored cases again), then ${promoteCommand(suite, key, replacing)}`
+  }
+  return `vitest run (to measure suite ${suite} again; a finished run is never resumed), then ${promoteCommand(suite, 'NEW_KEY', replacing)} with the new run's key`
+}
+
+/** Checks the conditions of ADR 0009 in its order, then has the store swap the baseline. */
 export async function promoteRun(request: PromoteRequest): Promise<Promotion> {
   const { store, tenant, suite, key, replacing } = request
   assertSafeSegment('tenant', tenant)
@@ -63,11 +76,8 @@ export async function promoteRun(request: PromoteRequest): Promise<Promotion> {
   assertSafeSegment('key', key)
   if (replacing !== undefined) assertSafeSegment('key', replacing)
   await assertNotRemoved(store, tenant, suite, key, 'promote')
-  const register = await store.readRegister(tenant)
-  const previousBytes = await store.baselineBytes(tenant, suite)
   const current = await store.readBaseline(tenant, suite)
   const run = await store.readRun(tenant, suite, key)
-  const where = { tenant, suite, key, baselineLocation: store.baselineLocation(tenant, suite), registerLocation: store.registerLocation(tenant) }
 
   if (run.rejudged_from !== undefined) {
     throw new ReplayNotPromotableError(
@@ -80,7 +90,7 @@ export async function promoteRun(request: PromoteRequest): Promise<Promotion> {
     const ids = run.results.filter((r) => r.verdict === 'error').map((r) => r.case_id)
     throw new ErroredRunNotPromotableError(
       `refused to promote run ${key} of suite ${suite}: ${ids.length} case(s) errored (${ids.slice(0, 5).join(', ')}${ids.length > 5 ? ', …' : ''}), so the run was not judged`,
-      `digline run --resume ${key} (calls the errored cases again), then ${promoteCommand(suite, key, current?.promoted_from)}`,
+      await afterErrored(store, tenant, suite, key, current?.promoted_from),
       ['aggregates', 'errored'],
     )
   }
@@ -99,49 +109,41 @@ export async function promoteRun(request: PromoteRequest): Promise<Promotion> {
       ['config_hash'],
     )
   }
-
-  if (current !== undefined && current.promoted_from === key) {
-    const last = register.filter((e) => e.suite === suite).at(-1)
-    if (last?.key === key) return { ...where, outcome: 'already', replaced: last.replaced, entry: undefined }
-    const entry = registerEntryOf(run, key, replacing ?? null, current.promoted_at)
-    await store.appendRegister(tenant, entry)
-    return { ...where, outcome: 'completed', replaced: entry.replaced, entry }
-  }
-  if (current !== undefined && replacing === undefined) {
-    throw new ReplacingRequiredError(
-      `refused to promote run ${key} of suite ${suite}: suite ${suite} has a baseline (${current.promoted_from}, promoted ${current.promoted_at}), and replacing it must be said with --replacing ${current.promoted_from}`,
-      promoteCommand(suite, key, current.promoted_from),
-      ['--replacing'],
-    )
-  }
-  if (current !== undefined && replacing !== current.promoted_from) {
-    throw new ReplacingMismatchError(
-      `refused to promote run ${key} of suite ${suite}: --replacing names ${replacing}, but the current baseline is ${current.promoted_from} (promoted ${current.promoted_at})`,
-      promoteCommand(suite, key, current.promoted_from),
-      ['--replacing'],
-    )
-  }
-  if (current === undefined && replacing !== undefined) {
-    throw new ReplacingMismatchError(
-      `refused to promote run ${key} of suite ${suite}: --replacing names ${replacing}, but suite ${suite} has no baseline to replace`,
-      promoteCommand(suite, key),
-      ['--replacing'],
-    )
+  if (current?.promoted_from !== key) {
+    if (current !== undefined && replacing === undefined) {
+      throw new ReplacingRequiredError(
+        `refused to promote run ${key} of suite ${suite}: suite ${suite} has a baseline (${current.promoted_from}, promoted ${current.promoted_at}), and replacing it must be said with --replacing ${current.promoted_from}`,
+        promoteCommand(suite, key, current.promoted_from),
+        ['--replacing'],
+      )
+    }
+    if (current !== undefined && replacing !== current.promoted_from) {
+      throw new ReplacingMismatchError(
+        `refused to promote run ${key} of suite ${suite}: --replacing names ${replacing}, but the current baseline is ${current.promoted_from} (promoted ${current.promoted_at})`,
+        promoteCommand(suite, key, current.promoted_from),
+        ['--replacing'],
+      )
+    }
+    if (current === undefined && replacing !== undefined) {
+      throw new ReplacingMismatchError(
+        `refused to promote run ${key} of suite ${suite}: --replacing names ${replacing}, but suite ${suite} has no baseline to replace`,
+        promoteCommand(suite, key),
+        ['--replacing'],
+      )
+    }
   }
 
   const promotedAt = (request.now ?? createdAtNow)()
-  const replaced = current?.promoted_from ?? null
-  const entry = registerEntryOf(run, key, replaced, promotedAt)
-  let stored: Awaited<ReturnType<typeof store.writeBaseline>>
-  try {
-    stored = await store.writeBaseline(baselineOf(run, key, promotedAt))
-    // A delete of KEY that passed its baseline check meanwhile has written its record by now, or
-    // it reads this baseline when it checks again (docs/adr/0014): one of the two steps back.
-    await assertNotRemoved(store, tenant, suite, key, 'promote')
-    await store.appendRegister(tenant, entry)
-  } catch (error) {
-    await store.restoreBaseline(tenant, suite, previousBytes).catch(() => undefined)
-    throw error
+  const expected = replacing ?? null
+  const result = await store.promote({ tenant, suite, expected, baseline: baselineOf(run, key, promotedAt), entry: registerEntryOf(run, key, expected, promotedAt) })
+  return {
+    tenant,
+    suite,
+    key,
+    outcome: result.outcome,
+    replaced: result.entry?.replaced ?? null,
+    entry: result.entry,
+    baselineLocation: result.baselineLocation,
+    registerLocation: result.registerLocation,
   }
-  return { ...where, baselineLocation: stored.location, outcome: 'promoted', replaced, entry }
 }

@@ -5,7 +5,7 @@ import type { CaseResult, RunDocument } from '../document/schema.js'
 import { execute, judgeThresholds } from '../driver/index.js'
 import type { OnCase } from '../driver/progress.js'
 import { NoRecordedAnswersError, ReplayMismatchError } from '../errors.js'
-import type { ResultStore } from '../store/result-store.js'
+import type { Store } from '../store/contract.js'
 import type { EvalCase, ResolvedSuite, TargetAnswer, TargetContext } from '../suite/types.js'
 import { buildRunDocument, type Measured } from './measure-run.js'
 import { prepareRun, type Prepared, type RunContext } from './prepare-run.js'
@@ -46,7 +46,7 @@ export interface PreparedReplay {
   ignored: string[]
 }
 
-export async function prepareReplay(suite: ResolvedSuite, ctx: RunContext, store: ResultStore, request: RejudgeRequest): Promise<PreparedReplay> {
+export async function prepareReplay(suite: ResolvedSuite, ctx: RunContext, store: Store, request: RejudgeRequest): Promise<PreparedReplay> {
   const { source } = request
   await assertNotRemoved(store, ctx.tenant, source.suite, source.key, 're-judge')
   const doc = await store.readRun(ctx.tenant, source.suite, source.key)
@@ -110,7 +110,7 @@ function recordedAnswers(doc: RunDocument, recorded: ReadonlyMap<string, CaseRes
 }
 
 /** Judges the recorded answers, files the replay under the suite, and says how it went. */
-export async function replayRun(replay: PreparedReplay, options: { store: ResultStore; onCase?: readonly OnCase[] }): Promise<Measured> {
+export async function replayRun(replay: PreparedReplay, options: { store: Store; onCase?: readonly OnCase[] }): Promise<Measured> {
   const { prepared } = replay
   const hooks = options.onCase ?? []
   const execution = await execute({

@@ -2,7 +2,7 @@
 // reported usage, times the calls this launch will make. A guess from history, never a promise;
 // nothing here may stop a run.
 import type { Aggregates } from '../document/schema.js'
-import type { ListedRun, ResultStore } from '../store/result-store.js'
+import type { ListedRun, Store } from '../store/contract.js'
 
 export interface UsageEstimate {
   /** The run the figures come from. */
@@ -18,7 +18,7 @@ export interface UsageEstimate {
 /** Only the latest few runs are looked at: a suite whose target reports no usage costs no more than this. */
 const LOOK_BACK = 5
 
-export async function estimateFromHistory(store: ResultStore, tenant: string, suite: string): Promise<UsageEstimate | undefined> {
+export async function estimateFromHistory(store: Store, tenant: string, suite: string): Promise<UsageEstimate | undefined> {
   try {
     const listing = await store.listRuns(tenant, suite)
     const readable = listing.runs.filter((r): r is Extract<ListedRun, { refusal?: undefined }> => r.header !== undefined)

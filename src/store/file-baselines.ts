@@ -1,5 +1,9 @@
 // Baselines and the register as files: `.digline/<tenant>/baselines/<suite>.json` (replaced
 // atomically) and `.digline/<tenant>/register.jsonl` (append-only, one write and an fsync a line).
+// A promotion is a compare-and-swap under the tenant's promotion lock (promote-lock.ts); a torn last
+// register line, which only a crash mid-append leaves, is cut off under the same lock.
+import { constants } from 'node:fs'
+import { join } from 'node:path'
 import type { z } from 'zod'
 import { guardedWrite } from './guarded-io.js'
 import {
@@ -11,12 +15,33 @@ import {
   type RegisterEntry,
 } from '../document/baseline.js'
 import { SCHEMA_VERSION } from '../document/schema.js'
-import { isDiglineError, PathRefusedError, SuiteMismatchError, TenantMismatchError, UnknownSchemaVersionError, UnreadableBaselineError, UnreadableRegisterError } from '../errors.js'
+import {
+  isDiglineError,
+  PathRefusedError,
+  ReplacingMismatchError,
+  ReplacingRequiredError,
+  SuiteMismatchError,
+  TenantMismatchError,
+  UnknownSchemaVersionError,
+  UnreadableBaselineError,
+  UnreadableRegisterError,
+} from '../errors.js'
 import { keyFor } from '../suite/keys.js'
 import { appendLineDurably, ensureDirectory, removeCreatedDirectories, storeWriteError, writeFileAtomic } from './atomic-write.js'
 import type { StoredBaseline, SupportsBaselines } from './baselines.js'
-import { errnoOf, type FsLayer } from './fs-layer.js'
+import type { PromotionRequest, PromotionResult } from './contract.js'
+import { errnoOf, type FileHandle, type FsLayer } from './fs-layer.js'
 import { assertSafeSegment, type StorePaths } from './paths.js'
+import { PromoteLock } from './promote-lock.js'
+import type { RemovalNotice, RunRef } from './removal.js'
+import { runRemovedError } from './removal.js'
+
+export interface FileBaselinesOptions {
+  /** The removal record of a key, so that no promotion brings a removed key back. */
+  removalOf: (ref: RunRef) => Promise<RemovalNotice | undefined>
+  /** Where the store says what it recovered by itself (a torn register line). */
+  say: (line: string) => void
+}
 
 function unreadableBaseline(file: string, why: string, path: readonly (string | number)[] = []): UnreadableBaselineError {
   return new UnreadableBaselineError(
@@ -36,11 +61,128 @@ function firstIssue(error: z.ZodError): { where: string; message: string; path: 
   return { where: path.length === 0 ? '(the document)' : path.join('.'), message: issue?.message ?? 'invalid', path }
 }
 
+function promoteCommand(suite: string, key: string, replacing: string | null): string {
+  return `digline promote --suite ${suite} --run ${key}${replacing === null ? '' : ` --replacing ${replacing}`}`
+}
+
 export class FileBaselines implements SupportsBaselines {
   constructor(
     private readonly paths: StorePaths,
     private readonly fs: FsLayer,
+    private readonly options: FileBaselinesOptions = { removalOf: async () => undefined, say: () => undefined },
   ) {}
+
+  private lockOf(tenant: string): PromoteLock {
+    return new PromoteLock(this.fs, join(this.paths.tenantDir(tenant), '.promote.lock'))
+  }
+
+  /** The compare-and-swap of the Store contract: check, baseline write and register append under the tenant's lock. */
+  async promote(request: PromotionRequest): Promise<PromotionResult> {
+    const { tenant, suite, expected, baseline, entry } = request
+    assertSafeSegment('tenant', tenant)
+    assertSafeSegment('suite', suite)
+    const key = baseline.promoted_from
+    assertSafeSegment('key', key)
+    if (expected !== null) assertSafeSegment('key', expected)
+    if (baseline.tenant !== tenant || baseline.suite !== suite || entry.suite !== suite || entry.key !== key) {
+      throw new UnreadableBaselineError(
+        `refused to promote run ${key}: the baseline (tenant ${baseline.tenant}, suite ${baseline.suite}) or its register line (suite ${entry.suite}, key ${entry.key}) is not of suite ${suite} of tenant ${tenant}`,
+        'a promotion digline built itself is a bug: report it with this message',
+      )
+    }
+    const ref = { tenant, suite, key }
+    const baselineFile = this.paths.baselineFile(tenant, suite)
+    const registerFile = this.paths.registerFile(tenant)
+    const where = { baselineLocation: baselineFile, registerLocation: registerFile }
+    const tenantDir = this.paths.tenantDir(tenant)
+    await guardedWrite(tenantDir, () => this.paths.assertInsideStore(this.fs, baselineFile))
+    await guardedWrite(tenantDir, () => this.paths.assertInsideStore(this.fs, registerFile))
+    const created = await guardedWrite(tenantDir, () => ensureDirectory(this.fs, tenantDir))
+    let landed = false
+    try {
+      return await guardedWrite(tenantDir, () =>
+        this.lockOf(tenant).holding(async (): Promise<PromotionResult> => {
+          await this.recoverTornRegister(tenant)
+          const register = await this.readRegister(tenant)
+          const removal = await this.options.removalOf(ref)
+          if (removal !== undefined) throw runRemovedError(ref, removal, 'promote')
+          const current = await this.readBaseline(tenant, suite)
+          if (current !== undefined && current.promoted_from === key) {
+            const last = register.filter((e) => e.suite === suite).at(-1)
+            if (last?.key === key) return { ...where, outcome: 'already', entry: undefined }
+            const completing = { ...entry, promoted_at: current.promoted_at }
+            await this.appendRegister(tenant, completing)
+            landed = true
+            return { ...where, outcome: 'completed', entry: completing }
+          }
+          const currentKey = current?.promoted_from ?? null
+          if (currentKey !== expected) throw this.notCurrent(suite, key, expected, current)
+          const previous = await this.baselineBytes(tenant, suite)
+          try {
+            await this.writeBaseline(baseline)
+            landed = true
+            // A delete of KEY that passed its baseline check meanwhile has written its record by now,
+            // or it reads this baseline when it checks again (docs/adr/0014): one of the two steps back.
+            const removedMeanwhile = await this.options.removalOf(ref)
+            if (removedMeanwhile !== undefined) throw runRemovedError(ref, removedMeanwhile, 'promote')
+            await this.appendRegister(tenant, entry)
+          } catch (error) {
+            await this.restoreBaseline(tenant, suite, previous).catch(() => undefined)
+            landed = false
+            throw error
+          }
+          return { ...where, outcome: 'promoted', entry }
+        }),
+      )
+    } finally {
+      if (!landed) await removeCreatedDirectories(this.fs, created)
+    }
+  }
+
+  private notCurrent(suite: string, key: string, expected: string | null, current: BaselineDocument | undefined): Error {
+    if (current === undefined) {
+      return new ReplacingMismatchError(
+        `refused to promote run ${key} of suite ${suite}: the promotion expected baseline ${expected}, but suite ${suite} has no baseline now; nothing was written`,
+        promoteCommand(suite, key, null),
+        ['--replacing'],
+      )
+    }
+    if (expected === null) {
+      return new ReplacingRequiredError(
+        `refused to promote run ${key} of suite ${suite}: suite ${suite} has a baseline now (${current.promoted_from}, promoted ${current.promoted_at}), and replacing it must be said with --replacing ${current.promoted_from}; nothing was written`,
+        promoteCommand(suite, key, current.promoted_from),
+        ['--replacing'],
+      )
+    }
+    return new ReplacingMismatchError(
+      `refused to promote run ${key} of suite ${suite}: the promotion expected baseline ${expected}, but the current baseline is ${current.promoted_from} (promoted ${current.promoted_at}); nothing was written`,
+      promoteCommand(suite, key, current.promoted_from),
+      ['--replacing'],
+    )
+  }
+
+  /**
+   * Cuts off an unterminated last register line. Every append is one write of a whole line under the
+   * promotion lock, so, with the lock held, such a fragment is provably what a crash left behind.
+   */
+  private async recoverTornRegister(tenant: string): Promise<void> {
+    const file = this.paths.registerFile(tenant)
+    const text = await this.registerText(file)
+    if (text === undefined || text === '' || text.endsWith('\n')) return
+    const keep = Buffer.byteLength(text.slice(0, text.lastIndexOf('\n') + 1), 'utf8')
+    const torn = Buffer.byteLength(text, 'utf8') - keep
+    let handle: FileHandle | undefined
+    try {
+      handle = await this.fs.open(file, constants.O_WRONLY | (constants.O_NOFOLLOW ?? 0))
+      await this.fs.ftruncate(handle, keep)
+      await this.fs.fsync(handle)
+    } catch (error) {
+      throw storeWriteError('cutting a torn last line off', file, error, 'the register is as it was')
+    } finally {
+      if (handle !== undefined) await this.fs.close(handle).catch(() => undefined)
+    }
+    this.options.say(`digline: the register ${file} ended in a torn line (${torn} bytes a crash left unterminated); it was cut off`)
+  }
 
   baselineLocation(tenant: string, suite: string): string {
     return this.paths.baselineFile(tenant, suite)
@@ -50,7 +192,7 @@ export class FileBaselines implements SupportsBaselines {
     return this.paths.registerFile(tenant)
   }
 
-  async baselineBytes(tenant: string, suite: string): Promise<Uint8Array | undefined> {
+  private async baselineBytes(tenant: string, suite: string): Promise<Uint8Array | undefined> {
     const file = this.paths.baselineFile(tenant, suite)
     await this.reading(file, () => this.paths.assertInsideStore(this.fs, file), unreadableBaseline)
     try {
@@ -132,7 +274,7 @@ export class FileBaselines implements SupportsBaselines {
     return { tenant: valid.tenant, suite: valid.suite, key: valid.promoted_from, location: file }
   }
 
-  async restoreBaseline(tenant: string, suite: string, previous: Uint8Array | undefined): Promise<void> {
+  private async restoreBaseline(tenant: string, suite: string, previous: Uint8Array | undefined): Promise<void> {
     const file = this.paths.baselineFile(tenant, suite)
     await guardedWrite(file, () => this.paths.assertInsideStore(this.fs, file))
     if (previous !== undefined) return writeFileAtomic(this.fs, file, previous)
@@ -162,9 +304,14 @@ export class FileBaselines implements SupportsBaselines {
   async readRegister(tenant: string): Promise<RegisterEntry[]> {
     const file = this.paths.registerFile(tenant)
     await this.reading(file, () => this.paths.assertInsideStore(this.fs, file), unreadableRegister)
-    const text = await this.registerText(file)
+    let text = await this.registerText(file)
+    if (text !== undefined && text !== '' && !text.endsWith('\n')) {
+      text = await guardedWrite(file, () => this.lockOf(tenant).holding(async () => {
+        await this.recoverTornRegister(tenant)
+        return this.registerText(file)
+      }))
+    }
     if (text === undefined || text === '') return []
-    if (!text.endsWith('\n')) throw unreadableRegister(file, 'its last line is not terminated by a newline')
     return text
       .slice(0, -1)
       .split('\n')

@@ -12,16 +12,18 @@ import { ensureDirectory, fsyncDirectory, removeCreatedDirectories, writeFileAto
 import { errnoOf, nodeFsLayer, type FsLayer } from './fs-layer.js'
 import { readRunHeader } from './header-reader.js'
 import { StorePaths, assertSafeSegment } from './paths.js'
-import type { ListedRun, ResultStore, RunListing, RunScan, StoredRun } from './result-store.js'
-import type { StoredBaseline, SupportsBaselines } from './baselines.js'
+import type { ListedRun, PromotionRequest, PromotionResult, RunListing, RunScan, Store, StoredRun, SuiteRetirement } from './contract.js'
+import { FileSuites } from './file-suites.js'
+import { createdAtNow } from '../suite/keys.js'
+import type { StoredBaseline } from './baselines.js'
 import { FileBaselines } from './file-baselines.js'
 import { FileJournal } from './file-journal.js'
-import type { Journal, JournalHeader, Pending, SupportsJournal } from './journal.js'
+import type { Journal, JournalHeader, Pending } from './journal.js'
 import type { BaselineDocument, RegisterEntry } from '../document/baseline.js'
 import { assertFiledUnder, ownKeyOf, parseJsonText, unreadableRun, validateDocument } from './run-checks.js'
 import { FileDelete } from './file-delete.js'
 import { mapLimited } from './map-limited.js'
-import type { Removal, RemovalNotice, RunRef, SupportsRemovalRecords } from './removal.js'
+import type { Removal, RemovalNotice, RunRef } from './removal.js'
 import { FileRemovalRecords, runRemovedError } from './removal-records.js'
 
 
@@ -32,6 +34,8 @@ export interface FileResultStoreOptions {
   /** The store directory (`.digline`); relative paths resolve against the working directory. */
   root: string
   fs?: FsLayer
+  /** Where the store says what it recovered by itself (default: a line on stderr). */
+  say?: (line: string) => void
 }
 
 interface RunFileEntry {
@@ -39,20 +43,23 @@ interface RunFileEntry {
   fileKey: string
 }
 
-export class FileResultStore implements ResultStore, SupportsBaselines, SupportsJournal, SupportsRemovalRecords {
+export class FileResultStore implements Store {
   readonly paths: StorePaths
   private readonly fs: FsLayer
   private readonly baselines: FileBaselines
   private readonly journal: FileJournal
   private readonly records: FileRemovalRecords
   private readonly deletes: FileDelete
+  private readonly suites: FileSuites
 
   constructor(options: FileResultStoreOptions) {
     this.paths = new StorePaths(options.root)
     this.fs = beneathRoot(options.fs ?? nodeFsLayer, options.root)
-    this.baselines = new FileBaselines(this.paths, this.fs)
     this.journal = new FileJournal({ root: this.paths, fs: this.fs })
     this.records = new FileRemovalRecords(this.paths, this.fs)
+    const say = options.say ?? ((line: string) => void process.stderr.write(`${line}\n`))
+    this.baselines = new FileBaselines(this.paths, this.fs, { removalOf: (ref) => this.records.find(ref), say })
+    this.suites = new FileSuites(this.paths, this.fs)
     this.deletes = new FileDelete(this.paths, this.fs, this.baselines, this.records)
   }
 
@@ -79,26 +86,33 @@ export class FileResultStore implements ResultStore, SupportsBaselines, Supports
   readBaseline(tenant: string, suite: string): Promise<BaselineDocument | undefined> {
     return this.baselines.readBaseline(tenant, suite)
   }
-  writeBaseline(doc: BaselineDocument): Promise<StoredBaseline> {
-    return this.baselines.writeBaseline(doc)
+  retireSuite(tenant: string, suite: string): Promise<SuiteRetirement> {
+    return this.suites.retireSuite(tenant, suite, createdAtNow())
   }
-  restoreBaseline(tenant: string, suite: string, previous: Uint8Array | undefined): Promise<void> {
-    return this.baselines.restoreBaseline(tenant, suite, previous)
+  retirementOf(tenant: string, suite: string): Promise<SuiteRetirement | undefined> {
+    return this.suites.retirementOf(tenant, suite)
   }
-  baselineBytes(tenant: string, suite: string): Promise<Uint8Array | undefined> {
-    return this.baselines.baselineBytes(tenant, suite)
+  retiredSuites(tenant: string): Promise<SuiteRetirement[]> {
+    return this.suites.retiredSuites(tenant)
   }
-  appendRegister(tenant: string, entry: RegisterEntry): Promise<void> {
-    return this.baselines.appendRegister(tenant, entry)
+
+  promote(request: PromotionRequest): Promise<PromotionResult> {
+    return this.baselines.promote(request)
   }
   readRegister(tenant: string): Promise<RegisterEntry[]> {
     return this.baselines.readRegister(tenant)
   }
-  baselineLocation(tenant: string, suite: string): string {
-    return this.baselines.baselineLocation(tenant, suite)
+
+  /**
+   * Outside the Store contract, for fixtures that plant a store's state (tests, benchmarks): a raw
+   * baseline write and a raw register append, with no compare-and-swap and no lock. Digline itself
+   * promotes only through promote().
+   */
+  writeBaseline(doc: BaselineDocument): Promise<StoredBaseline> {
+    return this.baselines.writeBaseline(doc)
   }
-  registerLocation(tenant: string): string {
-    return this.baselines.registerLocation(tenant)
+  appendRegister(tenant: string, entry: RegisterEntry): Promise<void> {
+    return this.baselines.appendRegister(tenant, entry)
   }
 
   get root(): string {
@@ -188,7 +202,7 @@ export class FileResultStore implements ResultStore, SupportsBaselines, Supports
         assertFiledUnder(doc, { tenant, suite, fileKey: entry.fileKey, file: entry.file })
         return { doc }
       } catch (error) {
-        return { refused: { file: entry.file, refusal: this.refusalData(entry.file, error) } }
+        return { refused: { key: isSafeSegment(entry.fileKey) ? entry.fileKey : undefined, refusal: this.refusalData(entry.file, error) } }
       }
     })
     const runs = scanned.flatMap((s) => (s.doc === undefined ? [] : [s.doc])).sort((a, b) => compareText(ownKeyOf(a), ownKeyOf(b)))
@@ -208,9 +222,9 @@ export class FileResultStore implements ResultStore, SupportsBaselines, Supports
       const { header, aggregates } = await readRunHeader(this.fs, entry.file)
       ownKey = ownKeyOf(header)
       assertFiledUnder(header, { tenant, suite, fileKey: entry.fileKey, file: entry.file })
-      return aggregates === undefined ? { key: entry.fileKey, file: entry.file, header } : { key: entry.fileKey, file: entry.file, header, aggregates }
+      return aggregates === undefined ? { key: entry.fileKey, header } : { key: entry.fileKey, header, aggregates }
     } catch (error) {
-      return { key: ownKey, file: entry.file, refusal: this.refusalData(entry.file, error) }
+      return { key: ownKey, refusal: this.refusalData(entry.file, error) }
     }
   }
 

@@ -1,18 +1,29 @@
-// `digline/store`: the store library. FileResultStore is the embedded default; another backend
-// implements ResultStore and passes the same contract suite.
+// `digline/store`: the store library. openStore opens the configured backend; FileResultStore is the
+// embedded default; every backend implements Store and passes the same contract suite.
 export { FileResultStore, type FileResultStoreOptions } from './file-store.js'
+export { DEFAULT_STORE, TEAM_STORE_ISSUE, assertStoreAvailable, openStore, storeLocator, storeTarget, type OpenStoreOptions, type StoreTarget } from './open-store.js'
 export { STORE_GITIGNORE } from './gitignore.js'
-export type { ListedRun, ResultStore, RunListing, RunScan, StoredRun } from './result-store.js'
+export type {
+  BaselinesPart,
+  JournalPart,
+  ListedRun,
+  PromotionRequest,
+  PromotionResult,
+  RemovalsPart,
+  RunListing,
+  RunScan,
+  RunsPart,
+  Store,
+  StoredRun,
+} from './contract.js'
 export {
   REMOVAL_RECORD_VERSION,
   removalRecordSchema,
-  supportsRemovalRecords,
   type Removal,
   type RemovalNotice,
   type RemovalRecord,
   type RemovedRun,
   type RunRef,
-  type SupportsRemovalRecords,
 } from './removal.js'
 export { nodeFsLayer, type FilePrefix, type FileHandle, type FsLayer } from './fs-layer.js'
 export { readRunHeader, HEADER_PREFIX_BYTES, HEADER_PREFIX_LIMIT_BYTES, type RunHeaderRead } from './header-reader.js'
@@ -26,11 +37,15 @@ export {
   MisfiledRunError,
   PathRefusedError,
   PromotedRunError,
+  PromotionInProgressError,
+  ReplacingMismatchError,
+  ReplacingRequiredError,
   REFUSALS,
   RunNotFoundError,
   RunRemovedError,
   StoreWriteError,
   SuiteMismatchError,
+  TeamStoreUnavailableError,
   TenantMismatchError,
   UnknownSchemaVersionError,
   UnreadableRunError,
@@ -59,6 +74,6 @@ export {
 export { serializeRun } from '../document/serialize.js'
 export { keyFor } from '../suite/keys.js'
 export { isSafeSegment } from '../suite/safe-segment.js'
-export { supportsBaselines, type StoredBaseline, type SupportsBaselines } from './baselines.js'
+export type { StoredBaseline } from './baselines.js'
 export { baselineDocumentSchema, registerEntrySchema, type BaselineDocument, type RegisterEntry } from '../document/baseline.js'
-export { supportsJournal, JOURNAL_VERSION, type Journal, type JournalHeader, type Pending, type SupportsJournal } from './journal.js'
+export { JOURNAL_VERSION, type Journal, type JournalHeader, type Pending } from './journal.js'

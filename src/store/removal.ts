@@ -60,16 +60,6 @@ export interface RemovalNotice {
   record: RemovalRecord | undefined
 }
 
-/** A store that keeps removal records, so that no writer brings a removed key back. */
-export interface SupportsRemovalRecords {
-  /** Undefined when the key of that suite was never removed. */
-  removalOf(tenant: string, suite: string, key: string): Promise<RemovalNotice | undefined>
-}
-
-export function supportsRemovalRecords(store: unknown): store is SupportsRemovalRecords {
-  return typeof store === 'object' && store !== null && 'removalOf' in store
-}
-
 export function emptyRemovedRun(ref: RunRef): RemovedRun {
   return { ref, created_at: null, legs: 0, document: false }
 }

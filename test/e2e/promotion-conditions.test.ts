@@ -1,12 +1,9 @@
-// Every promotion condition of docs/adr/0009-promotion-conditions.md, through the real bin: each
-// refusal exits 64, names its class and the command to run, and leaves the baseline and the
-// register byte-identical.
-import { copyFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+// The promotion conditions through the real bin (the whole matrix runs in process in
+// test/unit/host/promote-conditions.test.ts): a refusal exits 64, names its class and a command
+// accepted in that state, and leaves the baseline and the register byte-identical.
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, test } from 'vitest'
-import { serializeRun } from '../../src/document/serialize.js'
-import type { RunDocument } from '../../src/document/schema.js'
-import { keyFor } from '../../src/suite/keys.js'
 import { snapshotTree } from '../store/tree-snapshot.js'
 import { countingSuite, makeProject, type Project } from '../helpers/project.js'
 
@@ -20,10 +17,6 @@ const keys: Record<string, string> = {}
 
 function runKeys(suite: string): string[] {
   return project.runFiles('acme', suite).map((f) => f.replace(/\.json$/, ''))
-}
-
-function readRunDoc(suite: string, key: string): RunDocument {
-  return JSON.parse(project.read(`.digline/acme/runs/${suite}/${key}.json`)) as RunDocument
 }
 
 /** The baseline and the register, byte for byte. */
@@ -55,113 +48,30 @@ beforeAll(async () => {
     const result = await project.vitest([], { DIGLINE_CREATED_AT: at(day), ...env })
     expect([0, 2], result.stdout + result.stderr).toContain(result.code)
   }
-  await run(1)
-  keys.old = runKeys('s')[0]!
-  project.write('evals/s.eval.ts', suiteFile('s', 0.6))
-  project.write('evals/gone.eval.ts', suiteFile('gone', 0.6))
-  project.write('evals/fresh.eval.ts', suiteFile('fresh', 0.6))
   await run(2)
-  keys.base = runKeys('s').find((k) => k !== keys.old)!
-  keys.gone = runKeys('gone')[0]!
-  keys.fresh = runKeys('fresh')[0]!
-  rmSync(join(project.dir, 'evals/gone.eval.ts'))
+  keys.base = runKeys('s')[0]!
   const first = await project.digline(['promote', '--suite', 's', '--run', keys.base])
   expect(first.code, first.stdout + first.stderr).toBe(0)
   await run(3)
   keys.next = runKeys('s').at(-1)!
   await run(4, { ERR_CASE: '2' })
   keys.errored = runKeys('s').at(-1)!
-
-  const next = readRunDoc('s', keys.next)
-  const replay: RunDocument = { ...next, created_at: at(5), rejudged_from: keys.next, rejudged_from_suite: 's' }
-  keys.replay = keyFor(replay.created_at, replay.config_hash)
-  project.write(`.digline/acme/runs/s/${keys.replay}.json`, serializeRun(replay))
-  keys.unreadable = keyFor(at(6), next.config_hash)
-  project.write(`.digline/acme/runs/s/${keys.unreadable}.json`, '{ "schema_version": 1, "tenant": ')
-  keys.misfiled = keyFor(at(7), next.config_hash)
-  copyFileSync(join(project.dir, `.digline/acme/runs/s/${keys.next}.json`), join(project.dir, `.digline/acme/runs/s/${keys.misfiled}.json`))
 })
 
-describe('promotion conditions (docs/adr/0009), each refused with exit 64 and nothing written', () => {
-  test('1: tenant, suite and keys are safe path segments', async () => {
-    await refused(['--suite', 's', '--run', '../escape', '--replacing', keys.base!], 'PathRefusedError')
-    await refused(['--suite', 's', '--run', keys.next!, '--replacing', 'a/b'], 'PathRefusedError')
-  })
-
-  test('2a: the register can be read', async () => {
-    const register = join(project.dir, '.digline/acme/register.jsonl')
-    const good = readFileSync(register)
-    writeFileSync(register, Buffer.concat([good, Buffer.from('=======\n')]))
-    try {
-      const result = await refused(['--suite', 's', '--run', keys.next!, '--replacing', keys.base!], 'UnreadableRegisterError')
-      expect(result.stderr).toContain('line 2 is not JSON')
-    } finally {
-      writeFileSync(register, good)
-    }
-  })
-
-  test('2b: the current baseline can be read', async () => {
-    const baseline = join(project.dir, '.digline/acme/baselines/s.json')
-    const good = readFileSync(baseline)
-    writeFileSync(baseline, good.subarray(0, 200))
-    try {
-      await refused(['--suite', 's', '--run', keys.next!, '--replacing', keys.base!], 'UnreadableBaselineError')
-    } finally {
-      writeFileSync(baseline, good)
-    }
-  })
-
-  test('3a: the run exists', async () => {
-    const result = await refused(['--suite', 's', '--run', keyFor(at(9), '0123456789ab'), '--replacing', keys.base!], 'RunNotFoundError')
-    expect(result.stderr).toContain('digline list --suite s')
-  })
-
-  test('3b: the run can be read', async () => {
-    await refused(['--suite', 's', '--run', keys.unreadable!, '--replacing', keys.base!], 'UnreadableRunError')
-  })
-
-  test('3c: the run is filed under its own key', async () => {
-    const result = await refused(['--suite', 's', '--run', keys.misfiled!, '--replacing', keys.base!], 'MisfiledRunError')
-    expect(result.stderr).toContain(`its key is ${keys.next}`)
-  })
-
-  test('4: the run is not a replay', async () => {
-    const result = await refused(['--suite', 's', '--run', keys.replay!, '--replacing', keys.base!], 'ReplayNotPromotableError')
-    expect(result.stderr).toContain(`it is a replay of s/${keys.next}`)
-  })
-
-  test('5: no case of the run errored', async () => {
+describe('the CLI wiring of the promotion refusals (the whole matrix: test/unit/host/promote-conditions.test.ts)', () => {
+  test('an errored, finished run: the next step is a new run, which vitest accepts, never a resume of it', async () => {
     const result = await refused(['--suite', 's', '--run', keys.errored!, '--replacing', keys.base!], 'ErroredRunNotPromotableError')
     expect(result.stderr).toContain('1 case(s) errored (c002)')
-    expect(result.stderr).toContain(`next: digline run --resume ${keys.errored}`)
+    expect(result.stderr).toContain(`next: vitest run (to measure suite s again; a finished run is never resumed), then digline promote --suite s --run NEW_KEY --replacing ${keys.base}`)
+    const resume = await project.digline(['run', '--resume', keys.errored!])
+    expect(resume.code).toBe(64)
+    expect(resume.stderr).toContain('NoPendingJournalError')
   })
 
-  test('6: a suite file declares the suite now', async () => {
-    const result = await refused(['--suite', 'gone', '--run', keys.gone!], 'SuiteNotDeclaredError')
-    expect(result.stderr).toContain('no suite file declares suite gone now')
-  })
-
-  test("7: the run's config_hash is the suite's current one", async () => {
-    const result = await refused(['--suite', 's', '--run', keys.old!, '--replacing', keys.base!], 'ConfigHashMismatchError')
-    expect(result.stderr).toContain(`it was judged under config_hash ${keys.old!.slice(-12)}, and the suite as declared now has config_hash ${keys.base!.slice(-12)}`)
-  })
-
-  test('8a: with a baseline, --replacing is required; the message names the current key and the exact command', async () => {
+  test('with a baseline, --replacing is required; the message names the current key and the exact command', async () => {
     const result = await refused(['--suite', 's', '--run', keys.next!], 'ReplacingRequiredError')
     expect(result.stderr).toContain(`suite s has a baseline (${keys.base}`)
     expect(result.stderr).toContain(`next: digline promote --suite s --run ${keys.next} --replacing ${keys.base}`)
-  })
-
-  test("8b: with a baseline, --replacing must name the current baseline's key", async () => {
-    const result = await refused(['--suite', 's', '--run', keys.next!, '--replacing', keys.old!], 'ReplacingMismatchError')
-    expect(result.stderr).toContain(`--replacing names ${keys.old}, but the current baseline is ${keys.base}`)
-    expect(result.stderr).toContain(`next: digline promote --suite s --run ${keys.next} --replacing ${keys.base}`)
-  })
-
-  test('9: without a baseline, there is nothing to replace', async () => {
-    const result = await refused(['--suite', 'fresh', '--run', keys.fresh!, '--replacing', keys.base!], 'ReplacingMismatchError')
-    expect(result.stderr).toContain('suite fresh has no baseline to replace')
-    expect(result.stderr).toContain(`next: digline promote --suite fresh --run ${keys.fresh}\n`)
   })
 })
 

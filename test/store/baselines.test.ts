@@ -1,6 +1,6 @@
 // Baselines and the register in FileResultStore: the layout on disk, what a baseline leaves out, and
 // the refusals of a baseline or register that cannot be read.
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { baselineOf, serializeBaseline, type RegisterEntry } from '../../src/document/baseline.js'
@@ -116,15 +116,54 @@ describe('baselines in the file store', () => {
     expect((await temp.store.readRegister('acme')).map((e) => e.replaced)).toEqual([null, '20261129T223956123456Z-3f9a0c1b2d4e'])
   })
 
-  it('refuses a register with a line that is not an entry, naming the line, and never appends to one without a final newline', async () => {
+  it('refuses a register with a line that is not an entry, naming the line', async () => {
     const file = join(temp.root, 'acme', 'register.jsonl')
     mkdirSync(join(temp.root, 'acme'), { recursive: true })
     writeFileSync(file, `${JSON.stringify(entry('20261129T223956123456Z-3f9a0c1b2d4e'))}\n<<<<<<< HEAD\n`)
-    await expect(temp.store.readRegister('acme')).rejects.toMatchObject({ name: 'UnreadableRegisterError', message: expect.stringContaining('line 2') })
-    writeFileSync(file, JSON.stringify(entry('20261129T223956123456Z-3f9a0c1b2d4e')))
     const before = readFileSync(file)
-    await expect(temp.store.appendRegister('acme', entry('20261130T223956123456Z-3f9a0c1b2d4e'))).rejects.toMatchObject({ name: 'UnreadableRegisterError' })
-    expect(readFileSync(file).equals(before)).toBe(true)
+    await expect(temp.store.readRegister('acme')).rejects.toMatchObject({ name: 'UnreadableRegisterError', message: expect.stringContaining('line 2') })
+    // A bad line that is terminated is not torn: it is never cut, even when it is the last one.
+    writeFileSync(file, `${JSON.stringify(entry('20261129T223956123456Z-3f9a0c1b2d4e'))}\n{"promoted_at":\n`)
+    const terminated = readFileSync(file)
+    await expect(temp.store.readRegister('acme')).rejects.toMatchObject({ name: 'UnreadableRegisterError', message: expect.stringContaining('line 2') })
+    expect(readFileSync(file).equals(terminated)).toBe(true)
+    expect(before.length).toBeGreaterThan(0)
+  })
+})
+
+describe('a register line torn by a crash (an unterminated last fragment)', () => {
+  let temp: TempStore
+  afterEach(() => temp.cleanup())
+  const whole = `${JSON.stringify(entry('20261129T223956123456Z-3f9a0c1b2d4e'))}\n`
+  const torn = JSON.stringify(entry('20261130T223956123456Z-3f9a0c1b2d4e')).slice(0, 57)
+
+  it('is cut off by the next read, which says so, and the lines before it stay', async () => {
+    const said: string[] = []
+    const dir = makeTempStore()
+    temp = dir
+    const store = new FileResultStore({ root: dir.root, say: (line) => said.push(line) })
+    const file = join(dir.root, 'acme', 'register.jsonl')
+    mkdirSync(join(dir.root, 'acme'), { recursive: true })
+    writeFileSync(file, whole + torn)
+    expect((await store.readRegister('acme')).map((e) => e.key)).toEqual(['20261129T223956123456Z-3f9a0c1b2d4e'])
+    expect(readFileSync(file, 'utf8')).toBe(whole)
+    expect(said).toEqual([expect.stringMatching(/register .*register\.jsonl ended in a torn line \(57 bytes .*\); it was cut off/)])
+    expect(readdirSync(join(dir.root, 'acme'))).toEqual(['register.jsonl'])
+  })
+
+  it('is cut off by the next promotion, which then lands after the whole lines', async () => {
+    const said: string[] = []
+    temp = makeTempStore()
+    const store = new FileResultStore({ root: temp.root, say: (line) => said.push(line) })
+    const run = makeRun()
+    await store.writeRun(run)
+    mkdirSync(join(temp.root, 'acme'), { recursive: true })
+    const file = join(temp.root, 'acme', 'register.jsonl')
+    writeFileSync(file, torn)
+    const promotion = await promoteRun({ store, tenant: 'acme', suite: 'capitals', key: keyOf(run), replacing: undefined, currentConfigHash: async () => run.config_hash })
+    expect(promotion.outcome).toBe('promoted')
+    expect((await store.readRegister('acme')).map((e) => e.key)).toEqual([keyOf(run)])
+    expect(said).toHaveLength(1)
   })
 })
 

@@ -1,4 +1,4 @@
-import { FileResultStore } from '../../store/file-store.js'
+import { openStore } from '../../store/open-store.js'
 import { UsageError } from '../../errors.js'
 import { compareWithBaseline } from '../../host/compare.js'
 import { formatOutcome } from '../../host/format-outcome.js'
@@ -42,11 +42,11 @@ ${PROJECT_HELP}`,
     if (format !== 'text' && format !== 'md') throw new UsageError(`digline compare: --format ${format} is not text or md`, 'Run `digline compare --help`.', ['--format'])
     if (values.json && values.format !== undefined) throw new UsageError('digline compare: --json and --format go separately', 'Pass one of them.', ['--format'])
     const settings = await projectSettings(io.cwd, values, io.env)
-    const store = new FileResultStore({ root: settings.storeRoot })
+    const store = openStore({ store: settings.storeRoot })
     const key = await resolveRunKey(store, settings.tenant, suite, runArg)
     const document = await store.readRun(settings.tenant, suite, key)
     const comparison = await compareWithBaseline(store, document)
-    const location = store.paths.runFile(settings.tenant, suite, key)
+    const location = `run ${key} of suite ${suite} in ${settings.storeRoot}`
     const outcome = outcomeOf({ document, stored: { tenant: settings.tenant, suite, key, location }, thresholds: judgeThresholds(document.aggregates, document.rules) }, comparison)
     const exitCode = exitCodeForStatus(outcome.status)
     if (values.json) {

@@ -1,13 +1,14 @@
 import { UsageError } from '../../errors.js'
 import { describeRemoval } from '../../host/format-removal.js'
-import { FileResultStore } from '../../store/file-store.js'
+import { openStore } from '../../store/open-store.js'
+import type { Store } from '../../store/contract.js'
 import type { Removal } from '../../store/removal.js'
 import { PROJECT_HELP, type Command } from '../command.js'
 import { parseCommand, requireFlag, PROJECT_OPTIONS } from '../parse.js'
 import { projectSettings } from '../project-config.js'
 
 /** Removed replays whose key a reader still answers to: another document is filed under it. */
-async function stillFiled(store: FileResultStore, tenant: string, removal: Removal): Promise<Set<string>> {
+async function stillFiled(store: Store, tenant: string, removal: Removal): Promise<Set<string>> {
   const out = new Set<string>()
   for (const replay of removal.replays) {
     if (!replay.document) continue
@@ -54,7 +55,7 @@ ${PROJECT_HELP}`,
       )
     }
     const settings = await projectSettings(io.cwd, values, io.env)
-    const store = new FileResultStore({ root: settings.storeRoot })
+    const store = openStore({ store: settings.storeRoot })
     const asked = { tenant: settings.tenant, suite, key }
     const removal = await store.deleteRun(settings.tenant, suite, key)
     io.stdout(describeRemoval(removal, asked, await stillFiled(store, settings.tenant, removal)).join('\n'))

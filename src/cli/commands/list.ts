@@ -1,4 +1,4 @@
-import { FileResultStore } from '../../store/file-store.js'
+import { openStore } from '../../store/open-store.js'
 import { percent } from '../../host/format-outcome.js'
 import { projectSettings } from '../project-config.js'
 import { parseCommand, requireFlag, PROJECT_OPTIONS } from '../parse.js'
@@ -21,7 +21,7 @@ ${PROJECT_HELP}`,
     if (values.help) return io.stdout(listCommand.help), 0
     const suite = requireFlag('list', 'suite', values.suite)
     const settings = await projectSettings(io.cwd, values, io.env)
-    const listing = await new FileResultStore({ root: settings.storeRoot }).listRuns(settings.tenant, suite)
+    const listing = await openStore({ store: settings.storeRoot }).listRuns(settings.tenant, suite)
     if (values.json) {
       io.stdout(JSON.stringify(listing, null, 2))
       return 0
@@ -32,7 +32,7 @@ ${PROJECT_HELP}`,
     }
     for (const run of listing.runs) {
       if (run.header === undefined) {
-        io.stdout(`${run.file}  refused: ${run.refusal.name}: ${run.refusal.message.split('\n')[0]}`)
+        io.stdout(`${run.key ?? '(no readable key)'}  refused: ${run.refusal.name}: ${run.refusal.message.split('\n')[0]}`)
         continue
       }
       const h = run.header

@@ -1,4 +1,4 @@
-import { FileResultStore } from '../../store/file-store.js'
+import { openStore } from '../../store/open-store.js'
 import { pendingOfTenant } from '../../host/choose-resume.js'
 import { projectSettings } from '../project-config.js'
 import { parseCommand, PROJECT_OPTIONS } from '../parse.js'
@@ -20,7 +20,7 @@ ${PROJECT_HELP}`,
     const { values } = parseCommand('pending', argv, { ...PROJECT_OPTIONS, suite: { type: 'string' }, json: { type: 'boolean' } })
     if (values.help) return io.stdout(pendingCommand.help), 0
     const settings = await projectSettings(io.cwd, values, io.env)
-    const pending = await pendingOfTenant(new FileResultStore({ root: settings.storeRoot }), settings.tenant, values.suite)
+    const pending = await pendingOfTenant(openStore({ store: settings.storeRoot }), settings.tenant, values.suite)
     const rows = pending.map((p) => ({
       suite: p.suite,
       key: p.key,

@@ -1,4 +1,4 @@
-import { FileResultStore } from '../../store/file-store.js'
+import { openStore } from '../../store/open-store.js'
 import { promoteRun } from '../../host/promote.js'
 import { collectSuiteManifest } from '../../host/suite-manifest.js'
 import { projectSettings } from '../project-config.js'
@@ -31,7 +31,7 @@ ${PROJECT_HELP}`,
     const runArg = requireFlag('promote', 'run', values.run)
     if (values.replacing === '') requireFlag('promote', 'replacing', values.replacing)
     const settings = await projectSettings(io.cwd, values, io.env)
-    const store = new FileResultStore({ root: settings.storeRoot })
+    const store = openStore({ store: settings.storeRoot })
     const key = await resolveRunKey(store, settings.tenant, suite, runArg)
     const promotion = await promoteRun({
       store,

@@ -1,7 +1,7 @@
 import { SuiteNotDeclaredError } from '../../errors.js'
 import { assertRecordsAnswers, rejudgeEnvValue, REJUDGE_ENV } from '../../host/rejudge.js'
 import { assertNotRemoved } from '../../host/removed-runs.js'
-import { FileResultStore } from '../../store/file-store.js'
+import { openStore } from '../../store/open-store.js'
 import { assertSafeSegment } from '../../store/paths.js'
 import { createdAtNow } from '../../suite/keys.js'
 import { PROJECT_HELP, type Command } from '../command.js'
@@ -40,7 +40,7 @@ ${PROJECT_HELP}`,
     assertSafeSegment('suite', into)
     const settings = await projectSettings(io.cwd, values, io.env)
     const { tenant } = settings
-    const store = new FileResultStore({ root: settings.storeRoot })
+    const store = openStore({ store: settings.storeRoot })
     const key = await resolveRunKey(store, tenant, suite, runArg)
     assertSafeSegment('key', key)
     await assertNotRemoved(store, tenant, suite, key, 're-judge')

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process'
 import { isKey } from '../../suite/keys.js'
-import { FileResultStore } from '../../store/file-store.js'
+import { openStore } from '../../store/open-store.js'
 import { chooseResume } from '../../host/choose-resume.js'
 import type { ExitCode } from '../../errors.js'
 import { projectSettings } from '../project-config.js'
@@ -87,7 +87,7 @@ another config, for Vitest and for digline alike).`,
     delete env.DIGLINE_REJUDGE
     if (args.resume) {
       const settings = await projectSettings(io.cwd, args, io.env)
-      const store = new FileResultStore({ root: settings.storeRoot })
+      const store = openStore({ store: settings.storeRoot })
       const choice = await chooseResume(store, settings.tenant, { key: args.key, suite: args.suite })
       for (const p of choice.passedOver) io.stderr(`digline: passed over pending run ${p.key} of suite ${p.suite} (resume it with \`digline run --resume ${p.key}\`)`)
       for (const [suite, key] of Object.entries(choice.chosen)) io.stderr(`digline: resuming run ${key} of suite ${suite}`)

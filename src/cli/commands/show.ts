@@ -1,4 +1,4 @@
-import { FileResultStore } from '../../store/file-store.js'
+import { openStore } from '../../store/open-store.js'
 import { formatAggregates, formatCaseLines } from '../../host/format-outcome.js'
 import { judgeThresholds } from '../../driver/index.js'
 import { projectSettings } from '../project-config.js'
@@ -31,7 +31,7 @@ ${PROJECT_HELP}`,
     const suite = requireFlag('show', 'suite', values.suite)
     const runArg = requireFlag('show', 'run', values.run)
     const settings = await projectSettings(io.cwd, values, io.env)
-    const store = new FileResultStore({ root: settings.storeRoot })
+    const store = openStore({ store: settings.storeRoot })
     const doc = await store.readRun(settings.tenant, suite, await resolveRunKey(store, settings.tenant, suite, runArg))
     if (values.json) {
       io.stdout(JSON.stringify(doc, null, 2))

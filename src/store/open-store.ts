@@ -1,0 +1,75 @@
+// The one factory of stores (SPEC §2, §10): the `store` option, or DIGLINE_STORE over it, names the
+// backend. A directory path opens the embedded file store; a `postgres://` or `postgresql://` URL
+// names the team store, which this version does not have yet. Every front end gets its store here.
+import { isAbsolute, resolve } from 'node:path'
+import { InvalidOptionsError, TeamStoreUnavailableError } from '../errors.js'
+import type { Store } from './contract.js'
+import { FileResultStore } from './file-store.js'
+
+/** The issue that brings the team store (PostgreSQL) into digline. */
+export const TEAM_STORE_ISSUE = 'issue 13 (the team store on PostgreSQL)'
+
+export const DEFAULT_STORE = '.digline'
+
+export type StoreTarget = { kind: 'file'; root: string } | { kind: 'postgres'; url: string }
+
+const URL_SCHEME = /^([a-z][a-z0-9+.-]*):\/\//i
+
+/**
+ * Where the store is, from the `store` option and the environment: DIGLINE_STORE wins over the
+ * option, the option over `.digline`. A path is resolved against `root` (the Vitest root); a URL is
+ * kept as it is.
+ */
+export function storeLocator(option: string | undefined, root: string, env: NodeJS.ProcessEnv = process.env): string {
+  const chosen = env.DIGLINE_STORE !== undefined && env.DIGLINE_STORE !== '' ? env.DIGLINE_STORE : (option ?? DEFAULT_STORE)
+  if (URL_SCHEME.test(chosen) || isAbsolute(chosen)) return chosen
+  return resolve(root, chosen)
+}
+
+/** What a store locator names, without opening anything. Credentials in a URL never reach a message. */
+export function storeTarget(locator: string): StoreTarget {
+  const scheme = URL_SCHEME.exec(locator)?.[1]?.toLowerCase()
+  if (scheme === undefined) return { kind: 'file', root: locator }
+  if (scheme === 'postgres' || scheme === 'postgresql') return { kind: 'postgres', url: locator }
+  throw new InvalidOptionsError(
+    `the store ${scheme}://… was refused: a store is a directory (the file store) or a postgres:// URL (the team store)`,
+    'Set the digline() option `store` (or DIGLINE_STORE) to a directory such as `.digline`.',
+    ['store'],
+  )
+}
+
+export interface OpenStoreOptions {
+  /** A store locator (see storeLocator): an absolute directory or a URL. */
+  store: string
+  /** Where the store says what it recovered by itself (default: stderr). */
+  say?: (line: string) => void
+}
+
+/** The backend a locator names, when this version can open it; refused by name otherwise. */
+export function assertStoreAvailable(locator: string): { kind: 'file'; root: string } {
+  const target = storeTarget(locator)
+  if (target.kind === 'postgres') {
+    throw new TeamStoreUnavailableError(
+      `the store ${redacted(target.url)} was refused: it names the team store on PostgreSQL, which this version of digline does not have (it comes with ${TEAM_STORE_ISSUE}); nothing was opened`,
+      'Point the digline() option `store` (or DIGLINE_STORE) at a directory such as `.digline`, the embedded file store.',
+      ['store'],
+    )
+  }
+  return target
+}
+
+/** Opens the store a locator names, or refuses by name. */
+export function openStore(options: OpenStoreOptions): Store {
+  const target = assertStoreAvailable(options.store)
+  return new FileResultStore(options.say === undefined ? { root: target.root } : { root: target.root, say: options.say })
+}
+
+/** The URL with no user, password, query or path: only its scheme, host and port. */
+function redacted(url: string): string {
+  try {
+    const parsed = new URL(url)
+    return `${parsed.protocol}//${parsed.host}`
+  } catch {
+    return `${URL_SCHEME.exec(url)?.[1] ?? 'postgres'}://…`
+  }
+}

@@ -1,0 +1,211 @@
+// The file store's promotion lock: `.digline/<tenant>/.promote.lock`, held while a promotion checks
+// the baseline, writes it and appends the register line, so two promotions never interleave.
+// The lock names its holder (host, boot, pid and the process's start time) and is published whole
+// with link(2), so it never exists half-written; a lock whose holder is provably gone (same host and
+// boot, and no process with that pid and start time) is broken by the next promoter (docs/adr/0027).
+import { randomBytes } from 'node:crypto'
+import { readFileSync } from 'node:fs'
+import { link } from 'node:fs/promises'
+import { hostname } from 'node:os'
+import { dirname, join } from 'node:path'
+import { constants } from 'node:fs'
+import { PromotionInProgressError } from '../errors.js'
+import { errnoOf, type FsLayer } from './fs-layer.js'
+
+export interface LockHolder {
+  host: string
+  boot: string | null
+  pid: number
+  /** Clock ticks since boot when the process started (/proc/<pid>/stat field 22); null off Linux. */
+  start: number | null
+  since: string
+  /** This acquisition: within one process, a lock whose token is not held any more is provably gone. */
+  token: string
+}
+
+/** Tokens of the locks (and lock drafts) this process holds right now. */
+const HELD = new Set<string>()
+
+const DRAFT_NAME = /^\.promote\.lock\.(\d+)-(\d+|x)\.([0-9a-f]+)\.tmp$/
+
+const WAIT_MS = 60_000
+
+function bootId(): string | null {
+  try {
+    return readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim()
+  } catch {
+    return null
+  }
+}
+
+/** The start time of a process, or null when it is gone or the system does not say. */
+export function processStart(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    if (fields[0] === 'Z') return null
+    const start = Number(fields[19])
+    return Number.isFinite(start) ? start : null
+  } catch {
+    return null
+  }
+}
+
+export function thisHolder(): LockHolder {
+  return { host: hostname(), boot: bootId(), pid: process.pid, start: processStart(process.pid), since: new Date().toISOString(), token: randomBytes(8).toString('hex') }
+}
+
+/** Whether a process (pid and start time) of this host is gone; a token of this process is judged by HELD. */
+function processIsGone(pid: number, start: number | null, token: string | undefined): boolean {
+  if (pid === process.pid && (start === null || start === processStart(process.pid))) return token !== undefined && !HELD.has(token)
+  if (!pidAnswers(pid)) return true
+  if (start === null) return false
+  const now = processStart(pid)
+  return now === null ? existsNoProc(pid) : now !== start
+}
+
+function pidAnswers(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return errnoOf(error) === 'EPERM'
+  }
+}
+
+/** Whether a holder is provably gone: only a process of this host and this boot can be judged. */
+export function holderIsGone(holder: LockHolder): boolean {
+  if (holder.host !== hostname()) return false
+  const boot = bootId()
+  if (holder.boot !== null && boot !== null && holder.boot !== boot) return true
+  return processIsGone(holder.pid, holder.start, holder.token)
+}
+
+function existsNoProc(pid: number): boolean {
+  // No /proc entry for a pid that answers signal 0: a zombie (gone) on Linux, or no /proc at all.
+  try {
+    readFileSync(`/proc/${pid}/stat`, 'utf8')
+    return true
+  } catch {
+    return process.platform === 'linux'
+  }
+}
+
+function parseHolder(text: string): LockHolder | undefined {
+  try {
+    const value = JSON.parse(text) as Partial<LockHolder>
+    if (typeof value.host === 'string' && typeof value.pid === 'number') {
+      return { host: value.host, boot: value.boot ?? null, pid: value.pid, start: value.start ?? null, since: String(value.since ?? ''), token: String(value.token ?? '') }
+    }
+  } catch {
+    // A lock is published whole by link(2); text that is not a holder was not written by digline.
+  }
+  return undefined
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+export class PromoteLock {
+  constructor(
+    private readonly fs: FsLayer,
+    private readonly file: string,
+    private readonly waitMs = WAIT_MS,
+  ) {}
+
+  /** Runs `step` while holding the lock; waits for a live holder, breaks a provably stale one. */
+  async holding<T>(step: () => Promise<T>): Promise<T> {
+    const me = thisHolder()
+    HELD.add(me.token)
+    try {
+      const ino = await this.acquire(me)
+      try {
+        await this.sweepDrafts()
+        return await step()
+      } finally {
+        await this.release(ino)
+      }
+    } finally {
+      HELD.delete(me.token)
+    }
+  }
+
+  private async acquire(me: LockHolder): Promise<number> {
+    const deadline = Date.now() + this.waitMs
+    const draft = `${this.file}.${me.pid}-${me.start ?? 'x'}.${me.token}.tmp`
+    const text = `${JSON.stringify(me)}\n`
+    const handle = await this.fs.open(draft, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY | (constants.O_NOFOLLOW ?? 0), 0o644)
+    try {
+      await this.fs.write(handle, Buffer.from(text), 0, Buffer.byteLength(text))
+      await this.fs.fsync(handle)
+    } finally {
+      await this.fs.close(handle)
+    }
+    try {
+      for (let attempt = 0; ; attempt++) {
+        try {
+          await link(draft, this.file)
+          return (await this.fs.lstat(this.file)).ino
+        } catch (error) {
+          if (errnoOf(error) !== 'EEXIST') throw error
+        }
+        const held = await this.judge()
+        if (held === 'gone') continue
+        if (Date.now() > deadline) {
+          const who = held === undefined ? 'another process' : `process ${held.pid} on ${held.host} (since ${held.since})`
+          throw new PromotionInProgressError(
+            `refused to promote: ${who} has held the promotion lock ${this.file} for more than ${this.waitMs / 1000} s; nothing was written`,
+            held === undefined ? `wait for the other promotion to finish, then run the command again` : `wait for process ${held.pid} to finish (or end it), then run the command again`,
+          )
+        }
+        await sleep(10 + Math.floor(Math.random() * 40) + Math.min(attempt, 20) * 5)
+      }
+    } finally {
+      await this.fs.unlink(draft).catch(() => undefined)
+    }
+  }
+
+  /** The holder of the lock as it is, or 'gone' when it was stale and has been taken away. */
+  private async judge(): Promise<LockHolder | undefined | 'gone'> {
+    let ino: number
+    let holder: LockHolder | undefined
+    try {
+      ino = (await this.fs.lstat(this.file)).ino
+      holder = parseHolder((await this.fs.readFile(this.file)).toString('utf8'))
+    } catch (error) {
+      if (errnoOf(error) === 'ENOENT') return 'gone'
+      throw error
+    }
+    if (holder === undefined || !holderIsGone(holder)) return holder
+    // Take the stale lock aside, then make sure it was the one judged, not a fresh one put there since.
+    const aside = `${this.file}.${process.pid}-${processStart(process.pid) ?? 'x'}.${randomBytes(8).toString('hex')}.tmp`
+    try {
+      await this.fs.rename(this.file, aside)
+    } catch (error) {
+      if (errnoOf(error) === 'ENOENT') return 'gone'
+      throw error
+    }
+    const asideIno = await this.fs.lstat(aside).then((stats) => stats.ino, () => ino)
+    if (asideIno !== ino) await link(aside, this.file).catch(() => undefined)
+    await this.fs.unlink(aside).catch(() => undefined)
+    return 'gone'
+  }
+
+  /** Drafts and set-aside locks that crashed promoters left in the tenant directory. */
+  private async sweepDrafts(): Promise<void> {
+    const dir = dirname(this.file)
+    for (const name of await this.fs.readdir(dir).catch(() => [] as string[])) {
+      const match = DRAFT_NAME.exec(name)
+      if (match === null) continue
+      const start = match[2] === 'x' ? null : Number(match[2])
+      if (processIsGone(Number(match[1]), start, match[3])) await this.fs.unlink(join(dir, name)).catch(() => undefined)
+    }
+  }
+
+  private async release(ino: number): Promise<void> {
+    try {
+      if ((await this.fs.lstat(this.file)).ino === ino) await this.fs.unlink(this.file)
+    } catch {
+      // Gone already; a lock left behind names a dead holder and is broken by the next promoter.
+    }
+  }
+}

@@ -1,0 +1,31 @@
+// The Store contract suite (SPEC §10): one function, run whole against every backend. A backend
+// passes a factory of fresh, empty stores; nothing here knows how a backend keeps its data.
+import { afterEach, beforeEach, describe } from 'vitest'
+import { baselinesPart } from './baselines.js'
+import type { ContractFactory, ContractSubject } from './harness.js'
+import { removalsPart } from './removals.js'
+import { runsPart } from './runs.js'
+import { suitesPart } from './suites.js'
+
+export type { ContractFactory, ContractSubject } from './harness.js'
+
+export function runStoreContract(label: string, makeSubject: ContractFactory): void {
+  describe(`${label} — the Store contract`, () => {
+    let subject: ContractSubject | undefined
+    beforeEach(async () => {
+      subject = await makeSubject()
+    })
+    afterEach(async () => {
+      await subject?.cleanup()
+      subject = undefined
+    })
+    const current = (): ContractSubject => {
+      if (subject === undefined) throw new Error('no store subject: the contract suite makes one before each test')
+      return subject
+    }
+    runsPart(current)
+    baselinesPart(current)
+    removalsPart(current)
+    suitesPart(current)
+  })
+}
