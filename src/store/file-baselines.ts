@@ -11,7 +11,7 @@ import {
   type RegisterEntry,
 } from '../document/baseline.js'
 import { SCHEMA_VERSION } from '../document/schema.js'
-import { isDiglineError, PathRefusedError, SuiteMismatchError, TenantMismatchError, UnknownSchemaVersionError, UnreadableBaselineError, UnreadableRegisterError } from '../errors.js'
+import { InternalError, isDiglineError, PathRefusedError, SuiteMismatchError, TenantMismatchError, UnknownSchemaVersionError, UnreadableBaselineError, UnreadableRegisterError } from '../errors.js'
 import { keyFor } from '../suite/keys.js'
 import { appendLineDurably, ensureDirectory, removeCreatedDirectories, storeWriteError, writeFileAtomic } from './atomic-write.js'
 import type { StoredBaseline, SupportsBaselines } from './baselines.js'
@@ -111,11 +111,7 @@ export class FileBaselines implements SupportsBaselines {
     const parsed = baselineDocumentSchema.safeParse(doc)
     if (!parsed.success) {
       const issue = firstIssue(parsed.error)
-      throw new UnreadableBaselineError(
-        `refused to write a baseline: it does not match the baseline schema at ${issue.where}: ${issue.message}`,
-        'a baseline digline built itself is a bug: report it with this message',
-        issue.path,
-      )
+      throw new InternalError(`digline built a baseline that does not match the baseline schema at ${issue.where}: ${issue.message}; nothing was written`, issue.path)
     }
     const valid = parsed.data
     assertSafeSegment('tenant', valid.tenant)

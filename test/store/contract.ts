@@ -7,6 +7,7 @@ import { HEADER_KEYS, type RunDocument } from '../../src/document/schema.js'
 import { serializeRun } from '../../src/document/serialize.js'
 import {
   DiglineError,
+  InternalError,
   MisfiledRunError,
   PathRefusedError,
   RunNotFoundError,
@@ -171,15 +172,15 @@ export function runResultStoreContract(label: string, makeSubject: () => Contrac
           await refusedWithoutChange(() => store.readRun('acme', 'capitals', name), PathRefusedError)
         }
         for (const createdAt of ['2026/../../x', '../../../outside', '', 'x'.repeat(150)]) {
-          const refusal = await refusedWithoutChange(() => store.writeRun({ ...makeRun(), created_at: createdAt }), UnreadableRunError)
+          const refusal = await refusedWithoutChange(() => store.writeRun({ ...makeRun(), created_at: createdAt }), InternalError)
           expect(refusal.path).toEqual(['created_at'])
         }
       })
 
-      it('refuses to write a document that does not match the schema, naming the field', async () => {
+      it('does not write a document that does not match the schema: a defect of its builder (InternalError), naming the field', async () => {
         const doc = makeRun()
         const broken = { ...doc, aggregates: { ...doc.aggregates, pass_rate: 7 } }
-        const refusal = await refusedWithoutChange(() => store.writeRun(broken), UnreadableRunError)
+        const refusal = await refusedWithoutChange(() => store.writeRun(broken), InternalError)
         expect(refusal.message).toContain('aggregates.pass_rate')
         expect(refusal.path).toEqual(['aggregates', 'pass_rate'])
       })
