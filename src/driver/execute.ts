@@ -2,11 +2,12 @@
 // and turns the scores into case verdicts. It touches nothing but the target and scorers it is
 // handed; the per-case hook (the journal) is how anything leaves it before the run ends.
 import { InternalError, ObservedIdentityChangedError } from '../errors.js'
+import { preview } from '../suite/preview.js'
 import type { CaseResult, ErrorCause, Observed, SampleResult, ScorerScore } from '../document/schema.js'
 import type { EvalCase, ResolvedScorer, ResolvedSuite, ScorerReturn, TargetAnswer, TokenUsage } from '../suite/types.js'
 import { runPool, SerialQueue } from './limiter.js'
 import { describeIdentityChange, ObservedIdentity } from './observed-identity.js'
-import type { OnCase } from './progress.js'
+import type { OnCase } from '../document/case-progress.js'
 
 export interface ExecuteOptions {
   suite: ResolvedSuite
@@ -316,14 +317,4 @@ function messageOf(error: unknown): string {
   if (error instanceof ObservedIdentityChangedError) return describeIdentityChange(error)
   if (error instanceof Error) return error.name && error.name !== 'Error' ? `${error.name}: ${error.message}` : error.message
   return preview(error)
-}
-
-function preview(value: unknown): string {
-  let text: string
-  try {
-    text = typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value))
-  } catch {
-    text = String(value)
-  }
-  return text.length > 80 ? `${text.slice(0, 77)}...` : text
 }

@@ -12,7 +12,7 @@ import {
   SuiteNotDeclaredError,
 } from '../errors.js'
 import type { SupportsBaselines } from '../store/baselines.js'
-import { assertSafeSegment } from '../store/paths.js'
+import { assertSafeSegment } from '../suite/assert-safe-segment.js'
 import type { ResultStore } from '../store/result-store.js'
 import { createdAtNow } from '../suite/keys.js'
 import { assertNotRemoved } from './removed-runs.js'

@@ -1,3 +1,4 @@
+import { preview } from '../suite/preview.js'
 import { canonicalJson } from '../suite/hashing.js'
 import type { ScorerObject } from '../suite/types.js'
 
@@ -31,13 +32,4 @@ export function exact(options: ExactOptions = {}): ScorerObject {
   }
 }
 
-/** A value as a reason shows it: JSON, cut to about 80 characters. */
-export function preview(value: unknown, max = 80): string {
-  let text: string
-  try {
-    text = JSON.stringify(value) ?? String(value)
-  } catch {
-    text = String(value)
-  }
-  return text.length > max ? `${text.slice(0, max - 1)}…` : text
-}
+export { preview }
