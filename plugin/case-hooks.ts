@@ -1,7 +1,7 @@
 // User onCase hooks. A hook file (listed in the plugin's `hooks` option, loaded as a Vitest setup
 // file in every worker) calls onCase(fn); the plugin's own setup file clears the list first, so a
 // worker that runs several files never registers a hook twice.
-import type { OnCase } from '../src/driver/progress.js'
+import type { OnCase } from '../src/document/case-progress.js'
 
 const REGISTRY = Symbol.for('digline.caseHooks')
 type WithRegistry = typeof globalThis & { [REGISTRY]?: OnCase[] }

@@ -1,6 +1,6 @@
 // evalSuite(): one Vitest test per case, plus one test that carries the suite's verdict.
 import { beforeAll, describe, inject, test, type RunnerTestSuite } from 'vitest'
-import { InvalidOptionsError } from '../src/errors.js'
+import { InvalidOptionsError, reviveError } from '../src/errors.js'
 import { resolveSuite } from '../src/suite/resolve-suite.js'
 import type { SuiteDefinition } from '../src/suite/types.js'
 import { openStore } from '../src/store/open-store.js'
@@ -30,7 +30,7 @@ function runContext(): RunContext {
       "Add digline({ tenant: '…' }) from 'digline/plugin' to the plugins of vitest.config.ts.",
     )
   }
-  if (provided.refusal !== undefined) throw new InvalidOptionsError(provided.refusal.message.split('\n')[0]!, provided.refusal.next, provided.refusal.path)
+  if (provided.refusal !== undefined) throw reviveError(provided.refusal)
   return { tenant: provided.tenant, environment: provided.environment, storeRoot: provided.storeRoot, projectRoot: provided.projectRoot }
 }
 

@@ -2,7 +2,7 @@
 // reporter that owns the exit code.
 import type { Plugin } from 'vite'
 import type { Vitest } from 'vitest/node'
-import { isDiglineError, InvalidOptionsError } from '../src/errors.js'
+import { InternalError, isDiglineError } from '../src/errors.js'
 import { resolveOptions, type DiglineOptions } from '../src/host/plugin-options.js'
 import { DiglineReporter } from './reporter.js'
 import { startModelSlots } from './model-slots.js'
@@ -38,7 +38,8 @@ export function digline(options: DiglineOptions): Plugin {
         const { tenant, environment, storeRoot } = resolveOptions(options, root)
         provided = { tenant, environment, storeRoot, projectRoot: root }
       } catch (error) {
-        const refusal = isDiglineError(error) ? error : new InvalidOptionsError(String(error), 'Fix the digline() options in vitest.config.ts.')
+        // resolveOptions refuses bad options by name; anything else it throws is a defect of digline
+        const refusal = isDiglineError(error) ? error : new InternalError(`resolving the digline() options failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
         provided = { refusal: refusal.toData() }
       }
       project.provide('digline', provided)

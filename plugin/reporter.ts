@@ -3,11 +3,11 @@ import type { Reporter, TestModule, Vitest } from 'vitest/node'
 import type { SerializedError } from 'vitest'
 import { appendFileSync } from 'node:fs'
 import pc from 'picocolors'
-import { isRefusal } from '../src/errors.js'
-import { exitCodeForLaunch, type SuiteOutcome } from '../src/host/suite-outcome.js'
+import { diglineErrorKind, reviveError } from '../src/errors.js'
+import { EXIT_CODES, exitCodeForLaunch, type ExitCode } from '../src/exit-codes.js'
+import type { SuiteOutcome } from '../src/host/suite-outcome.js'
 import { formatOutcome } from '../src/host/format-outcome.js'
 import { formatLaunchMarkdown } from '../src/host/format-comparison.js'
-import type { ExitCode } from '../src/errors.js'
 import './provided.js'
 
 interface Collected {
@@ -37,7 +37,7 @@ export class DiglineReporter implements Reporter {
     const hasDigline = collected.outcomes.length > 0 || collected.refusals.length > 0 || collected.failures.length > 0
     if (!hasDigline) return
     const exitCode = exitCodeForLaunch({
-      outcomes: collected.outcomes,
+      verdicts: collected.outcomes.map((o) => o.status),
       refusals: collected.refusals.length,
       failures: collected.failures.length,
       failedTests: collected.failedTests,
@@ -65,10 +65,14 @@ export class DiglineReporter implements Reporter {
 
   private collect(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<SerializedError>): Collected {
     const c: Collected = { outcomes: [], refusals: [], failures: [], failedTests: 0 }
-    const classify = (error: { name?: string; message?: string }, where: string) => {
-      if (isRefusal(error)) c.refusals.push(`${where}: ${error.message ?? error.name}`)
-      else if (error.name?.endsWith('Error') && (error as { digline?: boolean }).digline === true) c.failures.push(`${where}: ${firstLine(error.message)}`)
-      else return false
+    // Errors arrive from the workers as plain data; only digline's own (brand + a name its tables
+    // own) count as refusals or failures, whatever a user's error is called.
+    const classify = (data: unknown, where: string) => {
+      const kind = diglineErrorKind(data)
+      if (kind === undefined) return false
+      const error = reviveError(data)
+      if (kind === 'refusal') c.refusals.push(`${where}: ${error.message}`)
+      else c.failures.push(`${where}: ${kind === 'internal' ? error.message : firstLine(error.message)}`)
       return true
     }
     for (const module of testModules) {
@@ -114,13 +118,7 @@ export class DiglineReporter implements Reporter {
     for (const r of c.refusals) out.push(`${pc.red('refused')} ${r}`)
     for (const f of c.failures) out.push(`${pc.red('failed')} ${f}`)
     if (c.failedTests > 0) out.push(`${c.failedTests} other test(s) failed`)
-    const meaning = {
-      0: 'every suite holds',
-      1: 'a suite regressed, a threshold was missed or a test failed',
-      2: 'a case errored, a baseline cannot be read or a run could not be written: not judged',
-      64: 'refused: fix what is named above, then run again',
-    }[exitCode]
-    out.push(`${pc.bold('digline')} exit ${exitCode}: ${meaning}`)
+    out.push(`${pc.bold('digline')} exit ${exitCode}: ${EXIT_CODES[exitCode].meaning}`)
     ;(this.vitest?.logger ?? console).log(out.join('\n'))
   }
 }

@@ -1,7 +1,7 @@
 // One launch of one suite inside a Vitest worker: prepared before the first test, executed in the
 // background with the suite's own concurrency, awaited case by case by the tests.
 import type { CaseResult } from '../src/document/schema.js'
-import type { OnCase } from '../src/driver/progress.js'
+import type { OnCase } from '../src/document/case-progress.js'
 import { announce, prepareRun, type ResumeRequest, type RunContext } from '../src/host/prepare-run.js'
 import { measureRun } from '../src/host/measure-run.js'
 import { estimateFromHistory } from '../src/host/usage-estimate.js'

@@ -1,5 +1,6 @@
-// Writes docs/refusals.md from the built REFUSALS and FAILURES tables (run `npm run build` first).
+// Writes docs/refusals.md from the built error tables (run `npm run build` first).
 import { writeFileSync } from 'node:fs'
-import { renderRefusalsDoc } from '../dist/src/refusals-doc.js'
+import * as tables from '../dist/src/errors.js'
+import { renderRefusalsDoc } from './refusals-doc.js'
 
-writeFileSync(new URL('../docs/refusals.md', import.meta.url), renderRefusalsDoc())
+writeFileSync(new URL('../docs/refusals.md', import.meta.url), renderRefusalsDoc(tables))

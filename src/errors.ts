@@ -1,6 +1,11 @@
 // Every error digline raises on purpose. Refusals (exit 64) say what was refused and the command to
 // run next, and are raised before anything on disk changes. Failures (exit 2) say why a run could
-// not be judged. This file imports nothing, so every layer can use it.
+// not be judged. An internal error (exit 2) is a defect of digline itself. This file imports
+// nothing, so every layer can use it; src/exit-codes.ts turns what it recognises into exit codes.
+//
+// digline's errors are recognised by what they are, never by their name alone: an own `digline`
+// brand (a data property, so it survives Vitest's worker → main serialization) AND a name that is an
+// own key of one of the tables below. A user's own `class UsageError extends Error` is neither.
 
 export type ExitCode = 0 | 1 | 2 | 64
 
@@ -13,6 +18,8 @@ export interface DiglineErrorData {
   readonly next: string
   /** Where in the input the problem is, as a path of keys (zod-style), when there is one. */
   readonly path: readonly (string | number)[]
+  /** The brand: an own data property, so plain copies made across a process boundary keep it. */
+  readonly digline: true
 }
 
 export abstract class DiglineError extends Error implements DiglineErrorData {
@@ -29,7 +36,7 @@ export abstract class DiglineError extends Error implements DiglineErrorData {
   }
 
   toData(): DiglineErrorData {
-    return { name: this.name, exitCode: this.exitCode, message: this.message, next: this.next, path: this.path }
+    return { name: this.name, exitCode: this.exitCode, message: this.message, next: this.next, path: this.path, digline: true }
   }
 }
 
@@ -42,6 +49,9 @@ export abstract class DiglineRefusal extends DiglineError {
 export abstract class DiglineFailure extends DiglineError {
   readonly exitCode = 2 as const
 }
+
+/** What every internal error asks of the user. */
+export const REPORT_DEFECT = 'This is a defect of digline, not of your input: report it to the digline maintainers with this message and its stack.'
 
 // ── refusals ────────────────────────────────────────────────────────────────────────────────────
 
@@ -168,8 +178,20 @@ export class ObservedIdentityChangedError extends DiglineFailure {
   readonly name = 'ObservedIdentityChangedError'
 }
 
+// ── internal errors ─────────────────────────────────────────────────────────────────────────────
+
+/** A defect of digline itself (a document it built that its own schema rejects, say). Exit 2. */
+export class InternalError extends DiglineError {
+  readonly name = 'InternalError'
+  readonly exitCode = 2 as const
+  constructor(what: string, path: readonly (string | number)[] = []) {
+    super(`digline internal error: ${what}`, REPORT_DEFECT, path)
+  }
+}
+
 type RefusalClass = abstract new (...args: never[]) => DiglineRefusal
 type FailureClass = abstract new (...args: never[]) => DiglineFailure
+type InternalClass = abstract new (...args: never[]) => InternalError
 
 export interface ErrorEntry<C> {
   readonly error: C
@@ -372,27 +394,68 @@ export const FAILURES = {
   },
 } as const satisfies Record<string, ErrorEntry<FailureClass>>
 
-export type RefusalName = keyof typeof REFUSALS
+/** Defects of digline itself. Exit 2; the message asks the user to report it. */
+export const INTERNAL_ERRORS = {
+  InternalError: {
+    error: InternalError,
+    when: 'digline met a state its own code should never produce (a document it built that its own schema rejects, results it handed itself that do not fit the suite). Never caused by your input.',
+    next: 'Report it to the digline maintainers with the message and its stack; a journaled run can still be finished with `digline run --resume`.',
+  },
+} as const satisfies Record<string, ErrorEntry<InternalClass>>
 
+export type DiglineErrorKind = 'refusal' | 'failure' | 'internal'
+
+/** A real instance of one of digline's error classes (in this process). */
 export function isDiglineError(value: unknown): value is DiglineError {
   return value instanceof DiglineError
 }
 
-/** The exit code for anything thrown; the one place errors map to exits. */
-export function exitCodeForError(error: unknown): ExitCode {
-  const name = errorName(error)
-  if (name !== undefined && name in REFUSALS) return 64
-  if (name !== undefined && name in FAILURES) return 2
-  return 2
-}
-
-/** Errors cross process boundaries as plain objects; the name is what survives. */
-export function errorName(error: unknown): string | undefined {
-  if (error !== null && typeof error === 'object' && 'name' in error && typeof error.name === 'string') return error.name
+/**
+ * What a thrown value is to digline, for real instances and for plain copies that crossed a process
+ * boundary alike: the `digline` brand must be an own property and the name an own key of a table.
+ */
+export function diglineErrorKind(error: unknown): DiglineErrorKind | undefined {
+  if (error === null || typeof error !== 'object') return undefined
+  if (!Object.hasOwn(error, 'digline') || (error as { digline?: unknown }).digline !== true) return undefined
+  const name = (error as { name?: unknown }).name
+  if (typeof name !== 'string') return undefined
+  if (Object.hasOwn(REFUSALS, name)) return 'refusal'
+  if (Object.hasOwn(FAILURES, name)) return 'failure'
+  if (Object.hasOwn(INTERNAL_ERRORS, name)) return 'internal'
   return undefined
 }
 
 export function isRefusal(error: unknown): boolean {
-  const name = errorName(error)
-  return name !== undefined && name in REFUSALS
+  return diglineErrorKind(error) === 'refusal'
+}
+
+const ALL_ERRORS: Readonly<Record<string, ErrorEntry<abstract new (...args: never[]) => DiglineError>>> = { ...REFUSALS, ...FAILURES, ...INTERNAL_ERRORS }
+
+/**
+ * Rebuilds an error that crossed a process boundary as plain data into its real class, so
+ * `instanceof` and `exitCode` hold again. Anything that is not recognisably digline's (no brand, or
+ * a name no table owns) comes back as a plain Error: a user's `UsageError` stays the user's.
+ */
+export function reviveError(data: unknown): Error {
+  if (data instanceof Error && (isDiglineError(data) || diglineErrorKind(data) === undefined)) return data
+  const fields = (data !== null && typeof data === 'object' ? data : {}) as Partial<Record<string, unknown>>
+  const message = typeof fields.message === 'string' ? fields.message : String(data)
+  const kind = diglineErrorKind(data)
+  if (kind === undefined) {
+    const plain = new Error(message)
+    if (typeof fields.name === 'string') plain.name = fields.name
+    if (typeof fields.stack === 'string') plain.stack = fields.stack
+    return plain
+  }
+  const name = fields.name as string
+  const entry = ALL_ERRORS[name]!
+  // built without its constructor: the classes' constructors differ, the fields do not
+  const revived = Object.create(entry.error.prototype as object) as DiglineError
+  const next = typeof fields.next === 'string' ? fields.next : entry.next
+  const path = Array.isArray(fields.path) ? fields.path.filter((p): p is string | number => typeof p === 'string' || typeof p === 'number') : []
+  const own = { name, message, next, path, digline: true, exitCode: kind === 'refusal' ? 64 : 2 }
+  for (const [key, value] of Object.entries(own)) Object.defineProperty(revived, key, { value, enumerable: key !== 'message', writable: false, configurable: true })
+  if (typeof fields.errno === 'string') Object.defineProperty(revived, 'errno', { value: fields.errno, enumerable: true })
+  Object.defineProperty(revived, 'stack', { value: typeof fields.stack === 'string' ? fields.stack : `${name}: ${message}`, writable: true, configurable: true })
+  return revived
 }

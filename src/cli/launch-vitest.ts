@@ -1,7 +1,7 @@
 // Starts `vitest run` in the project for a command that hands the workers a directive, and returns
 // its exit code (a signal, or a code outside the contract, reads as 2: not judged).
 import { spawn } from 'node:child_process'
-import type { ExitCode } from '../errors.js'
+import { exitCodeForChild, type ExitCode } from '../exit-codes.js'
 import type { CliIo } from './command.js'
 import { vitestBin } from './vitest-bin.js'
 
@@ -11,7 +11,7 @@ export function launchVitest(io: CliIo, args: readonly string[], env: NodeJS.Pro
     child.on('error', reject)
     child.on('exit', (code, signal) => {
       if (signal !== null) io.stderr(`digline ${command}: vitest was ended by ${signal}`)
-      resolvePromise(code === 0 || code === 1 || code === 2 || code === 64 ? code : 2)
+      resolvePromise(exitCodeForChild(code, signal))
     })
   })
 }

@@ -1,6 +1,7 @@
 // The CLI as a function: argv in, exit code out. bin.ts is the only place that exits the process.
 import pc from 'picocolors'
-import { exitCodeForError, isDiglineError, UsageError, type ExitCode } from '../errors.js'
+import { diglineErrorKind, UsageError } from '../errors.js'
+import { exitCodeForError, exitCodesLine, type ExitCode } from '../exit-codes.js'
 import type { CliIo, Command } from './command.js'
 import { runCommand } from './commands/run.js'
 import { listCommand } from './commands/list.js'
@@ -23,7 +24,7 @@ export function usage(): string {
     '',
     ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
     '',
-    'Run `digline <command> --help` for a command. Exit codes: 0 holds, 1 missed, 2 not judged, 64 refused.',
+    `Run \`digline <command> --help\` for a command. Exit codes: ${exitCodesLine()}.`,
   ].join('\n')
 }
 
@@ -40,9 +41,11 @@ export async function main(argv: string[], io: CliIo): Promise<ExitCode> {
     if (command === undefined) throw new UsageError(`digline: unknown command ${JSON.stringify(name)}`, 'Run `digline --help` for the commands there are.')
     return await command.run(rest, io)
   } catch (error) {
-    const code = exitCodeForError(error)
-    if (isDiglineError(error) || (error as { digline?: unknown })?.digline === true) io.stderr(`${pc.red(code === 64 ? 'refused' : 'failed')} ${(error as Error).name}: ${(error as Error).message}`)
-    else io.stderr(`${pc.red('failed')} ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
-    return code
+    const kind = diglineErrorKind(error)
+    const label = kind === 'refusal' ? 'refused' : kind === 'internal' ? 'internal error' : 'failed'
+    // an unexpected error and a defect of digline are printed with their stack, to be reported
+    if (kind === 'refusal' || kind === 'failure') io.stderr(`${pc.red(label)} ${(error as Error).name}: ${(error as Error).message}`)
+    else io.stderr(`${pc.red(label)} ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
+    return exitCodeForError(error)
   }
 }

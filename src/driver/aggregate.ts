@@ -2,7 +2,7 @@
 import type { Aggregates, CaseResult, Rules } from '../document/schema.js'
 import type { TokenUsage } from '../suite/types.js'
 import { costOf, type Pricing } from './cost.js'
-import { wilson } from './wilson.js'
+import { wilson } from '../stats/wilson.js'
 
 /** With `pricing` (the suite declares prices), the aggregates carry the run's cost. */
 export function aggregate(results: readonly CaseResult[], rules: Rules, pricing?: Pricing): Aggregates {

@@ -1,14 +1,15 @@
 // The driver: asks the target for every sample of every case, scores each answer with every scorer,
 // and turns the scores into case verdicts. It touches nothing but the target and scorers it is
 // handed; the per-case hook (the journal) is how anything leaves it before the run ends.
-import { ObservedIdentityChangedError, UsageError } from '../errors.js'
+import { InternalError, ObservedIdentityChangedError } from '../errors.js'
+import { preview } from '../suite/preview.js'
 import type { CaseResult, ErrorCause, Observed, SampleResult, ScorerScore } from '../document/schema.js'
 import { redactor } from '../models/redaction.js'
 import { describeNotPlain, findNotPlain } from '../suite/plain-data.js'
 import type { EvalCase, ResolvedScorer, ResolvedSuite, ScorerReturn, TargetAnswer, TokenUsage } from '../suite/types.js'
 import { runPool, SerialQueue } from './limiter.js'
 import { describeIdentityChange, ObservedIdentity } from './observed-identity.js'
-import type { OnCase } from './progress.js'
+import type { OnCase } from '../document/case-progress.js'
 
 export interface ExecuteOptions {
   suite: ResolvedSuite
@@ -100,18 +101,11 @@ function refuseUnknownDone(suite: ResolvedSuite, done: ReadonlyMap<string, CaseR
   const declared = new Set(suite.cases.map((c) => c.id))
   for (const [id, result] of done) {
     if (!declared.has(id)) {
-      throw new UsageError(
-        `a judged case ${JSON.stringify(id)} was handed to suite ${JSON.stringify(suite.name)}, which declares no such case; a run is never assembled out of two suites`,
-        'Pass only results of cases the suite declares (a resume whose cases changed is refused before execute).',
-        ['done', id],
-      )
+      // a resume whose cases changed is refused before execute, so this is digline's own defect
+      throw new InternalError(`a judged case ${JSON.stringify(id)} was handed to suite ${JSON.stringify(suite.name)}, which declares no such case; a run is never assembled out of two suites`, ['done', id])
     }
     if (result.case_id !== id) {
-      throw new UsageError(
-        `the judged case filed as ${JSON.stringify(id)} is the result of case ${JSON.stringify(result.case_id)}`,
-        'Key each done result by its own case_id.',
-        ['done', id],
-      )
+      throw new InternalError(`the judged case filed as ${JSON.stringify(id)} is the result of case ${JSON.stringify(result.case_id)}`, ['done', id])
     }
   }
 }
@@ -330,14 +324,4 @@ function messageOf(error: unknown): string {
   if (error instanceof ObservedIdentityChangedError) return describeIdentityChange(error)
   if (error instanceof Error) return error.name && error.name !== 'Error' ? `${error.name}: ${error.message}` : error.message
   return preview(error)
-}
-
-function preview(value: unknown): string {
-  let text: string
-  try {
-    text = typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value))
-  } catch {
-    text = String(value)
-  }
-  return text.length > 80 ? `${text.slice(0, 77)}...` : text
 }

@@ -1,6 +1,6 @@
 export { execute, requiredPasses, type ExecuteOptions, type Execution } from './execute.js'
 export { aggregate } from './aggregate.js'
 export { judgeThresholds, type ThresholdMiss, type ThresholdJudgement } from './thresholds.js'
-export { wilson, Z95 } from './wilson.js'
+export { wilson, Z95 } from '../stats/wilson.js'
 export { ObservedIdentity, describeIdentityChange } from './observed-identity.js'
-export type { CaseProgress, OnCase } from './progress.js'
+export type { CaseProgress, OnCase } from '../document/case-progress.js'

@@ -3,7 +3,8 @@
 import pc from 'picocolors'
 import type { Aggregates } from '../document/schema.js'
 import type { ThresholdMiss } from '../driver/thresholds.js'
-import type { ExitCode } from '../errors.js'
+import { EXIT_CODES, type ExitCode } from '../exit-codes.js'
+import { percent } from './percent.js'
 import type { BaselineComparison, ComparedBaseline } from './compare.js'
 import type { SuiteOutcome, SuiteStatus } from './suite-outcome.js'
 
@@ -13,10 +14,9 @@ export type VerdictView = Pick<SuiteOutcome, 'suite' | 'key' | 'status' | 'aggre
 const MAX_IDS_TEXT = 20
 const MAX_IDS_MD = 50
 
-const pct = (x: number | null | undefined): string => (x === null || x === undefined ? 'n/a' : `${(x * 100).toFixed(1)}%`)
 const pts = (x: number): string => `${x > 0 ? '+' : x < 0 ? '−' : ''}${Math.abs(x * 100).toFixed(1)}`
 const score = (x: number | null): string => (x === null ? 'n/a' : x.toFixed(3))
-const interval = (a: Aggregates): string => (a.pass_rate_ci95 === null ? '' : ` [${pct(a.pass_rate_ci95.low)}, ${pct(a.pass_rate_ci95.high)}]`)
+const interval = (a: Aggregates): string => (a.pass_rate_ci95 === null ? '' : ` [${percent(a.pass_rate_ci95.low)}, ${percent(a.pass_rate_ci95.high)}]`)
 
 export const STATUS_WORDS: Record<SuiteStatus, string> = {
   held: 'holds',
@@ -52,7 +52,7 @@ export function formatComparisonText(c: BaselineComparison): string[] {
   const lines = [
     `  against baseline ${c.baseline.key} ${pc.dim(`(promoted ${c.baseline.promoted_at})`)}${c.status === 'not-comparable' ? pc.yellow(' — not comparable, does not gate') : ''}`,
     `    ${''.padEnd(12)}${col('baseline')}this run`,
-    `    ${'pass rate'.padEnd(12)}${col(`${pct(b.pass_rate)}${interval(b)}`)}${pct(r.pass_rate)}${interval(r)}`,
+    `    ${'pass rate'.padEnd(12)}${col(`${percent(b.pass_rate)}${interval(b)}`)}${percent(r.pass_rate)}${interval(r)}`,
     `    ${'mean score'.padEnd(12)}${col(score(b.mean_score))}${score(r.mean_score)}`,
     `    ${'cases'.padEnd(12)}${col(`${b.passed} passed, ${b.failed} failed`)}${r.passed} passed, ${r.failed} failed, ${r.errored} errored`,
     `    ${'difference'.padEnd(12)}${describeDifference(c)}`,
@@ -72,7 +72,7 @@ export function formatComparisonText(c: BaselineComparison): string[] {
 }
 
 function missLine(m: ThresholdMiss): string {
-  return `threshold ${m.field}: ${m.field === 'pass_rate' ? pct(m.actual) : score(m.actual)} < ${m.field === 'pass_rate' ? pct(m.required) : score(m.required)}`
+  return `threshold ${m.field}: ${m.field === 'pass_rate' ? percent(m.actual) : score(m.actual)} < ${m.field === 'pass_rate' ? percent(m.required) : score(m.required)}`
 }
 
 /** One suite in markdown: verdict, aggregates against the baseline with the interval, flipped cases. */
@@ -82,13 +82,13 @@ export function formatVerdictMarkdown(v: VerdictView): string {
   const r = v.aggregates
   if (c === undefined || c.status === 'unreadable') {
     out.push('| | this run |', '|---|---|', `| key | \`${v.key}\` |`)
-    out.push(`| pass rate | ${pct(r.pass_rate)}${interval(r)} |`, `| mean score | ${score(r.mean_score)} |`)
+    out.push(`| pass rate | ${percent(r.pass_rate)}${interval(r)} |`, `| mean score | ${score(r.mean_score)} |`)
     out.push(`| passed / failed / errored | ${r.passed} / ${r.failed} / ${r.errored} |`, '')
     out.push(c === undefined ? 'No baseline: judged by its thresholds alone.' : `**Baseline unreadable** (${c.problem.name}): ${c.problem.message.split('\n')[0]}`)
   } else {
     const b = c.baseline.aggregates
     out.push(`| | baseline | this run |`, '|---|---|---|', `| key | \`${c.baseline.key}\` | \`${c.run.key}\` |`)
-    out.push(`| pass rate | ${pct(b.pass_rate)}${interval(b)} | ${pct(r.pass_rate)}${interval(r)} |`)
+    out.push(`| pass rate | ${percent(b.pass_rate)}${interval(b)} | ${percent(r.pass_rate)}${interval(r)} |`)
     out.push(`| mean score | ${score(b.mean_score)} | ${score(r.mean_score)} |`)
     out.push(`| passed / failed / errored | ${b.passed} / ${b.failed} / ${b.errored} | ${r.passed} / ${r.failed} / ${r.errored} |`, '')
     out.push(`**Paired difference of pass rates:** ${describeDifference(c)}.`)
@@ -105,14 +105,7 @@ export function formatVerdictMarkdown(v: VerdictView): string {
   return `${out.join('\n')}\n`
 }
 
-const EXIT_WORDS: Record<ExitCode, string> = {
-  0: 'every suite holds',
-  1: 'a suite regressed or missed a threshold',
-  2: 'not judged: a case errored, a baseline cannot be read, or a run could not be written',
-  64: 'refused',
-}
-
 /** The whole launch in markdown, as appended to GITHUB_STEP_SUMMARY. */
 export function formatLaunchMarkdown(views: readonly VerdictView[], exitCode: ExitCode): string {
-  return [`## digline: exit ${exitCode}, ${EXIT_WORDS[exitCode]}`, '', ...views.map(formatVerdictMarkdown)].join('\n') + '\n'
+  return [`## digline: exit ${exitCode}, ${EXIT_CODES[exitCode].meaning}`, '', ...views.map(formatVerdictMarkdown)].join('\n') + '\n'
 }

@@ -3,8 +3,9 @@ import pc from 'picocolors'
 import type { Aggregates } from '../document/schema.js'
 import type { SuiteOutcome, CaseLine, SuiteStatus } from './suite-outcome.js'
 import { formatComparisonText } from './format-comparison.js'
+import { percent } from './percent.js'
 
-export const percent = (x: number | null | undefined): string => (x === null || x === undefined ? 'n/a' : `${(x * 100).toFixed(1)}%`)
+export { percent }
 
 export function formatAggregates(a: Aggregates): string {
   const ci = a.pass_rate_ci95 === null ? '' : ` [${percent(a.pass_rate_ci95.low)}, ${percent(a.pass_rate_ci95.high)}]`

@@ -1,6 +1,6 @@
 // Running a prepared suite: execute with the per-case hook, build the run document, write it.
 import { execute, aggregate, judgeThresholds, type Execution, type ThresholdJudgement } from '../driver/index.js'
-import type { OnCase } from '../driver/progress.js'
+import type { OnCase } from '../document/case-progress.js'
 import { SCHEMA_VERSION, type RunDocument } from '../document/schema.js'
 import { judgeConfigOf } from '../suite/hashing.js'
 import { pricingFor } from '../driver/cost.js'

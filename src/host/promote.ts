@@ -13,7 +13,7 @@ import {
   SuiteNotDeclaredError,
 } from '../errors.js'
 import type { Store } from '../store/contract.js'
-import { assertSafeSegment } from '../store/paths.js'
+import { assertSafeSegment } from '../suite/assert-safe-segment.js'
 import { createdAtNow } from '../suite/keys.js'
 import { assertNotRemoved } from './removed-runs.js'
 

@@ -3,7 +3,7 @@
 // back what the source run recorded.
 import type { CaseResult, RunDocument } from '../document/schema.js'
 import { execute, judgeThresholds } from '../driver/index.js'
-import type { OnCase } from '../driver/progress.js'
+import type { OnCase } from '../document/case-progress.js'
 import { NoRecordedAnswersError, ReplayMismatchError } from '../errors.js'
 import type { Store } from '../store/contract.js'
 import type { EvalCase, ResolvedSuite, TargetAnswer, TargetContext } from '../suite/types.js'

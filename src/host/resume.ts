@@ -1,5 +1,6 @@
 // What a resumed launch may reuse from a journal, and the checks that make two legs one run.
 import { hostname } from 'node:os'
+import { preview } from '../suite/preview.js'
 import { canonicalJson } from '../suite/hashing.js'
 import { judgeConfigOf } from '../suite/hashing.js'
 import { ResumeMismatchError } from '../errors.js'
@@ -53,7 +54,7 @@ export function assertResumable(pending: Pending, now: Omit<JournalHeader, 'leg'
     const current = now[field]
     if (canonicalJson(then) !== canonicalJson(current)) {
       throw new ResumeMismatchError(
-        `resume of run ${pending.key} (suite ${pending.suite}) was refused: ${field} differs — journal ${preview(then)}, now ${preview(current)}; ${WHY[field]}`,
+        `resume of run ${pending.key} (suite ${pending.suite}) was refused: ${field} differs — journal ${shown(then)}, now ${shown(current)}; ${WHY[field]}`,
         `Restore ${field} and run \`digline run --resume ${pending.key}\` again, or start a fresh run with \`digline run\`; the journal is left as it was.`,
         [field],
       )
@@ -61,9 +62,8 @@ export function assertResumable(pending: Pending, now: Omit<JournalHeader, 'leg'
   }
 }
 
-function preview(value: unknown): string {
-  const text = value === undefined ? 'absent' : JSON.stringify(value)
-  return text.length > 80 ? `${text.slice(0, 79)}…` : text
+function shown(value: unknown): string {
+  return value === undefined ? 'absent' : preview(value)
 }
 
 export interface ResumeSelection {

@@ -1,16 +1,13 @@
-// What the worker tells the reporter about a finished suite, and how outcomes become an exit code.
+// What the worker tells the reporter about a finished suite (src/exit-codes.ts turns it into an exit code).
 import type { Aggregates, CaseResult } from '../document/schema.js'
 import type { ThresholdJudgement } from '../driver/index.js'
-import type { ExitCode } from '../errors.js'
+import type { VerdictStatus } from '../exit-codes.js'
 import type { Measured } from './measure-run.js'
 import type { BaselineComparison } from './compare.js'
 
-/**
- * held: thresholds met, no regression. missed: a threshold missed. regressed: a drop against the
- * baseline beyond the tolerances. errored: a case errored. baseline-unreadable: the committed
- * baseline cannot be read, so the run could not be judged against it (ADR 0010).
- */
-export type SuiteStatus = 'held' | 'missed' | 'regressed' | 'errored' | 'baseline-unreadable'
+/** A suite's verdict; src/exit-codes.ts says what each means and which exit code it earns. */
+export type SuiteStatus = VerdictStatus
+export { exitCodeForStatus } from '../exit-codes.js'
 
 export interface CaseLine {
   case_id: string
@@ -58,29 +55,4 @@ export function outcomeOf(measured: Measured, comparison?: BaselineComparison): 
       .map((r) => ({ case_id: r.case_id, verdict: r.verdict, score: r.score, reason: r.error?.message ?? r.reason })),
     ...(comparison === undefined ? {} : { comparison }),
   }
-}
-
-export interface LaunchSummary {
-  outcomes: readonly SuiteOutcome[]
-  /** Refusals raised anywhere in the launch (an invalid suite, bad options). */
-  refusals: number
-  /** digline failures and errors outside any judged suite (a write that failed, a crash). */
-  failures: number
-  /** Ordinary Vitest tests that failed beside the suites. */
-  failedTests: number
-}
-
-/** The exit code of one suite's verdict alone (SPEC §5); `digline compare` exits with it. */
-export function exitCodeForStatus(status: SuiteStatus): ExitCode {
-  if (status === 'errored' || status === 'baseline-unreadable') return 2
-  if (status === 'regressed' || status === 'missed') return 1
-  return 0
-}
-
-/** SPEC §5: 64 for a refusal, else 2 if anything could not be judged, else 1 if anything missed or regressed, else 0. */
-export function exitCodeForLaunch(summary: LaunchSummary): ExitCode {
-  if (summary.refusals > 0) return 64
-  if (summary.failures > 0 || summary.outcomes.some((o) => exitCodeForStatus(o.status) === 2)) return 2
-  if (summary.failedTests > 0 || summary.outcomes.some((o) => exitCodeForStatus(o.status) === 1)) return 1
-  return 0
 }

@@ -1,5 +1,5 @@
 // The provider SDKs are optional peer dependencies: checked when an adapter is created (so a missing
-// one is refused before any call), imported only at the first call.
+// one is refused before any call); each adapter imports its SDK itself at the first call.
 import { createRequire } from 'node:module'
 import { MissingPeerDependencyError } from '../errors.js'
 
@@ -14,8 +14,4 @@ export function requirePeer(name: Peer, owner: string): void {
     if ((error as { code?: string }).code !== 'MODULE_NOT_FOUND') return
     throw new MissingPeerDependencyError(`${owner} needs the package "${name}", which is not installed`, `Run \`${INSTALL[name]}\` in the project.`)
   }
-}
-
-export async function importPeer<T>(name: Peer): Promise<T> {
-  return (await import(name)) as T
 }

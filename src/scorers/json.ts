@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { InvalidSuiteError } from '../errors.js'
 import type { JsonObject, ScorerObject } from '../suite/types.js'
 import { preview } from './reason-text.js'
+import { describeZodError } from '../suite/issue-sentence.js'
 
 export interface JsonOptions {
   /** The scorer's name in results (default "json"). */
@@ -34,9 +35,7 @@ export function json(schema: z.ZodType, options: JsonOptions = {}): ScorerObject
       }
       const parsed = schema.safeParse(value)
       if (parsed.success) return { pass: true, score: 1 }
-      const issue = parsed.error.issues[0]!
-      const where = issue.path.length === 0 ? '(root)' : issue.path.map(String).join('.')
-      return { pass: false, score: 0, reason: `at ${where}: ${issue.message}` }
+      return { pass: false, score: 0, reason: describeZodError(parsed.error, value, 'output', schema, recorded === true).sentence }
     },
   }
 }

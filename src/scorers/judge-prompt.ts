@@ -4,6 +4,7 @@ import { z } from 'zod'
 import type { ChatMessage } from '../models/chat-model.js'
 import type { JsonObject } from '../suite/types.js'
 import { preview } from './reason-text.js'
+import { describeZodError } from '../suite/issue-sentence.js'
 
 export const JUDGE_TEMPLATE = 'digline-judge-v1'
 
@@ -72,9 +73,7 @@ export function readJudgement(text: string, schema: z.ZodType<Judgement>, quote 
   }
   const parsed = schema.safeParse(value)
   if (!parsed.success) {
-    const issue = parsed.error.issues[0]!
-    const where = issue.path.length === 0 ? '(root)' : issue.path.map(String).join('.')
-    throw new JudgeReplyError(`the judge's reply is not a judgement (at ${where}: ${issue.message})${shown}`)
+    throw new JudgeReplyError(`the judge's reply is not a judgement (${describeZodError(parsed.error, value, 'reply', schema, quote).sentence})${shown}`)
   }
   return parsed.data
 }

@@ -3,7 +3,7 @@
 // Bars to Evals", arXiv:2411.00640, the paired standard error). Pairing removes the variance the
 // cases themselves contribute, which is most of it when some cases are easy and some hard.
 import type { CaseResult } from '../document/schema.js'
-import { Z95 } from '../driver/wilson.js'
+import { Z95 } from './wilson.js'
 
 export interface Interval {
   low: number

@@ -16,6 +16,7 @@ import {
 } from '../document/baseline.js'
 import { SCHEMA_VERSION } from '../document/schema.js'
 import {
+  InternalError,
   isDiglineError,
   PathRefusedError,
   ReplacingMismatchError,
@@ -253,11 +254,7 @@ export class FileBaselines implements SupportsBaselines {
     const parsed = baselineDocumentSchema.safeParse(doc)
     if (!parsed.success) {
       const issue = firstIssue(parsed.error)
-      throw new UnreadableBaselineError(
-        `refused to write a baseline: it does not match the baseline schema at ${issue.where}: ${issue.message}`,
-        'a baseline digline built itself is a bug: report it with this message',
-        issue.path,
-      )
+      throw new InternalError(`digline built a baseline that does not match the baseline schema at ${issue.where}: ${issue.message}; nothing was written`, issue.path)
     }
     const valid = parsed.data
     assertSafeSegment('tenant', valid.tenant)

@@ -1,7 +1,7 @@
 // The journal protocol (optional beside ResultStore): one leg file per attempt at a run, one record
 // per finished case, so a killed run can be finished without paying twice for what it judged.
 import type { CaseResult, ErrorCause, Observed } from '../document/schema.js'
-import type { CaseProgress } from '../driver/progress.js'
+import type { CaseProgress } from '../document/case-progress.js'
 import type { DiglineErrorData } from '../errors.js'
 
 export const JOURNAL_VERSION = 1

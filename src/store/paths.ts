@@ -2,21 +2,11 @@
 // and key is checked before a path is built, so an unsafe name is refused before any I/O.
 import { isAbsolute, join, relative, resolve, sep } from 'node:path'
 import { PathRefusedError } from '../errors.js'
-import { isSafeSegment, SAFE_SEGMENT_RULE } from '../suite/safe-segment.js'
+import { assertSafeSegment } from '../suite/assert-safe-segment.js'
 import { errnoOf, type FsLayer } from './fs-layer.js'
 
-export type SegmentKind = 'tenant' | 'suite' | 'key'
-
-/** Refuses a tenant, suite or key that is not one safe path segment. */
-export function assertSafeSegment(kind: SegmentKind, value: unknown): asserts value is string {
-  if (isSafeSegment(value)) return
-  const shown = typeof value === 'string' ? JSON.stringify(value.length > 140 ? `${value.slice(0, 140)}…` : value) : String(value)
-  throw new PathRefusedError(
-    `refused the ${kind} ${shown}: it is not one safe path segment (${SAFE_SEGMENT_RULE}, not "." or "..")`,
-    `use a ${kind} name matching ${SAFE_SEGMENT_RULE}`,
-    [kind],
-  )
-}
+// the store's files import it from here; it lives in suite/ beside isSafeSegment
+export { assertSafeSegment, type SegmentKind } from '../suite/assert-safe-segment.js'
 
 function isInside(root: string, target: string): boolean {
   const rel = relative(root, target)

@@ -3,7 +3,8 @@
 import { dirname, join } from 'node:path'
 import type { z } from 'zod'
 import { runDocumentSchema, runHeaderSchema, SCHEMA_VERSION, type RunDocument, type RunHeader } from '../document/schema.js'
-import { MisfiledRunError, SuiteMismatchError, TenantMismatchError, UnknownSchemaVersionError, UnreadableRunError } from '../errors.js'
+import { InternalError, MisfiledRunError, SuiteMismatchError, TenantMismatchError, UnknownSchemaVersionError, UnreadableRunError } from '../errors.js'
+import { describeZodError } from '../suite/issue-sentence.js'
 import { keyFor } from '../suite/keys.js'
 import { isSafeSegment } from '../suite/safe-segment.js'
 
@@ -43,23 +44,18 @@ function assertKnownSchemaVersion(value: unknown, file: string): void {
   }
 }
 
-function zodRefusal(file: string, error: z.ZodError, purpose: 'read' | 'write'): UnreadableRunError {
-  const issue = error.issues[0]
-  const path = (issue?.path ?? []).filter((p): p is string | number => typeof p === 'string' || typeof p === 'number')
-  const where = path.length === 0 ? '(the document)' : path.join('.')
-  const why = `it does not match the run document schema at ${where}: ${issue?.message ?? 'invalid'}`
+/** A document read from disk that fails the schema is refused; one digline built itself is a defect. */
+function schemaProblem(file: string, value: unknown, error: z.ZodError, purpose: 'read' | 'write'): UnreadableRunError | InternalError {
+  const { path, sentence } = describeZodError(error, value, 'document')
+  const why = `it does not match the run document schema: ${sentence}`
   if (purpose === 'read') return unreadableRun(file, why, path)
-  return new UnreadableRunError(
-    `refused to write ${file}: ${why}`,
-    `fix ${where} where the document is built (a document digline built itself is a bug: report it with this message)`,
-    path,
-  )
+  return new InternalError(`digline built ${file} and was about to write it, but ${why}; nothing was written`, path)
 }
 
 export function validateHeader(value: unknown, file: string): RunHeader {
   assertKnownSchemaVersion(value, file)
   const parsed = runHeaderSchema.safeParse(value)
-  if (!parsed.success) throw zodRefusal(file, parsed.error, 'read')
+  if (!parsed.success) throw schemaProblem(file, value, parsed.error, 'read')
   return parsed.data
 }
 
@@ -67,7 +63,7 @@ export function validateHeader(value: unknown, file: string): RunHeader {
 export function validateDocument(value: unknown, file: string, purpose: 'read' | 'write' = 'read'): RunDocument {
   if (purpose === 'read') assertKnownSchemaVersion(value, file)
   const parsed = runDocumentSchema.safeParse(value)
-  if (!parsed.success) throw zodRefusal(file, parsed.error, purpose)
+  if (!parsed.success) throw schemaProblem(file, value, parsed.error, purpose)
   return parsed.data
 }
 

@@ -54,8 +54,3 @@ export function keyFor(createdAt: string, configHash: string): string {
 export function isKey(value: string): boolean {
   return KEY.test(value)
 }
-
-/** The config_hash part of a key. */
-export function configHashOfKey(key: string): string | undefined {
-  return KEY.exec(key)?.[2]
-}

@@ -4,6 +4,7 @@ import { InvalidSuiteError } from '../errors.js'
 import { configHash, casesDigest } from './hashing.js'
 import { refuseNotPlainSuiteData } from './plain-suite-data.js'
 import { isSafeSegment, SAFE_SEGMENT_RULE } from './safe-segment.js'
+import { describeZodError } from './issue-sentence.js'
 import type { ResolvedScorer, ResolvedSuite, Scorer, SuiteDefinition, TargetAnswer, TargetContext } from './types.js'
 
 const unit = z.number().min(0).max(1)
@@ -78,8 +79,10 @@ function resolveScorer(scorer: Scorer, index: number, seen: Set<string>): Resolv
 export function resolveSuite(definition: SuiteDefinition<any, any, any>): ResolvedSuite {
   const parsed = definitionSchema.safeParse(definition)
   if (!parsed.success) {
-    const issue = parsed.error.issues[0]!
-    refuse(issue.path, issue.message, (definition as { name?: unknown } | undefined)?.name)
+    const { path, sentence } = describeZodError(parsed.error, definition, 'suite', definitionSchema)
+    const name = (definition as { name?: unknown } | undefined)?.name
+    const where = path.length === 0 ? 'the suite definition' : path.map(String).join('.')
+    throw new InvalidSuiteError(`${typeof name === 'string' ? `suite ${JSON.stringify(name)}` : 'an evalSuite() call'} was refused: ${sentence}`, `Fix ${where} in the suite file, then run \`vitest run\` again.`, path)
   }
   const def = definition as SuiteDefinition
   const ids = new Set<string>()

@@ -83,6 +83,38 @@ describe('exit codes', () => {
     expect(a.stdout + a.stderr).toContain('InvalidOptionsError')
   })
 
+  const USER_USAGE_ERROR = `class UsageError extends Error { name = 'UsageError' }`
+  const NAMED_TO_STRING = `const UsageError = class extends Error { name = 'toString' }`
+  const throwingTarget = (declare: string) => `import { evalSuite, scorers } from 'digline'
+${declare}
+evalSuite({
+  name: 'users',
+  cases: [{ id: 'a', input: 1, expected: 1 }, { id: 'b', input: 2, expected: 2 }],
+  target: async (x) => { if (x === 2) throw new UsageError('my own usage error'); return x },
+  scorers: [scorers.exact()],
+})
+`
+  const throwingFile = (declare: string) => `import { evalSuite, scorers } from 'digline'
+${declare}
+throw new UsageError('my own usage error at load')
+`
+  test.each([
+    ["a user's own class UsageError thrown in a target", { 'evals/u.eval.ts': throwingTarget(USER_USAGE_ERROR) }, 2],
+    ["an Error named 'toString' thrown in a target", { 'evals/u.eval.ts': throwingTarget(NAMED_TO_STRING) }, 2],
+    ["a user's own class UsageError thrown by a suite file", { 'evals/u.eval.ts': throwingFile(USER_USAGE_ERROR), 'evals/s.eval.ts': countingSuite({ name: 's', cases: 2 }) }, 2],
+    ["an Error named 'toString' thrown by a suite file", { 'evals/u.eval.ts': throwingFile(NAMED_TO_STRING), 'evals/s.eval.ts': countingSuite({ name: 's', cases: 2 }) }, 2],
+    [
+      "a user's own class UsageError failing a plain test beside a suite that holds",
+      { 'evals/plain.eval.ts': `import { test } from 'vitest'\n${USER_USAGE_ERROR}\ntest('plain', () => { throw new UsageError('mine') })\n`, 'evals/s.eval.ts': countingSuite({ name: 's', cases: 2 }) },
+      1,
+    ],
+  ] as const)('not 64: %s is no refusal of digline', async (_label, files, expected) => {
+    const result = await makeProject(files).vitest()
+    expect(result.code, result.stdout + result.stderr).toBe(expected)
+    expect(result.stdout).not.toContain('refused')
+    expect(result.stdout).toContain(`digline exit ${expected}`)
+  })
+
   test('64: a malformed DIGLINE_CREATED_AT', async () => {
     const project = makeProject({ 'evals/s.eval.ts': countingSuite({ name: 's', cases: 2 }) })
     const result = await project.vitest([], { DIGLINE_CREATED_AT: 'yesterday' })

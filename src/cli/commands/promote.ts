@@ -1,5 +1,6 @@
 import { openStore } from '../../store/open-store.js'
 import { promoteRun } from '../../host/promote.js'
+import { percent } from '../../host/percent.js'
 import { collectSuiteManifest } from '../../host/suite-manifest.js'
 import { projectSettings } from '../project-config.js'
 import { parseCommand, requireFlag, PROJECT_OPTIONS } from '../parse.js'
@@ -53,7 +54,7 @@ ${PROJECT_HELP}`,
       const replaced = promotion.replaced === null ? '' : `, replacing ${promotion.replaced}`
       const rate = promotion.entry?.pass_rate
       io.stdout(
-        `Promoted run ${key} to the baseline of suite ${suite}${replaced} (pass rate ${rate === null || rate === undefined ? 'n/a' : `${(rate * 100).toFixed(1)}%`}).\n` +
+        `Promoted run ${key} to the baseline of suite ${suite}${replaced} (pass rate ${percent(rate)}).\n` +
           `Commit ${files}.`,
       )
     }

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process'
 import { isKey } from '../../suite/keys.js'
 import { openStore } from '../../store/open-store.js'
 import { chooseResume } from '../../host/choose-resume.js'
-import type { ExitCode } from '../../errors.js'
+import { exitCodeForChild, exitCodesLine, type ExitCode } from '../../exit-codes.js'
 import { projectSettings } from '../project-config.js'
 import { vitestBin } from '../vitest-bin.js'
 import { UsageError } from '../../errors.js'
@@ -67,7 +67,7 @@ export const runCommand: Command = {
 
 Launches \`vitest run\` in the current directory with the vitest arguments given (file filters,
 -t patterns, --config…). The digline() plugin does the rest; the exit code is vitest run's:
-0 holds, 1 missed, 2 not judged, 64 refused.
+${exitCodesLine()} (docs/cli.md#exit-codes).
 
   --resume [KEY]   finish a run from its journal instead of starting a fresh one: the run KEY,
                    or without KEY the newest pending run of each suite (others are named).
@@ -101,7 +101,7 @@ another config, for Vitest and for digline alike).`,
       child.on('error', reject)
       child.on('exit', (code, signal) => {
         if (signal !== null) io.stderr(`digline run: vitest was ended by ${signal}`)
-        resolvePromise(code === 0 || code === 1 || code === 2 || code === 64 ? code : 2)
+        resolvePromise(exitCodeForChild(code, signal))
       })
     })
   },

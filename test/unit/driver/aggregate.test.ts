@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { aggregate } from '../../../src/driver/aggregate.js'
 import { judgeThresholds } from '../../../src/driver/thresholds.js'
-import { wilson, Z95 } from '../../../src/driver/wilson.js'
+import { wilson, Z95 } from '../../../src/stats/wilson.js'
 import { aggregatesSchema, type Aggregates, type CaseResult, type Rules } from '../../../src/document/schema.js'
 import { AGGREGATE_DEFINITIONS } from '../../../src/suite/hashing.js'
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { execute } from '../../../src/driver/execute.js'
-import type { CaseProgress } from '../../../src/driver/progress.js'
+import type { CaseProgress } from '../../../src/document/case-progress.js'
 import { counted, echoCases, sleep, suiteOf } from './fixture.js'
 
 describe('execute: concurrency', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { execute } from '../../../src/driver/execute.js'
 import type { CaseResult } from '../../../src/document/schema.js'
-import { UsageError } from '../../../src/errors.js'
+import { InternalError } from '../../../src/errors.js'
 import { counted, echoCases, suiteOf } from './fixture.js'
 
 function judged(caseId: string, verdict: 'pass' | 'fail' = 'pass'): CaseResult {
@@ -56,7 +56,7 @@ describe('execute: done', () => {
       ['ghost', judged('ghost')],
     ])
     const run = execute({ suite: suiteOf({ cases: echoCases(3), target }), done })
-    await expect(run).rejects.toBeInstanceOf(UsageError)
+    await expect(run).rejects.toBeInstanceOf(InternalError)
     await expect(run).rejects.toThrow(/"ghost"/)
     expect(calls).toHaveLength(0)
   })
@@ -64,7 +64,7 @@ describe('execute: done', () => {
   it('refuses a done entry filed under another case id', async () => {
     const { target, calls } = counted((input) => input)
     const done = new Map([['c000', judged('c001')]])
-    await expect(execute({ suite: suiteOf({ cases: echoCases(3), target }), done })).rejects.toBeInstanceOf(UsageError)
+    await expect(execute({ suite: suiteOf({ cases: echoCases(3), target }), done })).rejects.toBeInstanceOf(InternalError)
     expect(calls).toHaveLength(0)
   })
 })

@@ -1,7 +1,15 @@
 // The regression decision measured by simulation through compareRuns (ADR 0010): a stochastic
 // target against its own baseline is flagged rarely, and a real 10-point drop is caught.
 import { expect, test } from 'vitest'
-import { describeSimulation, simulateRegressionGate } from '../../../src/host/regression-simulation.js'
+import { describeSimulation, simulateRegressionGate as simulate, type SimulationOptions } from '../../../bench/lib/regression-simulation.js'
+import { baselineOf } from '../../../src/document/baseline.js'
+import { SCHEMA_VERSION } from '../../../src/document/schema.js'
+import { aggregate } from '../../../src/driver/aggregate.js'
+import { compareRuns } from '../../../src/host/compare.js'
+import { seededRandom } from '../../../src/stats/prng.js'
+import { keyFor } from '../../../src/suite/keys.js'
+
+const simulateRegressionGate = (options: SimulationOptions) => simulate({ SCHEMA_VERSION, aggregate, baselineOf, keyFor, compareRuns, seededRandom }, options)
 
 const CASES = 300
 const REPETITIONS = 2000

@@ -82,7 +82,7 @@ test('a judge reply that is not valid JSON, or out of scale, errors its case wit
   const byId = Object.fromEntries(results.map((r) => [r.case_id, r]))
   expect(byId.ok!.verdict).toBe('pass')
   expect(byId.prose!.error).toEqual({ cause: 'scorer', message: expect.stringContaining(`scorer "llm_judge": JudgeReplyError: the judge's reply is not valid JSON: "I would give it a 4."`) })
-  expect(byId.big!.error).toEqual({ cause: 'scorer', message: expect.stringMatching(/JudgeReplyError: the judge's reply is not a judgement \(at score: .*\)/) })
+  expect(byId.big!.error).toEqual({ cause: 'scorer', message: expect.stringMatching(/JudgeReplyError: the judge's reply is not a judgement \(score must be .* at reply\.score\)/) })
   expect(byId.down!.error).toEqual({ cause: 'target', message: expect.stringMatching(/ModelCallError: .*HTTP 500 .*gave up after 2 attempts \(500, 500\)/) })
   // 3 target calls + 3 judge calls + 2 attempts for the failing target
   expect(server.requests.length - before).toBe(8)

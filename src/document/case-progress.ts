@@ -1,4 +1,4 @@
-import type { CaseResult, ErrorCause, Observed } from '../document/schema.js'
+import type { CaseResult, ErrorCause, Observed } from './schema.js'
 
 /** What the driver hands the per-case hook, once per finished case, before that slot's next case. */
 export interface CaseProgress {
