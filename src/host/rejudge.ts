@@ -110,12 +110,13 @@ function recordedAnswers(doc: RunDocument, recorded: ReadonlyMap<string, CaseRes
 }
 
 /** Judges the recorded answers, files the replay under the suite, and says how it went. */
-export async function replayRun(replay: PreparedReplay, options: { store: ResultStore; onCase?: readonly OnCase[] }): Promise<Measured> {
+export async function replayRun(replay: PreparedReplay, options: { store: ResultStore; onCase?: readonly OnCase[]; signal?: AbortSignal }): Promise<Measured> {
   const { prepared } = replay
   const hooks = options.onCase ?? []
   const execution = await execute({
     suite: prepared.suite,
     only: prepared.only,
+    signal: options.signal,
     onCase: async (progress) => {
       for (const hook of hooks) await hook(progress)
     },
