@@ -51,7 +51,7 @@ export function evalSuite<I, O, E>(definition: SuiteDefinition<I, O, E>): void {
   // Refused at collection, before any call, when another file of this launch declares the same suite.
   const file = getCurrentSuite()?.file?.filepath
   const claim: SuiteClaim | undefined = claims === undefined || file === undefined ? undefined : claimSuiteName(claims, ctx.tenant, suite.name, file, ctx.projectRoot)
-  recordInManifest(suite, ctx)
+  recordInManifest(suite, ctx, file)
   const directive = resumeDirective(suite.name)
   const rejudge = rejudgeDirective(suite.name)
   // A replay reads and files in the tenant and store the rejudge command resolved (its --tenant, --store).

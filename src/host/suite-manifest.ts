@@ -11,6 +11,8 @@ export interface SuiteManifestEntry {
   config_hash: string
   cases_digest: string
   cases: number
+  /** The suite file that declared it (absolute), when known. */
+  file?: string
 }
 
 /**
