@@ -19,7 +19,7 @@ export interface RejudgeRequest {
 }
 
 /** The variable `digline rejudge` hands the workers (plugin/rejudge-request.ts reads it). */
-export const REJUDGE_ENV = 'DIGLINE_REJUDGE'
+export { REJUDGE_ENV } from './launch-directive.js'
 
 export interface RejudgeEnv {
   into: string

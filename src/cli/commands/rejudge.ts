@@ -2,7 +2,8 @@ import { relative } from 'node:path'
 import { SuiteNotDeclaredError } from '../../errors.js'
 import { collectSuiteManifest } from '../../host/suite-manifest.js'
 import { vitestBin } from '../vitest-bin.js'
-import { assertRecordsAnswers, rejudgeEnvValue, REJUDGE_ENV } from '../../host/rejudge.js'
+import { assertRecordsAnswers } from '../../host/rejudge.js'
+import { encodeDirective } from '../../host/launch-directive.js'
 import { assertNotRemoved } from '../../host/removed-runs.js'
 import { FileResultStore } from '../../store/file-store.js'
 import { assertSafeSegment } from '../../store/paths.js'
@@ -22,8 +23,8 @@ function notDeclared(suite: string, key: string, into: string): SuiteNotDeclared
 }
 
 function withoutDirectives(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const clean = { ...env }
-  for (const name of ['DIGLINE_RESUME', 'DIGLINE_KEEP_ERRORS', 'DIGLINE_CREATED_AT', REJUDGE_ENV]) delete clean[name]
+  const clean = encodeDirective(env, { kind: 'fresh' })
+  delete clean.DIGLINE_CREATED_AT
   return clean
 }
 
@@ -70,8 +71,7 @@ ${PROJECT_HELP}`,
     const files = [...new Set(declaring.map((e) => e.file).filter((f): f is string => f !== undefined))]
 
     const createdAt = createdAtNow()
-    const env: NodeJS.ProcessEnv = { ...io.env, [REJUDGE_ENV]: rejudgeEnvValue({ into, suite, key, created_at: createdAt, tenant, store: settings.storeRoot }) }
-    for (const name of ['DIGLINE_RESUME', 'DIGLINE_KEEP_ERRORS', 'DIGLINE_CREATED_AT']) delete env[name]
+    const env = encodeDirective(withoutDirectives(io.env), { kind: 'rejudge', value: { into, suite, key, created_at: createdAt, tenant, store: settings.storeRoot } })
     io.stderr(`digline: re-judging run ${key} of suite ${suite} with the scorers of suite ${into}`)
     const code = await launchVitest(io, [...(settings.configFile === undefined ? [] : ['--config', settings.configFile]), ...files.map((f) => relative(io.cwd, f) || f)], env, 'rejudge')
 

@@ -4,6 +4,7 @@ import { chooseResume, type ResumeChoice } from '../../host/choose-resume.js'
 import { collectSuiteManifest } from '../../host/suite-manifest.js'
 import { ResumedSuiteNotDeclaredError, ResumeFilteredError, UsageError } from '../../errors.js'
 import { launchVitest } from '../launch-vitest.js'
+import { encodeDirective } from '../../host/launch-directive.js'
 import { vitestBin } from '../vitest-bin.js'
 import { projectSettings } from '../project-config.js'
 import type { CliIo, Command } from '../command.js'
@@ -90,10 +91,7 @@ another config, for Vitest and for digline alike).`,
   async run(argv, io) {
     if (argv.includes('--help') || argv.includes('-h')) return io.stdout(runCommand.help), 0
     const args = splitArgs(argv)
-    const env: NodeJS.ProcessEnv = { ...io.env }
-    delete env.DIGLINE_RESUME
-    delete env.DIGLINE_KEEP_ERRORS
-    delete env.DIGLINE_REJUDGE
+    let env = encodeDirective(io.env, { kind: 'fresh' })
     if (args.resume) {
       refuseNameFilter(args.vitest, args.key)
       const settings = await projectSettings(io.cwd, args, io.env)
@@ -102,8 +100,7 @@ another config, for Vitest and for digline alike).`,
       await assertResumedSuitesRun(io, env, args.vitest, settings.tenant, choice)
       for (const p of choice.passedOver) io.stderr(`digline: passed over pending run ${p.key} of suite ${p.suite} (resume it with \`digline run --resume ${p.key}\`)`)
       for (const [suite, key] of Object.entries(choice.chosen)) io.stderr(`digline: resuming run ${key} of suite ${suite}`)
-      env.DIGLINE_RESUME = JSON.stringify(choice.chosen)
-      if (args.keepErrors) env.DIGLINE_KEEP_ERRORS = '1'
+      env = encodeDirective(io.env, { kind: 'resume', runs: choice.chosen, keepErrors: args.keepErrors })
     } else if (args.suite !== undefined) {
       throw new UsageError('digline run: --suite goes with --resume', 'Use vitest file filters or -t to select suites for a fresh run.', ['--suite'])
     }
