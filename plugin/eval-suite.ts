@@ -1,5 +1,7 @@
 // evalSuite(): one Vitest test per case, plus one test that carries the suite's verdict.
 import { beforeAll, describe, inject, test, type RunnerTestSuite } from 'vitest'
+import { getCurrentSuite } from 'vitest/suite'
+import { relative } from 'node:path'
 import { InvalidOptionsError, reviveError } from '../src/errors.js'
 import { resolveSuite } from '../src/suite/resolve-suite.js'
 import type { SuiteDefinition } from '../src/suite/types.js'
@@ -13,11 +15,12 @@ import { rejudgeDirective } from './rejudge-request.js'
 import { registeredCaseHooks } from './case-hooks.js'
 import { CaseErroredError, SuiteNotHeldError, describeMisses } from './test-errors.js'
 import type { ProvidedDigline } from './provided.js'
+import { claimSuiteName, duplicate, type SuiteClaim } from './suite-name-claim.js'
 
 /** The name of the test that closes every suite and carries its verdict. */
 export const VERDICT_TEST = 'digline verdict'
 
-function runContext(): RunContext {
+function runContext(): RunContext & { claims?: string } {
   let provided: ProvidedDigline | undefined
   try {
     provided = inject('digline')
@@ -31,7 +34,7 @@ function runContext(): RunContext {
     )
   }
   if (provided.refusal !== undefined) throw reviveError(provided.refusal)
-  return { tenant: provided.tenant, environment: provided.environment, storeRoot: provided.storeRoot, projectRoot: provided.projectRoot }
+  return { tenant: provided.tenant, environment: provided.environment, storeRoot: provided.storeRoot, projectRoot: provided.projectRoot, ...(provided.claims === undefined ? {} : { claims: provided.claims }) }
 }
 
 /** The case ids whose tests Vitest will run; undefined when every case runs. */
@@ -43,9 +46,12 @@ function selectedCases(task: Readonly<RunnerTestSuite>, caseIds: readonly string
 }
 
 export function evalSuite<I, O, E>(definition: SuiteDefinition<I, O, E>): void {
-  const ctx = runContext()
+  const { claims, ...ctx } = runContext()
   const suite = resolveSuite(definition)
-  recordInManifest(suite, ctx)
+  // Refused at collection, before any call, when another file of this launch declares the same suite.
+  const file = getCurrentSuite()?.file?.filepath
+  const claim: SuiteClaim | undefined = claims === undefined || file === undefined ? undefined : claimSuiteName(claims, ctx.tenant, suite.name, file, ctx.projectRoot)
+  recordInManifest(suite, ctx, file)
   const directive = resumeDirective(suite.name)
   const rejudge = rejudgeDirective(suite.name)
   // A replay reads and files in the tenant and store the rejudge command resolved (its --tenant, --store).
@@ -59,6 +65,9 @@ export function evalSuite<I, O, E>(definition: SuiteDefinition<I, O, E>): void {
     let run: Promise<SuiteRun> | undefined
     // Vitest passes hook fixtures first and the suite task second.
     beforeAll(({}, task) => {
+      // The file that claimed the name first also stands down if the other one was seen before its first call.
+      const other = claim?.contested()
+      if (other !== undefined) throw duplicate(suite.name, ctx.tenant, relative(ctx.projectRoot, file!), relative(ctx.projectRoot, other))
       run = SuiteRun.start({
         suite,
         ctx: runCtx,
@@ -74,8 +83,9 @@ export function evalSuite<I, O, E>(definition: SuiteDefinition<I, O, E>): void {
     for (const c of suite.cases) {
       test(
         c.id,
-        async ({ task, skip }) => {
+        async ({ task, skip, signal }) => {
           const started = await run!
+          started.stopWith(signal)
           const leftOut = started.leftOutNote(c.id)
           if (leftOut !== undefined) skip(leftOut)
           const result = await started.caseResult(c.id)
@@ -88,8 +98,10 @@ export function evalSuite<I, O, E>(definition: SuiteDefinition<I, O, E>): void {
 
     test(
       VERDICT_TEST,
-      async ({ task }) => {
-        const outcome: SuiteOutcome = await (await run!).outcome
+      async ({ task, signal }) => {
+        const started = await run!
+        started.stopWith(signal)
+        const outcome: SuiteOutcome = await started.outcome
         task.meta.digline = { kind: 'suite', outcome }
         if (outcome.status === 'errored') throw new SuiteNotHeldError(`${outcome.aggregates.errored} case(s) errored, so suite ${suite.name} could not be judged (exit 2)`)
         if (outcome.status === 'baseline-unreadable') throw new SuiteNotHeldError(`suite ${suite.name} could not be judged against its baseline: ${outcome.comparison?.warnings.join('; ') ?? 'the baseline cannot be read'}`)

@@ -6,15 +6,33 @@ import { InternalError, isDiglineError } from '../src/errors.js'
 import { resolveOptions, type DiglineOptions } from '../src/host/plugin-options.js'
 import { DiglineReporter } from './reporter.js'
 import { startModelSlots } from './model-slots.js'
+import { exitTwoWhenStopped } from './launch-stop.js'
 import type { ProvidedDigline } from './provided.js'
 import 'vitest/config'
 import { fileURLToPath } from 'node:url'
-import { isAbsolute, resolve } from 'node:path'
+import { isAbsolute, join, resolve } from 'node:path'
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 
 export type { DiglineOptions } from '../src/host/plugin-options.js'
 export { DiglineReporter } from './reporter.js'
 
 const withReporter = new WeakSet<Vitest>()
+const claimDirs = new WeakMap<Vitest, string>()
+
+/** The directory where this launch's suites claim their names (plugin/suite-name-claim.ts). */
+function claimDir(vitest: Vitest): string {
+  let dir = claimDirs.get(vitest)
+  if (dir === undefined) {
+    const made = mkdtempSync(join(tmpdir(), 'digline-launch-'))
+    dir = made
+    claimDirs.set(vitest, made)
+    vitest.onClose(() => rmSync(made, { recursive: true, force: true }))
+    // a rerun (watch mode) collects every file again
+    vitest.config.reporters.push({ onTestRunStart: () => readdirSync(made).forEach((entry) => rmSync(join(made, entry), { recursive: true, force: true })) })
+  }
+  return dir
+}
 
 /** The plugin's options, where the CLI finds the tenant and the store. */
 export interface DiglinePluginApi {
@@ -36,7 +54,7 @@ export function digline(options: DiglineOptions): Plugin {
       let provided: ProvidedDigline
       try {
         const { tenant, environment, storeRoot } = resolveOptions(options, root)
-        provided = { tenant, environment, storeRoot, projectRoot: root }
+        provided = { tenant, environment, storeRoot, projectRoot: root, claims: claimDir(vitest) }
       } catch (error) {
         // resolveOptions refuses bad options by name; anything else it throws is a defect of digline
         const refusal = isDiglineError(error) ? error : new InternalError(`resolving the digline() options failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
@@ -46,6 +64,7 @@ export function digline(options: DiglineOptions): Plugin {
       if (!withReporter.has(vitest)) {
         withReporter.add(vitest)
         vitest.config.reporters.push(new DiglineReporter())
+        exitTwoWhenStopped()
         return startModelSlots(vitest)
       }
     },

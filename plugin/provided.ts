@@ -3,7 +3,7 @@ import type { DiglineErrorData } from '../src/errors.js'
 import type { SuiteOutcome, CaseLine } from '../src/host/suite-outcome.js'
 
 export type ProvidedDigline =
-  | { tenant: string; environment: string; storeRoot: string; projectRoot: string; refusal?: undefined }
+  | { tenant: string; environment: string; storeRoot: string; projectRoot: string; claims?: string; refusal?: undefined }
   | { refusal: DiglineErrorData }
 
 /** What a digline test carries back to the main process in its task meta. */

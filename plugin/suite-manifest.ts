@@ -6,10 +6,10 @@ import { suiteIdentity } from '../src/suite/resolve-suite.js'
 import type { ResolvedSuite } from '../src/suite/types.js'
 import type { SuiteManifestEntry } from '../src/host/suite-manifest.js'
 
-export function recordInManifest(suite: ResolvedSuite, ctx: RunContext, env: NodeJS.ProcessEnv = process.env): void {
+export function recordInManifest(suite: ResolvedSuite, ctx: RunContext, file: string | undefined, env: NodeJS.ProcessEnv = process.env): void {
   const path = env.DIGLINE_MANIFEST
   if (path === undefined || path === '') return
   const { configHash, casesDigest } = suiteIdentity(suite)
-  const entry: SuiteManifestEntry = { suite: suite.name, tenant: ctx.tenant, config_hash: configHash, cases_digest: casesDigest, cases: suite.cases.length }
+  const entry: SuiteManifestEntry = { suite: suite.name, tenant: ctx.tenant, config_hash: configHash, cases_digest: casesDigest, cases: suite.cases.length, ...(file === undefined ? {} : { file }) }
   appendFileSync(path, `${JSON.stringify(entry)}\n`)
 }

@@ -2,16 +2,16 @@
 // background with the suite's own concurrency, awaited case by case by the tests.
 import type { CaseResult } from '../src/document/schema.js'
 import type { OnCase } from '../src/document/case-progress.js'
-import { announce, prepareRun, type ResumeRequest, type RunContext } from '../src/host/prepare-run.js'
-import { measureRun } from '../src/host/measure-run.js'
-import { estimateFromHistory } from '../src/host/usage-estimate.js'
-import { outcomeOf, type SuiteOutcome } from '../src/host/suite-outcome.js'
-import { compareWithBaseline } from '../src/host/compare.js'
-import { findPending, notePendingJournals } from '../src/host/pending-journals.js'
+import type { RunContext } from '../src/host/prepare-run.js'
+import { launchSuite } from '../src/host/launch-suite.js'
+import type { SuiteOutcome } from '../src/host/suite-outcome.js'
 import type { Store } from '../src/store/contract.js'
 import type { ResolvedSuite } from '../src/suite/types.js'
 import type { ResumeDirective } from './resume-request.js'
 import { announceReplay, prepareReplay, replayRun, type RejudgeRequest } from '../src/host/rejudge.js'
+import { compareWithBaseline } from '../src/host/compare.js'
+import { outcomeOf } from '../src/host/suite-outcome.js'
+import { trackRun, workerStopSignal } from './stop-signal.js'
 
 interface Deferred<T> {
   promise: Promise<T>
@@ -43,15 +43,19 @@ export interface SuiteRunOptions {
 
 export class SuiteRun {
   private readonly cases = new Map<string, Deferred<CaseResult>>()
+  /** Aborted by a stop: a Vitest timeout or cancel (--bail) of a test of this suite, or the worker's stop signal. */
+  private readonly stopper = new AbortController()
   readonly outcome: Promise<SuiteOutcome>
 
   private constructor(
     ids: readonly string[],
-    run: (onCase: OnCase) => Promise<SuiteOutcome>,
+    run: (onCase: OnCase, signal: AbortSignal) => Promise<SuiteOutcome>,
     private readonly leftOut: ReadonlyMap<string, string> = new Map(),
   ) {
     for (const id of ids) this.cases.set(id, deferred())
-    this.outcome = run((p) => this.cases.get(p.result.case_id)?.resolve(p.result))
+    const signal = AbortSignal.any([this.stopper.signal, workerStopSignal()])
+    this.outcome = run((p) => this.cases.get(p.result.case_id)?.resolve(p.result), signal)
+    trackRun(this.outcome)
     this.outcome.catch((error) => {
       for (const d of this.cases.values()) d.reject(error)
     })
@@ -60,21 +64,15 @@ export class SuiteRun {
   static async start({ suite, ctx, store, only, directive, hooks, rejudge }: SuiteRunOptions): Promise<SuiteRun> {
     const say = (line: string) => process.stderr.write(`${line}\n`)
     if (rejudge !== undefined) return SuiteRun.replay({ suite, ctx, store, hooks }, rejudge, say)
-    let resume: ResumeRequest | undefined
-    if (directive.kind === 'resume') {
-      resume = { pending: await findPending(store, ctx.tenant, suite.name, directive.key), keepErrors: directive.keepErrors }
-    } else if (only === undefined) {
-      await notePendingJournals(store, ctx.tenant, suite.name, say)
-    }
-    const prepared = await prepareRun(suite, ctx, only, resume)
-    say(announce(suite.name, prepared.plan, await estimateFromHistory(store, ctx.tenant, suite.name)))
-    const ids = suite.cases.map((c) => c.id).filter((id) => only === undefined || only.has(id))
-    return new SuiteRun(ids, async (resolveCase) => {
-      for (const [id, result] of prepared.done) if (only === undefined || only.has(id)) resolveCase({ result, cause: null, observed: prepared.observedSeed!, index: -1 })
-      const measured = await measureRun(prepared, { store, onCase: [...hooks, resolveCase] })
-      // A filtered run is not the suite's measurement, so it is not held against the baseline.
-      return outcomeOf(measured, measured.stored === undefined ? undefined : await compareWithBaseline(store, measured.document))
-    })
+    const resume = directive.kind === 'resume' ? { key: directive.key, keepErrors: directive.keepErrors } : undefined
+    const launched = await launchSuite({ suite, ctx, store, only, say, ...(resume === undefined ? {} : { resume }) })
+    return new SuiteRun(launched.ids, (onCase, signal) => launched.run({ hooks, onCase, signal }))
+  }
+
+  /** Stops the run when a test of the suite is stopped (Vitest timed it out, or cancelled the launch). */
+  stopWith(signal: AbortSignal): void {
+    if (signal.aborted) this.stopper.abort(signal.reason)
+    else signal.addEventListener('abort', () => this.stopper.abort(signal.reason), { once: true })
   }
 
   private static async replay(
@@ -88,8 +86,8 @@ export class SuiteRun {
     const leftOut = new Map(replay.leftOut.map((id) => [id, note]))
     return new SuiteRun(
       replay.shared,
-      async (resolveCase) => {
-        const measured = await replayRun(replay, { store, onCase: [...hooks, resolveCase] })
+      async (resolveCase, signal) => {
+        const measured = await replayRun(replay, { store, onCase: [...hooks, resolveCase], signal })
         return outcomeOf(measured, await compareWithBaseline(store, measured.document))
       },
       leftOut,

@@ -161,6 +161,24 @@ export class TeamStoreUnavailableError extends DiglineRefusal {
 export class PromotionInProgressError extends DiglineRefusal {
   readonly name = 'PromotionInProgressError'
 }
+export class ResumeFilteredError extends DiglineRefusal {
+  readonly name = 'ResumeFilteredError'
+}
+export class ResumedSuiteNotDeclaredError extends DiglineRefusal {
+  readonly name = 'ResumedSuiteNotDeclaredError'
+}
+export class PendingRunUnderKeyError extends DiglineRefusal {
+  readonly name = 'PendingRunUnderKeyError'
+}
+export class BaselineRunOverwriteError extends DiglineRefusal {
+  readonly name = 'BaselineRunOverwriteError'
+}
+export class RunExistsError extends DiglineRefusal {
+  readonly name = 'RunExistsError'
+}
+export class DuplicateSuiteNameError extends DiglineRefusal {
+  readonly name = 'DuplicateSuiteNameError'
+}
 
 // ── failures ────────────────────────────────────────────────────────────────────────────────────
 
@@ -176,6 +194,9 @@ export class StoreWriteError extends DiglineFailure {
 }
 export class ObservedIdentityChangedError extends DiglineFailure {
   readonly name = 'ObservedIdentityChangedError'
+}
+export class RunStoppedError extends DiglineFailure {
+  readonly name = 'RunStoppedError'
 }
 
 // ── internal errors ─────────────────────────────────────────────────────────────────────────────
@@ -378,6 +399,37 @@ export const REFUSALS = {
     when: 'Another promotion of the same tenant, by a process that is still alive, held the promotion lock for longer than a promotion waits; nothing was written.',
     next: 'Wait for the process the message names to finish (or end it), then repeat the promote.',
   },
+  ResumeFilteredError: {
+    error: ResumeFilteredError,
+    when: 'A `digline run --resume` came with a test-name filter (-t) or a file filter that leaves cases of the resumed run out; a resume runs whole suites.',
+    next: 'Run `digline run --resume KEY` without -t and without file filters that leave the suite out.',
+  },
+  ResumedSuiteNotDeclaredError: {
+    error: ResumedSuiteNotDeclaredError,
+    when: 'A `digline run --resume` would finish a run of a suite that no suite file declares any more, so nothing would be resumed.',
+    next: 'Restore the suite file (same name), then resume again; or remove the journal with `digline delete --suite S --run KEY`.',
+  },
+  PendingRunUnderKeyError: {
+    error: PendingRunUnderKeyError,
+    when: 'A fresh run would start under a key that already has a pending journal (a launch with the same DIGLINE_CREATED_AT was stopped); nothing was called.',
+    next: 'Finish that run with `digline run --resume KEY`, or run with another DIGLINE_CREATED_AT (or none).',
+  },
+  BaselineRunOverwriteError: {
+    error: BaselineRunOverwriteError,
+    when: 'A fresh run would be written under the key of the run its suite\'s baseline was promoted from (the same DIGLINE_CREATED_AT and config); nothing was called.',
+    next: 'Run with another DIGLINE_CREATED_AT (or none): the run under the baseline is never overwritten.',
+  },
+  RunExistsError: {
+    error: RunExistsError,
+    when: 'A fresh run would be written under a key whose run document already exists (the same DIGLINE_CREATED_AT and config); runs are never overwritten, and nothing was called.',
+    next: 'Run with another DIGLINE_CREATED_AT (or none), or remove the old run with `digline delete --suite S --run KEY` first.',
+  },
+  DuplicateSuiteNameError: {
+    error: DuplicateSuiteNameError,
+    when: 'Two suite files of one launch declare the same suite name (in the same tenant); both would write under the same keys.',
+    next: 'Rename one of the two suites named in the message, then run again.',
+
+  },
 } as const satisfies Record<string, ErrorEntry<RefusalClass>>
 
 /** Errors that are not refusals: the run could not be judged. Exit 2. */
@@ -391,6 +443,11 @@ export const FAILURES = {
     error: ObservedIdentityChangedError,
     when: 'The model a target or judge reported changed within a run; the case where it changed errors.',
     next: 'Pin the model id instead of an alias, or evaluate each model as its own run.',
+  },
+  RunStoppedError: {
+    error: RunStoppedError,
+    when: 'The run was stopped before it finished (Ctrl-C, SIGTERM, --bail, or a case Vitest timed out): the calls in flight were aborted and no new call started.',
+    next: 'Finish the run with `digline run --resume KEY` (the journaled cases are not called again).',
   },
 } as const satisfies Record<string, ErrorEntry<FailureClass>>
 

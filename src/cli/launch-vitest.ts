@@ -7,9 +7,17 @@ import { vitestBin } from './vitest-bin.js'
 
 export function launchVitest(io: CliIo, args: readonly string[], env: NodeJS.ProcessEnv, command: string): Promise<ExitCode> {
   const child = spawn(process.execPath, [vitestBin(io.cwd), 'run', ...args], { cwd: io.cwd, env, stdio: 'inherit' })
+  // Ctrl-C or SIGTERM stops vitest (which aborts its calls and exits 2); digline waits for it (SPEC §5).
+  const forward = (signal: NodeJS.Signals) => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal)
+  }
+  process.on('SIGINT', forward)
+  process.on('SIGTERM', forward)
   return new Promise<ExitCode>((resolvePromise, reject) => {
     child.on('error', reject)
     child.on('exit', (code, signal) => {
+      process.off('SIGINT', forward)
+      process.off('SIGTERM', forward)
       if (signal !== null) io.stderr(`digline ${command}: vitest was ended by ${signal}`)
       resolvePromise(exitCodeForChild(code, signal))
     })

@@ -6,6 +6,7 @@ import { isDiglineError, UnreadableBaselineError, type DiglineErrorData } from '
 import { differenceOf, pairCases, passValue, scoreValue, type PairedDifference } from '../stats/paired-difference.js'
 import type { Store } from '../store/contract.js'
 import { keyFor } from '../suite/keys.js'
+import { canonicalJson } from '../suite/hashing.js'
 
 // The bounds of an interval are sums of floats; an exact tie with the tolerance is not a regression.
 const FLOAT_SLACK = 1e-9
@@ -80,6 +81,9 @@ export function compareRuns(baseline: BaselineDocument, run: RunDocument): Compa
         `the rules differ, so the figures below are for information and do not gate. After review: digline promote --suite ${run.suite} --run ${key} --replacing ${baseline.promoted_from}`,
     )
   }
+  // SPEC §7: a changed target is named, though it changes no exit code.
+  if (canonicalJson(baseline.target_config) !== canonicalJson(run.target_config)) warnings.push(`the target's declared config differs from the baseline's: ${JSON.stringify(baseline.target_config)} then, ${JSON.stringify(run.target_config)} now`)
+  if (baseline.observed.target_model !== run.observed.target_model) warnings.push(`the target reported another model than in the baseline: ${baseline.observed.target_model ?? 'none'} then, ${run.observed.target_model ?? 'none'} now`)
   if (pairing.erroredEither.length > 0) warnings.push(`${pairing.erroredEither.length} case(s) errored in one run or both and are left out of the difference`)
   if (comparable) {
     if (difference === null) warnings.push('no case was judged in both runs: there is nothing to compare')

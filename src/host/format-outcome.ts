@@ -15,13 +15,13 @@ export function formatAggregates(a: Aggregates): string {
 
 const MAX_CASE_LINES = 20
 
-export function formatCaseLines(lines: readonly CaseLine[], max = MAX_CASE_LINES): string[] {
+export function formatCaseLines(lines: readonly CaseLine[], max = MAX_CASE_LINES, run?: { suite: string; key: string }): string[] {
   const out = lines.slice(0, max).map((c) => {
     const mark = c.verdict === 'error' ? pc.red('error') : c.verdict === 'fail' ? pc.yellow('fail ') : pc.green('pass ')
     const score = c.score === null ? '  -  ' : c.score.toFixed(2).padStart(5)
     return `    ${mark} ${c.case_id} ${pc.dim(score)} ${truncate(c.reason ?? '', 160)}`
   })
-  if (lines.length > max) out.push(pc.dim(`    … and ${lines.length - max} more (\`digline show --suite … --run … --all\` lists them all)`))
+  if (lines.length > max) out.push(pc.dim(`    … and ${lines.length - max} more${run === undefined ? '' : ` (\`digline show --suite ${run.suite} --run ${run.key} --all\` lists them all)`}`))
   return out
 }
 
@@ -37,10 +37,17 @@ export function formatOutcome(o: SuiteOutcome): string {
   const lines = [`${pc.bold(`digline ${o.suite}`)} ${BADGES[o.status]} ${pc.dim(o.key)}`, `  ${formatAggregates(o.aggregates)}`]
   for (const m of o.misses) lines.push(`  ${pc.red('threshold')} ${m.field}: ${formatMeasure(m.field, m.actual)} < ${formatMeasure(m.field, m.required)}`)
   if (o.comparison !== undefined) lines.push(...formatComparisonText(o.comparison))
-  else if (o.location !== undefined) lines.push(pc.dim(`  no baseline: judged by its thresholds alone (to make this run the baseline: digline promote --suite ${o.suite} --run ${o.key})`))
-  lines.push(...formatCaseLines(o.notPassed))
+  else if (o.location !== undefined) lines.push(pc.dim(`  no baseline: judged by its thresholds alone${noBaselineHint(o)}`))
+  lines.push(...formatCaseLines(o.notPassed, MAX_CASE_LINES, o.location === undefined ? undefined : { suite: o.suite, key: o.key }))
   lines.push(pc.dim(o.location === undefined ? '  filtered run: no run document written' : `  run document: ${o.location}`))
   return lines.join('\n')
+}
+
+/** The next step for a written run of a suite with no baseline: only a command that would be accepted. */
+function noBaselineHint(o: SuiteOutcome): string {
+  if (o.replayOf !== undefined) return ` (a replay is never promoted; to make a baseline, promote a run of ${o.suite} made with \`vitest run\`)`
+  if (o.aggregates.errored > 0) return ` (a run with an errored case is never promoted; fix the errors and run the suite again with \`vitest run\`)`
+  return ` (to make this run the baseline: digline promote --suite ${o.suite} --run ${o.key})`
 }
 
 /** A pass rate reads as a percentage, a mean score as a score. */

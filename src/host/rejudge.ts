@@ -19,7 +19,7 @@ export interface RejudgeRequest {
 }
 
 /** The variable `digline rejudge` hands the workers (plugin/rejudge-request.ts reads it). */
-export const REJUDGE_ENV = 'DIGLINE_REJUDGE'
+export { REJUDGE_ENV } from './launch-directive.js'
 
 export interface RejudgeEnv {
   into: string
@@ -110,12 +110,13 @@ function recordedAnswers(doc: RunDocument, recorded: ReadonlyMap<string, CaseRes
 }
 
 /** Judges the recorded answers, files the replay under the suite, and says how it went. */
-export async function replayRun(replay: PreparedReplay, options: { store: Store; onCase?: readonly OnCase[] }): Promise<Measured> {
+export async function replayRun(replay: PreparedReplay, options: { store: Store; onCase?: readonly OnCase[]; signal?: AbortSignal }): Promise<Measured> {
   const { prepared } = replay
   const hooks = options.onCase ?? []
   const execution = await execute({
     suite: prepared.suite,
     only: prepared.only,
+    signal: options.signal,
     onCase: async (progress) => {
       for (const hook of hooks) await hook(progress)
     },

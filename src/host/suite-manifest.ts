@@ -11,14 +11,19 @@ export interface SuiteManifestEntry {
   config_hash: string
   cases_digest: string
   cases: number
+  /** The suite file that declared it (absolute), when known. */
+  file?: string
 }
 
-/** Runs `vitest list` (collection only: no case is called) and returns what evalSuite() declared. */
-export async function collectSuiteManifest(vitestBin: string, cwd: string, env: NodeJS.ProcessEnv, configFile?: string): Promise<SuiteManifestEntry[]> {
+/**
+ * Runs `vitest list` (collection only: no case is called) and returns what evalSuite() declared;
+ * `vitestArgs` (file filters, --project…) narrow it as they would narrow `vitest run`.
+ */
+export async function collectSuiteManifest(vitestBin: string, cwd: string, env: NodeJS.ProcessEnv, configFile?: string, vitestArgs: readonly string[] = []): Promise<SuiteManifestEntry[]> {
   const dir = mkdtempSync(join(tmpdir(), 'digline-manifest-'))
   const path = join(dir, 'manifest.jsonl')
   try {
-    const args = [vitestBin, 'list', '--json', ...(configFile === undefined ? [] : ['--config', configFile])]
+    const args = [vitestBin, 'list', ...vitestArgs, '--json', ...(configFile === undefined ? [] : ['--config', configFile])]
     const stderr = await new Promise<string>((resolve, reject) => {
       const child = spawn(process.execPath, args, { cwd, env: { ...env, DIGLINE_MANIFEST: path }, stdio: ['ignore', 'ignore', 'pipe'] })
       let err = ''

@@ -29,6 +29,8 @@ export interface SuiteOutcome {
   notPassed: CaseLine[]
   /** The run against the suite's baseline; absent when the suite has none. */
   comparison?: BaselineComparison
+  /** For a replay: the key of the run it re-judged (a replay is never promotable). */
+  replayOf?: string
 }
 
 /** The one order of verdicts: not judged, then regressed, then a missed threshold, then held. */
@@ -54,5 +56,6 @@ export function outcomeOf(measured: Measured, comparison?: BaselineComparison): 
       .filter((r) => r.verdict !== 'pass')
       .map((r) => ({ case_id: r.case_id, verdict: r.verdict, score: r.score, reason: r.error?.message ?? r.reason })),
     ...(comparison === undefined ? {} : { comparison }),
+    ...(document.rejudged_from === undefined ? {} : { replayOf: document.rejudged_from }),
   }
 }

@@ -44,9 +44,6 @@ test('--tenant and --store override the config; unknown runs and bad usage are r
   expect(unsafe.code).toBe(64)
   expect(unsafe.stderr).toContain('PathRefusedError')
 
-  const noSuite = await project.digline(['list'])
-  expect(noSuite.code).toBe(64)
-  expect(noSuite.stderr).toContain('--suite is required')
 
   const unknownFlag = await project.digline(['list', '--suite', 's', '--bogus'])
   expect(unknownFlag.code).toBe(64)
@@ -72,4 +69,32 @@ test('without a config, --tenant and --store are enough; without either, a named
   const listed = await project.digline(['list', '--suite', 's', '--tenant', 'acme', '--store', '.digline'])
   expect(listed.code, listed.stderr).toBe(0)
   expect(listed.stdout.trim().split('\n')).toHaveLength(1)
+})
+
+test('list without --suite names the suites with their latest run and baseline; -dirty survives; show --json names its key', async () => {
+  const { execFileSync } = await import('node:child_process')
+  const project = makeProject({ 'evals/s.eval.ts': countingSuite({ name: 's', cases: 2 }), 'evals/t.eval.ts': countingSuite({ name: 't', cases: 2 }) })
+  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.email=t@t', '-c', 'user.name=t', ...args], { cwd: project.dir })
+  git('init', '-q')
+  project.write('.gitignore', '.digline/\ncalls.log\n')
+  git('add', '-A')
+  git('commit', '-qm', 'one')
+  project.write('NOTES.md', 'x')
+  git('add', 'NOTES.md') // a staged change: the work tree is dirty
+  expect((await project.vitest([], { DIGLINE_CREATED_AT: '2026-01-01T00:00:00.000001Z' })).code).toBe(0)
+  const sKey = project.runFiles('acme', 's')[0]!.replace('.json', '')
+  expect((await project.digline(['promote', '--suite', 's', '--run', sKey])).code).toBe(0)
+
+  const runs = await project.digline(['list', '--suite', 's'])
+  expect(runs.stdout).toMatch(/ [0-9a-f]{12}-dirty /)
+
+  const suites = await project.digline(['list'])
+  expect(suites.code, suites.stderr).toBe(0)
+  expect(suites.stdout).toContain(`s  1 run(s)  latest ${sKey}  baseline ${sKey}`)
+  expect(suites.stdout).toMatch(/t {2}1 run\(s\) {2}latest \S+ {2}no baseline/)
+  const json = JSON.parse((await project.digline(['list', '--json'])).stdout)
+  expect(json.suites.map((l: { suite: string }) => l.suite)).toEqual(['s', 't'])
+
+  const shown = JSON.parse((await project.digline(['show', '--suite', 's', '--run', 'latest', '--json'])).stdout)
+  expect(shown.key).toBe(sKey)
 })

@@ -2,26 +2,67 @@ import { openStore } from '../../store/open-store.js'
 import { percent } from '../../host/format-outcome.js'
 import { projectSettings } from '../project-config.js'
 import { parseCommand, requireFlag, PROJECT_OPTIONS } from '../parse.js'
-import { PROJECT_HELP, type Command } from '../command.js'
+import { PROJECT_HELP, type CliIo, type Command } from '../command.js'
+import { isDiglineError } from '../../errors.js'
+import type { Store } from '../../store/contract.js'
+
+/** The first 12 hex digits, keeping the `-dirty` mark of a work tree with changes. */
+export function shortCommit(commit: string | null | undefined): string {
+  if (commit === undefined || commit === null) return 'no-git'
+  return commit.endsWith('-dirty') ? `${commit.slice(0, 12)}-dirty` : commit.slice(0, 12)
+}
+
+interface SuiteLine {
+  suite: string
+  runs: number
+  latest: string | null
+  baseline: string | null
+  /** Why the baseline cannot be read, when it cannot. */
+  baseline_refusal?: string
+}
+
+async function listSuites(store: Store, tenant: string, storeRoot: string, json: boolean, io: CliIo): Promise<0> {
+  const lines: SuiteLine[] = []
+  for (const suite of await store.listSuites(tenant)) {
+    const runs = (await store.listRuns(tenant, suite)).runs
+    const line: SuiteLine = { suite, runs: runs.filter((r) => r.header !== undefined).length, latest: (await store.latestKey(tenant, suite)) ?? null, baseline: null }
+    try {
+      line.baseline = (await store.readBaseline(tenant, suite))?.promoted_from ?? null
+    } catch (error) {
+      line.baseline_refusal = isDiglineError(error) ? error.name : 'unreadable'
+    }
+    lines.push(line)
+  }
+  if (json) return io.stdout(JSON.stringify({ tenant, suites: lines }, null, 2)), 0
+  if (lines.length === 0) return io.stdout(`No suites with runs in tenant ${tenant} (${storeRoot}).`), 0
+  for (const l of lines) {
+    const baseline = l.baseline_refusal !== undefined ? `baseline unreadable (${l.baseline_refusal})` : l.baseline === null ? 'no baseline' : `baseline ${l.baseline}`
+    io.stdout(`${l.suite}  ${l.runs} run(s)  latest ${l.latest ?? 'none'}  ${baseline}`)
+  }
+  return 0
+}
 
 export const listCommand: Command = {
   name: 'list',
-  summary: 'list the runs of a suite, oldest first',
-  help: `Usage: digline list --suite S [--json]
+  summary: 'list the suites of the tenant, or the runs of a suite, oldest first',
+  help: `Usage: digline list [--suite S] [--json]
 
-Lists the run documents of suite S, reading only each document's header.
+Without --suite: the tenant's suites, each with its latest run and its baseline.
+With --suite S: the run documents of suite S, reading only each document's header.
 Files that cannot be read are listed with the refusal that names why.
 
-  --suite S   the suite (required)
+  --suite S   the suite
   --json      one JSON document on stdout
 
 ${PROJECT_HELP}`,
   async run(argv, io) {
     const { values } = parseCommand('list', argv, { ...PROJECT_OPTIONS, suite: { type: 'string' }, json: { type: 'boolean' } })
     if (values.help) return io.stdout(listCommand.help), 0
-    const suite = requireFlag('list', 'suite', values.suite)
     const settings = await projectSettings(io.cwd, values, io.env)
-    const listing = await openStore({ store: settings.storeRoot }).listRuns(settings.tenant, suite)
+    const store = openStore({ store: settings.storeRoot })
+    if (values.suite === undefined) return listSuites(store, settings.tenant, settings.storeRoot, values.json === true, io)
+    const suite = requireFlag('list', 'suite', values.suite)
+    const listing = await store.listRuns(settings.tenant, suite)
     if (values.json) {
       io.stdout(JSON.stringify(listing, null, 2))
       return 0
@@ -38,7 +79,7 @@ ${PROJECT_HELP}`,
       const h = run.header
       const rate = run.aggregates === undefined ? '' : `  pass rate ${percent(run.aggregates.pass_rate)}  ${run.aggregates.cases} cases${run.aggregates.errored > 0 ? `, ${run.aggregates.errored} errored` : ''}`
       const replay = h.rejudged_from === undefined ? '' : `  replay of ${h.rejudged_from_suite ?? suite}/${h.rejudged_from}`
-      io.stdout(`${run.key}  ${h.environment}  ${h.git_commit?.slice(0, 12) ?? 'no-git'}${rate}${replay}`)
+      io.stdout(`${run.key}  ${h.environment}  ${shortCommit(h.git_commit)}${rate}${replay}`)
     }
     return 0
   },

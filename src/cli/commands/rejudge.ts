@@ -1,5 +1,9 @@
+import { relative } from 'node:path'
 import { SuiteNotDeclaredError } from '../../errors.js'
-import { assertRecordsAnswers, rejudgeEnvValue, REJUDGE_ENV } from '../../host/rejudge.js'
+import { collectSuiteManifest } from '../../host/suite-manifest.js'
+import { vitestBin } from '../vitest-bin.js'
+import { assertRecordsAnswers } from '../../host/rejudge.js'
+import { encodeDirective } from '../../host/launch-directive.js'
 import { assertNotRemoved } from '../../host/removed-runs.js'
 import { openStore } from '../../store/open-store.js'
 import { assertSafeSegment } from '../../suite/assert-safe-segment.js'
@@ -10,6 +14,20 @@ import { parseCommand, requireFlag, PROJECT_OPTIONS } from '../parse.js'
 import { projectSettings } from '../project-config.js'
 import { resolveRunKey } from '../run-key.js'
 
+function notDeclared(suite: string, key: string, into: string): SuiteNotDeclaredError {
+  return new SuiteNotDeclaredError(
+    `refused to re-judge run ${key} of suite ${suite} into suite ${into}: no suite file declares suite ${into} in this Vitest project, so nothing was judged and nothing was filed`,
+    `vitest list (to see the suites declared), then digline rejudge --suite ${suite} --run ${key} --into T`,
+    ['--into'],
+  )
+}
+
+function withoutDirectives(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const clean = encodeDirective(env, { kind: 'fresh' })
+  delete clean.DIGLINE_CREATED_AT
+  return clean
+}
+
 export const rejudgeCommand: Command = {
   name: 'rejudge',
   summary: 'score the recorded answers of a run again with a suite’s scorers, without calling its target',
@@ -17,8 +35,9 @@ export const rejudgeCommand: Command = {
 
 Scores the answers run KEY of suite S recorded (recordResponses: true) with the scorers and rules
 of suite T (default: S), as T's file declares them now, and files the result under T as a replay
-(rejudged_from: KEY, rejudged_from_suite: S). No target is called. Launches \`vitest run\` so T's
-scorers load from its suite file; every other suite is skipped. Cases are matched by id (see
+(rejudged_from: KEY, rejudged_from_suite: S). No target is called. Launches \`vitest run\` on the
+file(s) that declare T (found with \`vitest list\` first), so T's scorers load from its suite file;
+no other file takes part, so the exit code is about the replay alone. Cases are matched by id (see
 docs/adr/0013-replays.md). A replay is never promotable; a replay of a replay chains.
 
 Refused (64, nothing filed) for a run that recorded no answers, a removed key, a run that cannot
@@ -46,21 +65,21 @@ ${PROJECT_HELP}`,
     await assertNotRemoved(store, tenant, suite, key, 're-judge')
     assertRecordsAnswers(await store.readRun(tenant, suite, key), { suite, key })
 
+    // Only the files that declare T take part: another file's refusal must not be read as this replay's.
+    const declaring = (await collectSuiteManifest(vitestBin(io.cwd), io.cwd, withoutDirectives(io.env), settings.configFile)).filter((e) => e.suite === into && e.tenant === tenant)
+    if (declaring.length === 0) throw notDeclared(suite, key, into)
+    const files = [...new Set(declaring.map((e) => e.file).filter((f): f is string => f !== undefined))]
+
     const createdAt = createdAtNow()
-    const env: NodeJS.ProcessEnv = { ...io.env, [REJUDGE_ENV]: rejudgeEnvValue({ into, suite, key, created_at: createdAt, tenant, store: settings.storeRoot }) }
-    for (const name of ['DIGLINE_RESUME', 'DIGLINE_KEEP_ERRORS', 'DIGLINE_CREATED_AT']) delete env[name]
+    const env = encodeDirective(withoutDirectives(io.env), { kind: 'rejudge', value: { into, suite, key, created_at: createdAt, tenant, store: settings.storeRoot } })
     io.stderr(`digline: re-judging run ${key} of suite ${suite} with the scorers of suite ${into}`)
-    const code = await launchVitest(io, settings.configFile === undefined ? [] : ['--config', settings.configFile], env, 'rejudge')
+    const code = await launchVitest(io, [...(settings.configFile === undefined ? [] : ['--config', settings.configFile]), ...files.map((f) => relative(io.cwd, f) || f)], env, 'rejudge')
 
     const { runs } = await store.listRuns(tenant, into)
     const filed = runs.find((r) => r.header?.created_at === createdAt && r.header.rejudged_from === key && r.header.rejudged_from_suite === suite)
     if (filed === undefined) {
       if (code === 64 || code === 2) return code
-      throw new SuiteNotDeclaredError(
-        `refused to re-judge run ${key} of suite ${suite} into suite ${into}: no suite file declares suite ${into} in this Vitest project, so nothing was judged and nothing was filed`,
-        `vitest list (to see the suites declared), then digline rejudge --suite ${suite} --run ${key} --into T`,
-        ['--into'],
-      )
+      throw notDeclared(suite, key, into)
     }
     io.stdout(`Filed replay ${filed.key} under suite ${into}: the answers of run ${key} (suite ${suite}) judged again by the scorers of ${into}, with no call to the target.`)
     return code

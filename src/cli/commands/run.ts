@@ -1,12 +1,14 @@
-import { spawn } from 'node:child_process'
 import { isKey } from '../../suite/keys.js'
 import { openStore } from '../../store/open-store.js'
-import { chooseResume } from '../../host/choose-resume.js'
-import { exitCodeForChild, exitCodesLine, type ExitCode } from '../../exit-codes.js'
-import { projectSettings } from '../project-config.js'
+import { chooseResume, type ResumeChoice } from '../../host/choose-resume.js'
+import { collectSuiteManifest } from '../../host/suite-manifest.js'
+import { ResumedSuiteNotDeclaredError, ResumeFilteredError, UsageError } from '../../errors.js'
+import { launchVitest } from '../launch-vitest.js'
+import { encodeDirective } from '../../host/launch-directive.js'
+import { exitCodesLine } from '../../exit-codes.js'
 import { vitestBin } from '../vitest-bin.js'
-import { UsageError } from '../../errors.js'
-import type { Command } from '../command.js'
+import { projectSettings } from '../project-config.js'
+import type { CliIo, Command } from '../command.js'
 
 interface RunArgs {
   resume: boolean
@@ -36,7 +38,12 @@ function splitArgs(argv: string[]): RunArgs {
     } else if (arg.startsWith('--resume=')) {
       out.resume = true
       out.key = arg.slice('--resume='.length)
-    } else if (arg === '--keep-errors') out.keepErrors = true
+    } else if (arg === '--keep-errors') {
+      out.keepErrors = true
+      // `--resume --keep-errors KEY`: the key may follow the flag that came after --resume
+      const next = argv[i + 1]
+      if (out.resume && out.key === undefined && next !== undefined && isKey(next)) out.key = argv[++i]
+    }
     else if (/^--(suite|tenant|store)=/.test(arg)) {
       const [flag, v] = [arg.slice(2, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] as ['suite' | 'tenant' | 'store', string]
       out[flag] = v
@@ -55,6 +62,10 @@ function splitArgs(argv: string[]): RunArgs {
   if (out.tenant !== undefined || out.store !== undefined) {
     // The workers write where the digline() options say; a resume that read journals elsewhere would finish nothing.
     throw new UsageError('digline run: --tenant and --store are not taken by run', 'Set tenant and store in the digline() plugin options of the Vitest config; `digline run --resume` reads journals where the plugin writes them.', [out.tenant !== undefined ? '--tenant' : '--store'])
+  }
+  if (out.resume && out.key === undefined) {
+    const i = out.vitest.findIndex((a) => isKey(a))
+    if (i >= 0) out.key = out.vitest.splice(i, 1)[0]
   }
   if (!out.resume && (out.keepErrors || out.key !== undefined)) throw new UsageError('digline run: --keep-errors goes with --resume', 'Run `digline run --resume [KEY] --keep-errors`.', ['--keep-errors'])
   return out
@@ -81,28 +92,56 @@ another config, for Vitest and for digline alike).`,
   async run(argv, io) {
     if (argv.includes('--help') || argv.includes('-h')) return io.stdout(runCommand.help), 0
     const args = splitArgs(argv)
-    const env: NodeJS.ProcessEnv = { ...io.env }
-    delete env.DIGLINE_RESUME
-    delete env.DIGLINE_KEEP_ERRORS
-    delete env.DIGLINE_REJUDGE
+    let env = encodeDirective(io.env, { kind: 'fresh' })
     if (args.resume) {
+      refuseNameFilter(args.vitest, args.key)
       const settings = await projectSettings(io.cwd, args, io.env)
       const store = openStore({ store: settings.storeRoot })
       const choice = await chooseResume(store, settings.tenant, { key: args.key, suite: args.suite })
+      await assertResumedSuitesRun(io, env, args.vitest, settings.tenant, choice)
       for (const p of choice.passedOver) io.stderr(`digline: passed over pending run ${p.key} of suite ${p.suite} (resume it with \`digline run --resume ${p.key}\`)`)
       for (const [suite, key] of Object.entries(choice.chosen)) io.stderr(`digline: resuming run ${key} of suite ${suite}`)
-      env.DIGLINE_RESUME = JSON.stringify(choice.chosen)
-      if (args.keepErrors) env.DIGLINE_KEEP_ERRORS = '1'
+      env = encodeDirective(io.env, { kind: 'resume', runs: choice.chosen, keepErrors: args.keepErrors })
     } else if (args.suite !== undefined) {
       throw new UsageError('digline run: --suite goes with --resume', 'Use vitest file filters or -t to select suites for a fresh run.', ['--suite'])
     }
-    const child = spawn(process.execPath, [vitestBin(io.cwd), 'run', ...args.vitest], { cwd: io.cwd, env, stdio: 'inherit' })
-    return new Promise<ExitCode>((resolvePromise, reject) => {
-      child.on('error', reject)
-      child.on('exit', (code, signal) => {
-        if (signal !== null) io.stderr(`digline run: vitest was ended by ${signal}`)
-        resolvePromise(exitCodeForChild(code, signal))
-      })
-    })
+    return launchVitest(io, args.vitest, env, 'run')
   },
+}
+
+/** A resume runs whole suites: a test-name filter would leave cases of the run out. */
+function refuseNameFilter(vitestArgs: readonly string[], key: string | undefined): void {
+  const flag = vitestArgs.find((a) => a === '-t' || a === '--testNamePattern' || a.startsWith('-t=') || a.startsWith('--testNamePattern=') || /^-t./.test(a))
+  if (flag === undefined) return
+  throw new ResumeFilteredError(
+    `digline run --resume was refused with ${flag.split('=')[0]}: a resume runs whole suites, and a test-name filter leaves cases of the resumed run out; nothing was called`,
+    `digline run --resume${key === undefined ? '' : ` ${key}`} (without ${flag.split('=')[0]})`,
+    [flag.split('=')[0]!],
+  )
+}
+
+/**
+ * Before any call: every suite chosen for the resume is declared by a file this launch runs. A
+ * suite no file declares any more, or a file filter that leaves its file out, would resume nothing.
+ */
+async function assertResumedSuitesRun(io: CliIo, env: NodeJS.ProcessEnv, vitestArgs: readonly string[], tenant: string, choice: ResumeChoice): Promise<void> {
+  const declared = async (args: readonly string[]) =>
+    new Set((await collectSuiteManifest(vitestBin(io.cwd), io.cwd, env, undefined, args)).filter((e) => e.tenant === tenant).map((e) => e.suite))
+  const launched = await declared(vitestArgs)
+  const missing = Object.entries(choice.chosen).filter(([suite]) => !launched.has(suite))
+  if (missing.length === 0) return
+  const anywhere = vitestArgs.length === 0 ? launched : await declared(vitestArgs.filter((a) => a === '--config' || a.startsWith('--config=') || vitestArgs[vitestArgs.indexOf(a) - 1] === '--config'))
+  const [suite, key] = missing[0]!
+  if (anywhere.has(suite)) {
+    throw new ResumeFilteredError(
+      `digline run --resume was refused: the file filter ${JSON.stringify(vitestArgs.join(' '))} leaves out the file of suite ${suite}, whose run ${key} is resumed; a resume runs whole suites, and nothing was called`,
+      `digline run --resume ${key} (without the file filter)`,
+      ['--resume'],
+    )
+  }
+  throw new ResumedSuiteNotDeclaredError(
+    `digline run --resume was refused: run ${key} is of suite ${suite}, which no suite file of this Vitest project declares any more (tenant ${tenant}), so nothing would be resumed; nothing was called`,
+    `Restore the file that declares suite ${suite}, then \`digline run --resume ${key}\`; or \`digline delete --suite ${suite} --run ${key}\` to drop the journal`,
+    ['--resume'],
+  )
 }

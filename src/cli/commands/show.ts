@@ -32,16 +32,18 @@ ${PROJECT_HELP}`,
     const runArg = requireFlag('show', 'run', values.run)
     const settings = await projectSettings(io.cwd, values, io.env)
     const store = openStore({ store: settings.storeRoot })
-    const doc = await store.readRun(settings.tenant, suite, await resolveRunKey(store, settings.tenant, suite, runArg))
+    const key = await resolveRunKey(store, settings.tenant, suite, runArg)
+    const doc = await store.readRun(settings.tenant, suite, key)
     if (values.json) {
-      io.stdout(JSON.stringify(doc, null, 2))
+      // `key` names the run --run resolved to (latest, say); the rest is the document as written.
+      io.stdout(JSON.stringify({ key, ...doc }, null, 2))
       return 0
     }
     const thresholds = judgeThresholds(doc.aggregates, doc.rules)
     io.stdout(
       [
         `suite ${doc.suite}  tenant ${doc.tenant}  environment ${doc.environment}`,
-        `created_at ${doc.created_at}  config_hash ${doc.config_hash}  git ${doc.git_commit ?? 'none'}`,
+        `key ${key}  created_at ${doc.created_at}  config_hash ${doc.config_hash}  git ${doc.git_commit ?? 'none'}`,
         ...(doc.rejudged_from === undefined ? [] : [`replay of ${doc.rejudged_from_suite ?? doc.suite}/${doc.rejudged_from}`]),
         `target ${JSON.stringify(doc.target_config)}${doc.observed.target_model === null ? '' : `  observed ${doc.observed.target_model}`}`,
         formatAggregates(doc.aggregates),
@@ -51,6 +53,7 @@ ${PROJECT_HELP}`,
             .filter((r) => values.all || r.verdict !== 'pass')
             .map((r) => ({ case_id: r.case_id, verdict: r.verdict, score: r.score, reason: r.error?.message ?? r.reason })),
           values.all ? Number.MAX_SAFE_INTEGER : 50,
+          { suite, key },
         ),
       ].join('\n'),
     )

@@ -1,0 +1,79 @@
+// The launch directives a `digline` command hands the Vitest workers through the environment:
+// one codec, validated with zod, so every front end encodes and decodes the same shapes and clears
+// the same variables. A directive set by hand that does not decode is refused by name.
+import { isAbsolute } from 'node:path'
+import { z } from 'zod'
+import { UsageError } from '../errors.js'
+import { isCreatedAt } from '../suite/keys.js'
+import { isSafeSegment } from '../suite/safe-segment.js'
+
+export const RESUME_ENV = 'DIGLINE_RESUME'
+export const KEEP_ERRORS_ENV = 'DIGLINE_KEEP_ERRORS'
+export const REJUDGE_ENV = 'DIGLINE_REJUDGE'
+
+/** Every variable a directive uses; a launch clears them all before setting its own. */
+export const DIRECTIVE_ENV = [RESUME_ENV, KEEP_ERRORS_ENV, REJUDGE_ENV] as const
+
+const segment = z.string().refine(isSafeSegment, 'not one safe path segment')
+
+/** `digline run --resume`: suite → key of the run to finish; suites not named are skipped. */
+export const ResumeDirectiveSchema = z.record(segment, segment)
+
+/** `digline rejudge`: suite `into` replays run `key` of `suite` from that tenant and store. */
+export const RejudgeDirectiveSchema = z.strictObject({
+  into: segment,
+  suite: segment,
+  key: segment,
+  created_at: z.string().refine(isCreatedAt, 'not ISO-8601 UTC with microseconds'),
+  tenant: segment,
+  store: z.string().refine(isAbsolute, 'not an absolute path'),
+})
+
+export type RejudgeDirectiveValue = z.infer<typeof RejudgeDirectiveSchema>
+
+export type LaunchDirective =
+  | { kind: 'fresh' }
+  | { kind: 'resume'; runs: Record<string, string>; keepErrors: boolean }
+  | { kind: 'rejudge'; value: RejudgeDirectiveValue }
+
+/** The environment of a launch: `base` without any directive, plus this one. */
+export function encodeDirective(base: NodeJS.ProcessEnv, directive: LaunchDirective): NodeJS.ProcessEnv {
+  const env = { ...base }
+  for (const name of DIRECTIVE_ENV) delete env[name]
+  if (directive.kind === 'resume') {
+    env[RESUME_ENV] = JSON.stringify(ResumeDirectiveSchema.parse(directive.runs))
+    if (directive.keepErrors) env[KEEP_ERRORS_ENV] = '1'
+  } else if (directive.kind === 'rejudge') {
+    env[REJUDGE_ENV] = JSON.stringify(RejudgeDirectiveSchema.parse(directive.value))
+  }
+  return env
+}
+
+export function decodeDirective(env: NodeJS.ProcessEnv): LaunchDirective {
+  const resume = env[RESUME_ENV]
+  const rejudge = env[REJUDGE_ENV]
+  if (resume !== undefined && resume !== '' && rejudge !== undefined && rejudge !== '') {
+    throw new UsageError(`${RESUME_ENV} and ${REJUDGE_ENV} are both set; a launch resumes or re-judges, not both`, 'Use `digline run --resume` or `digline rejudge`, which set them for you.')
+  }
+  if (resume !== undefined && resume !== '') {
+    const runs = parse(ResumeDirectiveSchema, RESUME_ENV, resume, 'a JSON object of suite → key', 'Use `digline run --resume [KEY]`, which sets it for you.')
+    return { kind: 'resume', runs, keepErrors: env[KEEP_ERRORS_ENV] === '1' }
+  }
+  if (rejudge !== undefined && rejudge !== '') {
+    const value = parse(RejudgeDirectiveSchema, REJUDGE_ENV, rejudge, '{ into, suite, key, created_at, tenant, store }', 'Use `digline rejudge --suite S --run KEY [--into T]`, which sets it for you.')
+    return { kind: 'rejudge', value }
+  }
+  return { kind: 'fresh' }
+}
+
+function parse<T>(schema: z.ZodType<T>, name: string, raw: string, shape: string, next: string): T {
+  let value: unknown
+  try {
+    value = JSON.parse(raw)
+  } catch {
+    value = undefined
+  }
+  const result = schema.safeParse(value)
+  if (!result.success) throw new UsageError(`${name}=${JSON.stringify(raw)} is not ${shape}`, next, [name])
+  return result.data
+}

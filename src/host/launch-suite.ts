@@ -1,0 +1,84 @@
+// One launch of one suite, fresh or resumed, as the front ends see it: every refusal before the
+// first call (a filtered resume, a key already taken), the announced bill, then the measurement and
+// the comparison with the baseline. A stop (the signal) leaves the journal resumable.
+import type { OnCase } from '../document/case-progress.js'
+import { ResumeFilteredError, RunStoppedError } from '../errors.js'
+import type { Store } from '../store/contract.js'
+import type { ResolvedSuite } from '../suite/types.js'
+import { compareWithBaseline } from './compare.js'
+import { assertFreshKeyFree } from './fresh-key-guard.js'
+import { measureRun } from './measure-run.js'
+import { findPending, notePendingJournals } from './pending-journals.js'
+import { announce, prepareRun, type Prepared, type ResumeRequest, type RunContext } from './prepare-run.js'
+import { outcomeOf, type SuiteOutcome } from './suite-outcome.js'
+import { estimateFromHistory } from './usage-estimate.js'
+
+export interface LaunchSuiteOptions {
+  suite: ResolvedSuite
+  ctx: RunContext
+  store: Store
+  /** Case ids Vitest selected; undefined when every case runs. */
+  only: ReadonlySet<string> | undefined
+  /** Finish the pending run KEY instead of starting a fresh one. */
+  resume?: { key: string; keepErrors: boolean }
+  /** Where the launch says what it is about to do (stderr). */
+  say: (line: string) => void
+}
+
+export interface LaunchedSuite {
+  prepared: Prepared
+  /** The case ids this launch settles, in suite order (already-judged ones included). */
+  ids: string[]
+  /**
+   * Runs the suite: `hooks` (the user's) hear each case called now, after its journal record is
+   * durable; `onCase` (the front end's) hears those and, first, the ones judged in an earlier leg.
+   */
+  run(options: { hooks: readonly OnCase[]; onCase: OnCase; signal?: AbortSignal }): Promise<SuiteOutcome>
+}
+
+export async function launchSuite({ suite, ctx, store, only, resume, say }: LaunchSuiteOptions): Promise<LaunchedSuite> {
+  let request: ResumeRequest | undefined
+  if (resume !== undefined) {
+    if (only !== undefined) {
+      const left = suite.cases.length - only.size
+      throw new ResumeFilteredError(
+        `refused to resume run ${resume.key} of suite ${suite.name} with a test-name filter: it leaves ${left} of ${suite.cases.length} case(s) out, and a resume runs whole suites; nothing was called`,
+        `digline run --resume ${resume.key} (without -t)`,
+        ['-t'],
+      )
+    }
+    request = { pending: await findPending(store, ctx.tenant, suite.name, resume.key), keepErrors: resume.keepErrors }
+  } else if (only === undefined) {
+    await notePendingJournals(store, ctx.tenant, suite.name, say)
+  }
+  const prepared = await prepareRun(suite, ctx, only, request)
+  // A filtered run writes nothing, so only a whole fresh run can take a key that is not free.
+  if (request === undefined && only === undefined) await assertFreshKeyFree(store, ctx.tenant, suite.name, prepared.key)
+  say(announce(suite.name, prepared.plan, await estimateFromHistory(store, ctx.tenant, suite.name)))
+  const ids = suite.cases.map((c) => c.id).filter((id) => only === undefined || only.has(id))
+  return {
+    prepared,
+    ids,
+    async run({ hooks, onCase, signal }) {
+      for (const [id, result] of prepared.done) if (only === undefined || only.has(id)) await onCase({ result, cause: null, observed: prepared.observedSeed!, index: -1 })
+      try {
+        if (signal?.aborted) throw signal.reason
+        const measured = await measureRun(prepared, { store, onCase: [...hooks, onCase], ...(signal === undefined ? {} : { signal }) })
+        // A filtered run is not the suite's measurement, so it is not held against the baseline.
+        return outcomeOf(measured, measured.stored === undefined ? undefined : await compareWithBaseline(store, measured.document))
+      } catch (error) {
+        if (signal?.aborted) throw stoppedError(prepared, signal.reason)
+        throw error
+      }
+    },
+  }
+}
+
+function stoppedError(prepared: Prepared, reason: unknown): RunStoppedError {
+  const why = reason instanceof Error ? reason.message.split('\n')[0] : String(reason)
+  const whole = prepared.only === undefined
+  return new RunStoppedError(
+    `run ${prepared.key} of suite ${prepared.suite.name} was stopped (${why}): the calls in flight were aborted and no new call started${whole ? '; the cases judged so far are journaled' : ''}`,
+    whole ? `digline run --resume ${prepared.key}` : 'Run the suite again (a filtered run keeps no journal).',
+  )
+}

@@ -1,0 +1,31 @@
+// The launch directives: one codec that encodes, clears and validates what the workers read.
+import { expect, test } from 'vitest'
+import { decodeDirective, encodeDirective } from '../../../src/host/launch-directive.js'
+
+const KEY = '20261129T223956123456Z-07351270b932'
+const rejudge = { into: 's', suite: 's', key: KEY, created_at: '2026-11-29T22:39:56.123456Z', tenant: 'acme', store: '/tmp/store' }
+
+test('a directive round-trips, and encoding one clears the others', () => {
+  const resume = encodeDirective({ DIGLINE_REJUDGE: JSON.stringify(rejudge), PATH: '/bin' }, { kind: 'resume', runs: { s: KEY }, keepErrors: true })
+  expect(resume.DIGLINE_REJUDGE).toBeUndefined()
+  expect(resume.PATH).toBe('/bin')
+  expect(decodeDirective(resume)).toEqual({ kind: 'resume', runs: { s: KEY }, keepErrors: true })
+  const replay = encodeDirective(resume, { kind: 'rejudge', value: rejudge })
+  expect(replay.DIGLINE_RESUME).toBeUndefined()
+  expect(replay.DIGLINE_KEEP_ERRORS).toBeUndefined()
+  expect(decodeDirective(replay)).toEqual({ kind: 'rejudge', value: rejudge })
+  expect(decodeDirective(encodeDirective(replay, { kind: 'fresh' }))).toEqual({ kind: 'fresh' })
+})
+
+test('a directive set by hand that does not decode is refused by name', () => {
+  for (const env of [
+    { DIGLINE_RESUME: 'not json' },
+    { DIGLINE_RESUME: '["s"]' },
+    { DIGLINE_RESUME: '{"../x":"k"}' },
+    { DIGLINE_REJUDGE: JSON.stringify({ ...rejudge, store: 'relative' }) },
+    { DIGLINE_REJUDGE: JSON.stringify({ ...rejudge, extra: 1 }) },
+    { DIGLINE_RESUME: JSON.stringify({ s: KEY }), DIGLINE_REJUDGE: JSON.stringify(rejudge) },
+  ]) {
+    expect(() => decodeDirective(env), JSON.stringify(env)).toThrow(expect.objectContaining({ name: 'UsageError' }))
+  }
+})
