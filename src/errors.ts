@@ -145,6 +145,12 @@ export class MissingApiKeyError extends DiglineRefusal {
 export class MissingPeerDependencyError extends DiglineRefusal {
   readonly name = 'MissingPeerDependencyError'
 }
+export class HeaderTooLargeError extends DiglineRefusal {
+  readonly name = 'HeaderTooLargeError'
+}
+export class RunPathOccupiedError extends DiglineRefusal {
+  readonly name = 'RunPathOccupiedError'
+}
 
 // ── failures ────────────────────────────────────────────────────────────────────────────────────
 
@@ -339,6 +345,16 @@ export const REFUSALS = {
     error: MissingPeerDependencyError,
     when: 'A `digline/models` adapter needs an optional peer dependency (`openai` or `ai`) that is not installed.',
     next: 'Install it, e.g. `npm install -D openai@6` or `npm install -D ai@6 @ai-sdk/openai@3` (docs/models.md lists the versions).',
+  },
+  HeaderTooLargeError: {
+    error: HeaderTooLargeError,
+    when: 'A suite\'s run document header or journal header would be larger than the bounded prefix that listing, deleting and the liveness check read (1 MiB for a document header, 64 KiB for a journal header): refused at start, before any call, naming the largest field.',
+    next: 'Shrink the field named in the message (a long system prompt belongs in an artifact file, large metadata in a file the suite reads), then run again.',
+  },
+  RunPathOccupiedError: {
+    error: RunPathOccupiedError,
+    when: 'A pending journal\'s run document path holds something that is not that run\'s readable document (an empty or broken file, a directory, another run\'s document): the run is not finished, and the journal is kept.',
+    next: 'Move the file named in the message aside, then `digline run --resume KEY --suite S` finishes the run from its journal.',
   },
 } as const satisfies Record<string, ErrorEntry<RefusalClass>>
 

@@ -2,7 +2,7 @@
 import { LiveRunError, NoPendingJournalError, type DiglineErrorData } from '../errors.js'
 import { supportsJournal, type Pending } from '../store/journal.js'
 import type { ResultStore } from '../store/result-store.js'
-import { liveWriterOf } from '../store/live-writer.js'
+import { describeWriter, liveLeaseOf } from '../store/live-writer.js'
 import { supportsRemovalRecords } from '../store/removal.js'
 import { assertNotRemoved } from './removed-runs.js'
 
@@ -13,11 +13,11 @@ export function raiseRefusal(data: DiglineErrorData): never {
 
 /** Refuses a run one of whose legs is held by a live process on this host. */
 export function assertNoLiveWriter(pending: Pending): void {
-  const live = liveWriterOf(pending.writers)
+  const live = liveLeaseOf(pending.leases)
   if (live !== undefined) {
     throw new LiveRunError(
-      `run ${pending.key} of suite ${pending.suite} is still being written by process ${live.pid} (leg ${live.leg}) on this host`,
-      `Wait for process ${live.pid} to finish (or end it), then run the command again.`,
+      `run ${pending.key} of suite ${pending.suite} is still being written by ${describeWriter(live)}, whose lease holds (same boot, pid and process start time)`,
+      `Let process ${live.lease.pid} finish the run (\`digline pending\` shows when its journal is done), or stop it with \`kill ${live.lease.pid}\` if you mean to abandon that leg; then run \`digline run --resume ${pending.key} --suite ${pending.suite}\`.`,
     )
   }
 }
@@ -45,7 +45,7 @@ export async function notePendingJournals(store: ResultStore, tenant: string, su
     if (supportsRemovalRecords(store) && (await store.removalOf(tenant, suite, pending.key)) !== undefined) {
       say(`digline ${suite}: run ${pending.key} was removed, and its journal is left over from an interrupted delete; \`digline delete --suite ${suite} --run ${pending.key}\` finishes it`)
     } else if (pending.refusal !== undefined) {
-      say(`digline ${suite}: the journal of run ${pending.key} cannot be read (${pending.refusal.name}); it is left on disk`)
+      say(`digline ${suite}: the journal of run ${pending.key} is kept on disk and not resumable as it is (${pending.refusal.name}: ${pending.refusal.message})`)
     } else if (pending.finished) {
       await store.dropPending(tenant, suite, pending.key)
       say(`digline ${suite}: run ${pending.key} was already written; its leftover journal was removed`)
