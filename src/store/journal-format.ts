@@ -222,8 +222,8 @@ function checksumWhy(body: Uint8Array, binding: RunBinding, expected: number): s
     const value: unknown = JSON.parse(Buffer.from(body).toString('utf8'))
     if (isObject(value)) {
       const run = value.kind === 'header' ? undefined : value.run
-      if (typeof run === 'string' && run !== binding.key) {
-        return `names run ${run}, not run ${binding.key}: it was copied from another run's journal, and a record of another run is never merged`
+      if (typeof run === 'string' && run !== binding.key && checksumOf({ ...binding, key: run }, body) === expected) {
+        return `is a record of run ${run}, not of run ${binding.key}: it was copied from another run's journal, and a record of another run is never merged`
       }
       if (crc32(body) === expected) return `carries a checksum that does not bind it to run ${binding.key} of suite ${binding.suite} (tenant ${binding.tenant}): it was written by a journal of another format or copied from another run's journal, and is never merged`
     }

@@ -223,10 +223,15 @@ export async function readJournal(fs: FsLayer, paths: StorePaths, place: Journal
     const found = await readLegs(fs, paths, place, legs)
     onDisk = found.map((l) => l.leg)
     planner.addLegs(found)
-    finished = await documentOfRunExists(fs, paths, place)
   } catch (error) {
     if (strict || !isDiglineError(error)) throw error
     refusal = error.toData()
+  }
+  try {
+    finished = await documentOfRunExists(fs, paths, place)
+  } catch (error) {
+    if (strict || !isDiglineError(error)) throw error
+    refusal ??= error.toData()
   }
   const base = { ...place, header: planner.header, legs: [...onDisk], leases: planner.leases, declared: planner.declared, finished }
   if (refusal !== undefined) return { ...base, declared: undefined, refusal, done: new Map(), causes: new Map(), observed: emptyObserved() }

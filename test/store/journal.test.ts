@@ -1,7 +1,7 @@
 // The journal on a real filesystem: records written through FileJournal and read back, torn at every
 // byte of the last record, corrupted in the middle, at an unknown version, raced for, completed.
 import { randomBytes } from 'node:crypto'
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import * as zlib from 'node:zlib'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -101,15 +101,15 @@ describe('the round trip', () => {
 
   it('writes one line per record: the header, then observed only when the identities change, then the cases', () => {
     const kinds = (leg: number) => lines(legFile(temp.root, leg)).map((l) => recordOf(l).kind)
-    expect(kinds(1)).toEqual(['header', 'observed', ...LEG_1.map(() => 'case')])
-    expect(kinds(2)).toEqual(['header', 'observed', 'case', 'case', 'observed', ...Array(6).fill('case')])
+    expect(kinds(1)).toEqual(['header', 'cases', 'observed', ...LEG_1.map(() => 'case')])
+    expect(kinds(2)).toEqual(['header', 'cases', 'observed', 'case', 'case', 'observed', ...Array(6).fill('case')])
     for (const line of lines(legFile(temp.root, 1))) expect(line).toMatch(/^[0-9a-f]{8} \{/)
   })
 
   it("holds each case as the run document's serializer writes it, plus its cause", () => {
-    const caseLines = lines(legFile(temp.root, 1)).slice(2)
+    const caseLines = lines(legFile(temp.root, 1)).slice(3)
     caseLines.forEach((line, i) => {
-      expect(line.slice(9)).toBe(`{"kind":"case","cause":${JSON.stringify(LEG_1[i]!.cause)},"case":${serializeCase(LEG_1[i]!.result)}}`)
+      expect(line.slice(9)).toBe(`{"kind":"case","run":"${KEY}","cause":${JSON.stringify(LEG_1[i]!.cause)},"case":${serializeCase(LEG_1[i]!.result)}}`)
     })
   })
 
@@ -147,14 +147,29 @@ describe('a torn tail', () => {
     expect(pending.done).toEqual(expectedDone([...LEG_1.slice(0, -1), ...LEG_2]))
   })
 
-  it('of a header leaves that leg empty; a journal with no whole header anywhere is named, not read', async () => {
+  it('of a header makes that leg provably empty: the next look at the journal removes it, with a note, instead of refusing', async () => {
+    const notes: string[] = []
+    journal = new FileJournal({ root: temp.root, onSwept: (line) => notes.push(line) })
     const second = legFile(temp.root, 2)
     writeFileSync(second, readFileSync(second).subarray(0, 30))
-    expect((await onlyPending()).done).toEqual(expectedDone(LEG_1))
+    const pending = await onlyPending()
+    expect(pending.refusal).toBeUndefined()
+    expect(pending.legs).toEqual([1])
+    expect(pending.done).toEqual(expectedDone(LEG_1))
+    expect(existsSync(second)).toBe(false)
+    expect(notes).toEqual([expect.stringContaining(`removed the journal leg ${second}`)])
     const first = legFile(temp.root, 1)
-    writeFileSync(first, readFileSync(first).subarray(0, 30))
+    writeFileSync(first, '')
+    expect(await journal.pending(TENANT, SUITE)).toEqual([])
+    expect(existsSync(first)).toBe(false)
+  })
+
+  it('a leg whose first line is whole but not a header is still refused by name (it is not provably empty)', async () => {
+    const first = legFile(temp.root, 1)
+    writeFileSync(first, Buffer.concat([readFileSync(first).subarray(0, 30), Buffer.from('\n')]))
     const pending = await expectRefused('CorruptJournalError', first, 1)
-    expect(pending.refusal?.message).toContain('no leg holds a whole header')
+    expect(existsSync(first)).toBe(true)
+    expect(pending.refusal?.message).toContain('line 1')
   })
 })
 
@@ -229,7 +244,7 @@ describe('a corrupt journal is refused by name and left on disk', () => {
       { header: encodeHeader(BINDING, { ...journalHeader({ record_responses: true }), leg: 2 }), says: 'record_responses' },
       { header: encodeHeader(BINDING, { ...journalHeader(), leg: 3 }), says: 'the header of leg 3' },
       { header: encodeHeader(BINDING, { ...journalHeader({ suite: 'rivers' }), leg: 2 }), says: 'suite rivers' },
-      { header: encodeLine(BINDING, JSON.stringify({ kind: 'observed', observed: OBSERVED_1 })), says: 'where the leg' },
+      { header: encodeLine(BINDING, JSON.stringify({ kind: 'observed', run: KEY, observed: OBSERVED_1 })), says: 'where the leg' },
     ]
     for (const { header, says } of cases) {
       writeFileSync(file, Buffer.concat([header, body]))
@@ -303,7 +318,7 @@ describe('opening a leg', () => {
     const leg = await journal.openJournal(journalHeader(), 1)
     await Promise.all(LEG_1.map((p) => leg.append(p)))
     await leg.close()
-    const ids = lines(legFile(temp.root, 1)).slice(2).map((l) => (recordOf(l).case as { case_id: string }).case_id)
+    const ids = lines(legFile(temp.root, 1)).slice(3).map((l) => (recordOf(l).case as { case_id: string }).case_id)
     expect(ids).toEqual(LEG_1.map((p) => p.result.case_id))
     expect((await onlyPending()).done).toEqual(expectedDone(LEG_1))
   })
@@ -398,12 +413,12 @@ describe('what a record holds', () => {
     await leg.append(progress(silent, OBSERVED_1))
     await leg.append(progress(recorded, OBSERVED_1))
     await leg.close()
-    const [first, second] = lines(legFile(temp.root, 1)).slice(2)
+    const [first, second] = lines(legFile(temp.root, 1)).slice(3)
     expect(first).not.toMatch(/"(output|input|expected)"/)
     const doc = makeRun({ results: 2 })
     doc.results[1] = recorded
     expect(serializeRun(doc)).toContain(serializeCase(recorded))
-    expect(second!.slice(9)).toBe(`{"kind":"case","cause":null,"case":${serializeCase(recorded)}}`)
+    expect(second!.slice(9)).toBe(`{"kind":"case","run":"${KEY}","cause":null,"case":${serializeCase(recorded)}}`)
     expect((await onlyPending()).done.get(recorded.case_id)).toEqual(recorded)
   })
 
