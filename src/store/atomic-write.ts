@@ -25,8 +25,12 @@ function short(text: string): string {
  * directory can tell a temp file of a crashed write (provably abandoned) from one being written.
  */
 export function tempNameFor(target: string): string {
-  const start = processStartTime(process.pid) ?? 'x'
-  return join(dirname(target), `.${basename(target)}.${process.pid}.${start}.${short(hostname())}.${short(bootId() ?? '')}.${randomBytes(6).toString('hex')}.tmp`)
+  return tempNameOf(target, process.pid, processStartTime(process.pid))
+}
+
+/** The temp name a writer with this pid and start time (on this host, in this boot) gives target. */
+export function tempNameOf(target: string, pid: number, startTime: number | null): string {
+  return join(dirname(target), `.${basename(target)}.${pid}.${startTime ?? 'x'}.${short(hostname())}.${short(bootId() ?? '')}.${randomBytes(6).toString('hex')}.tmp`)
 }
 
 /** Whether a directory entry is one of the atomic writer's temp files. */
