@@ -13,8 +13,8 @@ export const TENANT = 'acme'
 export const SUITE = 'capitals'
 export const KEY = keyOf(makeRun())
 
-/** The cases the fixtures' run declares: case-00000 … case-00019, one sample each (as makeRun builds them). */
-export const DECLARED = { samples: 1, digests: Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`case-${String(i).padStart(5, '0')}`, `d${String(i).padStart(11, '0')}`])) }
+/** The cases the fixtures' run declares: case-00000 … case-00199, one sample each (as makeRun builds them). */
+export const DECLARED = { samples: 1, digests: Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`case-${String(i).padStart(5, '0')}`, `d${String(i).padStart(11, '0')}`])) }
 
 export function journalHeader(overrides: Partial<JournalOpening> = {}): JournalOpening {
   return {
