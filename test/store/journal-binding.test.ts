@@ -2,11 +2,11 @@
 // misshapen record is refused by name, never merged), the lease (a recycled pid is not the writer),
 // "finished" meaning the run's own readable document, and a cases_digest refusal naming the cases.
 import { spawn, type ChildProcess } from 'node:child_process'
-import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { appendFileSync, existsSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs'
 import { hostname } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { CorruptJournalError, LiveRunError, ResumeMismatchError, RunPathOccupiedError } from '../../src/errors.js'
+import { CorruptJournalError, LiveRunError, ResumeMismatchError, RunPathOccupiedError, StoreWriteError, UnknownJournalVersionError } from '../../src/errors.js'
 import { findPending, notePendingJournals } from '../../src/host/pending-journals.js'
 import { assertResumable } from '../../src/host/resume.js'
 import { FileJournal } from '../../src/store/file-journal.js'
@@ -196,5 +196,30 @@ describe('a cases_digest refusal names the cases that changed', () => {
     expect(message).toContain('added "case-new"')
     expect(message).toContain('removed "case-00004"')
     expect(message).toContain('changed "case-00007"')
+  })
+})
+
+describe('legs across the upgrade and under a sweep', () => {
+  it('a writer whose leg was removed under it stops at its next record instead of journaling into nothing', async () => {
+    const leg = await journal.openJournal(journalHeader(), 1)
+    await leg.append(LEG_1[0]!)
+    unlinkSync(legFile(temp.root, 1))
+    const error = await refusalOf(leg.append(LEG_1[1]!), StoreWriteError)
+    expect(error.message).toContain('was removed while it was being written')
+    await leg.close()
+  })
+
+  it('a journal_version 1 leg is named and left alone; a delete of its run still records its created_at', async () => {
+    mkdirSync(join(temp.root, TENANT, 'runs', SUITE, '.pending'), { recursive: true })
+    const { declared: _declared, lease, ...header } = journalHeader()
+    const json = JSON.stringify({ kind: 'header', ...header, journal_version: 1, leg: 1, host: lease.host, pid: 999999 })
+    const crc = (await import('../../src/store/journal-format.js')).crc32(Buffer.from(json)).toString(16).padStart(8, '0')
+    writeFileSync(legFile(temp.root, 1), `${crc} ${json}\n`)
+    const pending = await onlyPending()
+    expect(pending.refusal?.name).toBe(UnknownJournalVersionError.name)
+    expect(existsSync(legFile(temp.root, 1))).toBe(true)
+    const removal = await temp.store.deleteRun(TENANT, SUITE, KEY)
+    expect(removal.run.legs).toBe(1)
+    expect(removal.run.created_at).toBe(header.created_at)
   })
 })
