@@ -15,7 +15,7 @@ import { ensureDirectory, fsyncDirectory, isTempName, removeCreatedDirectories, 
 import { errnoOf, nodeFsLayer, type FileHandle, type FsLayer } from './fs-layer.js'
 import { assertJournalHeaderWithinBound } from './header-bounds.js'
 import { decodeLine, encodeCase, encodeDeclared, encodeHeader, encodeObserved, parseLegName, type RunBinding } from './journal-format.js'
-import { documentOfRunExists, isProvablyEmpty, readJournal, type JournalPlace } from './journal-reader.js'
+import { documentOfRunExists, readJournal, type JournalPlace, type LegBytes } from './journal-reader.js'
 import type { Journal, JournalOpening, Pending, SupportsJournal } from './journal.js'
 import { StorePaths } from './paths.js'
 import { unreadableRun } from './run-checks.js'
@@ -100,12 +100,12 @@ export class FileJournal implements SupportsJournal {
   }
 
   async pending(tenant: string, suite: string): Promise<Pending[]> {
-    await this.sweepEmptyLegs(tenant, suite)
     const byKey = await this.legsByKey(tenant, suite)
     const keys = [...byKey.keys()].sort(compareText)
     const out: Pending[] = []
     for (const key of keys) {
-      const pending = await readJournal(this.fs, this.paths, { tenant, suite, key }, byKey.get(key)!)
+      const { emptyLegs, ...pending } = await readJournal(this.fs, this.paths, { tenant, suite, key }, byKey.get(key)!)
+      await this.removeEmptyLegs(tenant, suite, emptyLegs)
       // Every leg vanished since the listing: the run completed meanwhile.
       if (pending.legs.length > 0 || pending.refusal !== undefined) out.push(pending)
     }
@@ -114,11 +114,12 @@ export class FileJournal implements SupportsJournal {
 
   async dropPending(tenant: string, suite: string, key: string): Promise<void> {
     const runFile = this.paths.runFile(tenant, suite, key)
-    await this.sweepEmptyLegs(tenant, suite)
     const legs = (await this.legsByKey(tenant, suite)).get(key)
     if (legs === undefined) return
     // Strict: a journal this digline cannot read is refused here rather than deleted on a guess.
-    const pending = await readJournal(this.fs, this.paths, { tenant, suite, key }, legs, true)
+    const { emptyLegs, ...pending } = await readJournal(this.fs, this.paths, { tenant, suite, key }, legs, true)
+    await this.removeEmptyLegs(tenant, suite, emptyLegs)
+    if (pending.legs.length === 0) return
     if (!pending.finished) {
       throw new RunNotFoundError(
         `refused to remove the journal of run ${key} (suite ${suite}): its run document ${runFile} does not exist, so the journal holds the only copy of its judged cases`,
@@ -143,37 +144,24 @@ export class FileJournal implements SupportsJournal {
   }
 
   /**
-   * Removes the legs that hold nothing (empty, or a torn header fragment: see isProvablyEmpty), saying
-   * so through `onSwept`; returns the files removed. Never removes a leg with a whole line in it.
+   * Removes legs that hold nothing (empty, or a torn header fragment: see isProvablyEmpty), saying so
+   * through `onSwept`. A leg that grew since it was read is left: its writer is writing it.
    */
-  async sweepEmptyLegs(tenant: string, suite: string): Promise<string[]> {
-    const dir = this.paths.pendingDir(tenant, suite)
-    const swept: string[] = []
-    for (const [key, legs] of await this.legsByKey(tenant, suite)) {
-      for (const leg of legs) {
-        const file = this.paths.journalLegFile(tenant, suite, key, leg)
-        let bytes: Buffer
-        try {
-          if (!(await this.fs.lstat(file)).isFile()) continue
-          bytes = await this.fs.readPrefix(file, 64 * 1024).then((p) => (p.fileSize > p.bytes.length ? Buffer.from('\n') : p.bytes))
-        } catch {
-          continue
-        }
-        if (!isProvablyEmpty(bytes)) continue
-        try {
-          await this.fs.unlink(file)
-        } catch (error) {
-          if (errnoOf(error) === 'ENOENT') continue
-          throw storeWriteError('removing the empty journal leg', file, error, 'the leg holds no record; it is removed by the next command')
-        }
-        swept.push(file)
+  private async removeEmptyLegs(tenant: string, suite: string, legs: readonly LegBytes[]): Promise<void> {
+    let removed = 0
+    for (const { file, bytes } of legs) {
+      try {
+        const stats = await this.fs.lstat(file)
+        if (!stats.isFile() || stats.size !== bytes.length) continue
+        await this.fs.unlink(file)
+      } catch (error) {
+        if (errnoOf(error) === 'ENOENT') continue
+        throw storeWriteError('removing the empty journal leg', file, error, 'the leg holds no record; the next command removes it')
       }
+      removed++
+      this.onSwept(`digline: removed the journal leg ${file}: it held no whole line (its process was killed while creating it), so no judged case was in it`)
     }
-    if (swept.length > 0) {
-      await fsyncDirectory(this.fs, dir)
-      for (const file of swept) this.onSwept(`digline: removed the journal leg ${file}: it held no whole line (its process was killed while creating it), so no judged case was in it`)
-    }
-    return swept
+    if (removed > 0) await fsyncDirectory(this.fs, this.paths.pendingDir(tenant, suite))
   }
 
   /** Unlinks every leg of the run, whichever process wrote it, once its document exists. */

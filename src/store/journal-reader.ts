@@ -214,14 +214,16 @@ function unreadableLeg(place: JournalPlace, file: string, why: string): CorruptJ
  * A journal as a survey sees it: a refused journal is described by `refusal` instead of thrown, and
  * holds no cases. `strict` throws the refusal instead (for a caller about to delete it).
  */
-export async function readJournal(fs: FsLayer, paths: StorePaths, place: JournalPlace, legs: readonly number[], strict = false): Promise<Pending> {
+export async function readJournal(fs: FsLayer, paths: StorePaths, place: JournalPlace, legs: readonly number[], strict = false): Promise<Pending & { emptyLegs: LegBytes[] }> {
   const planner = new JournalPlanner(place)
   let refusal: DiglineErrorData | undefined
   let onDisk: readonly number[] = legs
+  let emptyLegs: LegBytes[] = []
   let finished = false
   try {
     const found = await readLegs(fs, paths, place, legs)
-    onDisk = found.map((l) => l.leg)
+    emptyLegs = found.filter((l) => isProvablyEmpty(l.bytes))
+    onDisk = found.filter((l) => !isProvablyEmpty(l.bytes)).map((l) => l.leg)
     planner.addLegs(found)
   } catch (error) {
     if (strict || !isDiglineError(error)) throw error
@@ -233,7 +235,7 @@ export async function readJournal(fs: FsLayer, paths: StorePaths, place: Journal
     if (strict || !isDiglineError(error)) throw error
     refusal ??= error.toData()
   }
-  const base = { ...place, header: planner.header, legs: [...onDisk], leases: planner.leases, declared: planner.declared, finished }
+  const base = { ...place, header: planner.header, legs: [...onDisk], leases: planner.leases, declared: planner.declared, finished, emptyLegs }
   if (refusal !== undefined) return { ...base, declared: undefined, refusal, done: new Map(), causes: new Map(), observed: emptyObserved() }
   return { ...base, refusal: undefined, done: planner.done, causes: planner.causes, observed: planner.observed }
 }
