@@ -179,6 +179,12 @@ export class RunExistsError extends DiglineRefusal {
 export class DuplicateSuiteNameError extends DiglineRefusal {
   readonly name = 'DuplicateSuiteNameError'
 }
+export class HeaderTooLargeError extends DiglineRefusal {
+  readonly name = 'HeaderTooLargeError'
+}
+export class RunPathOccupiedError extends DiglineRefusal {
+  readonly name = 'RunPathOccupiedError'
+}
 
 // ── failures ────────────────────────────────────────────────────────────────────────────────────
 
@@ -428,7 +434,16 @@ export const REFUSALS = {
     error: DuplicateSuiteNameError,
     when: 'Two suite files of one launch declare the same suite name (in the same tenant); both would write under the same keys.',
     next: 'Rename one of the two suites named in the message, then run again.',
-
+  },
+  HeaderTooLargeError: {
+    error: HeaderTooLargeError,
+    when: 'A suite\'s run document header or journal header would be larger than the bounded prefix that listing, deleting and the liveness check read (1 MiB for a document header, 64 KiB for a journal header): refused at start, before any call, naming the largest field.',
+    next: 'Shrink the field named in the message (a long system prompt belongs in an artifact file, large metadata in a file the suite reads), then run again.',
+  },
+  RunPathOccupiedError: {
+    error: RunPathOccupiedError,
+    when: 'A pending journal\'s run document path holds something that is not that run\'s readable document (an empty or broken file, a directory, another run\'s document): the run is not finished, and the journal is kept.',
+    next: 'Move the file named in the message aside, then `digline run --resume KEY --suite S` finishes the run from its journal.',
   },
 } as const satisfies Record<string, ErrorEntry<RefusalClass>>
 

@@ -51,8 +51,7 @@ export function headerToJson(header: RunHeader): Record<string, unknown> {
  * one result per line. The bounded header reader relies on this layout.
  */
 export function serializeRun(doc: RunDocument): string {
-  const lines: string[] = []
-  for (const [key, value] of Object.entries(headerToJson(doc))) lines.push(`  ${JSON.stringify(key)}: ${JSON.stringify(value)},`)
+  const lines = headerLines(doc)
   lines.push(`  "aggregates": ${JSON.stringify(doc.aggregates)},`)
   if (doc.results.length === 0) {
     lines.push('  "results": []')
@@ -62,6 +61,15 @@ export function serializeRun(doc: RunDocument): string {
     lines.push('  ]')
   }
   return `{\n${lines.join('\n')}\n}\n`
+}
+
+function headerLines(header: RunHeader): string[] {
+  return Object.entries(headerToJson(header)).map(([key, value]) => `  ${JSON.stringify(key)}: ${JSON.stringify(value)},`)
+}
+
+/** Bytes from the document's start through the marker that ends its header: what a bounded header reader must hold. */
+export function documentHeaderBytes(header: RunHeader): number {
+  return Buffer.byteLength(`{\n${headerLines(header).join('\n')}`, 'utf8') + Buffer.byteLength(AGGREGATES_MARKER, 'utf8')
 }
 
 /** The marker that ends the header in a document digline wrote. */

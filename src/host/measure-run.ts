@@ -1,7 +1,7 @@
 // Running a prepared suite: execute with the per-case hook, build the run document, write it.
 import { execute, aggregate, judgeThresholds, type Execution, type ThresholdJudgement } from '../driver/index.js'
 import type { OnCase } from '../document/case-progress.js'
-import { SCHEMA_VERSION, type RunDocument } from '../document/schema.js'
+import { SCHEMA_VERSION, type RunDocument, type RunHeader } from '../document/schema.js'
 import { judgeConfigOf } from '../suite/hashing.js'
 import { pricingFor } from '../driver/cost.js'
 import type { Store, StoredRun } from '../store/contract.js'
@@ -9,6 +9,7 @@ import { DIGLINE_VERSION } from '../version.js'
 import type { Prepared } from './prepare-run.js'
 import { createdAtNow } from '../suite/keys.js'
 import { journalHeaderFor } from './resume.js'
+import { assertDocumentHeaderWithinBound, OBSERVED_RESERVE_BYTES } from '../store/header-bounds.js'
 
 export interface MeasureOptions {
   store: Store
@@ -27,6 +28,8 @@ export interface Measured {
 export async function measureRun(prepared: Prepared, options: MeasureOptions): Promise<Measured> {
   const { store } = options
   const hooks = options.onCase ?? []
+  // Before any call: a header the readers could not read back is refused (the journal's, by openJournal).
+  assertDocumentHeaderWithinBound(buildRunHeader(prepared, { target_model: null, judge_models: {} }), OBSERVED_RESERVE_BYTES)
   // A filtered run writes no document, so it keeps no journal either: nothing could finish it.
   const journal = prepared.only === undefined ? await store.openJournal(journalHeaderFor(prepared, createdAtNow()), prepared.leg) : undefined
   try {
@@ -55,6 +58,15 @@ export function buildRunDocument(prepared: Prepared, execution: Execution): RunD
   const judgeConfig = judgeConfigOf(suite.scorers)
   const pricing = suite.prices === undefined ? undefined : pricingFor(suite.prices, execution.observed, suite.targetConfig, judgeConfig)
   return {
+    ...buildRunHeader(prepared, execution.observed),
+    aggregates: aggregate(execution.results, suite.rules, pricing),
+    results: execution.results,
+  }
+}
+
+function buildRunHeader(prepared: Prepared, observed: Execution['observed']): RunHeader {
+  const { suite } = prepared
+  return {
     schema_version: SCHEMA_VERSION,
     digline_version: DIGLINE_VERSION,
     tenant: prepared.tenant,
@@ -65,12 +77,10 @@ export function buildRunDocument(prepared: Prepared, execution: Execution): RunD
     ...(prepared.gitCommit === undefined ? {} : { git_commit: prepared.gitCommit }),
     record_responses: suite.recordResponses,
     target_config: suite.targetConfig,
-    judge_config: judgeConfig,
+    judge_config: judgeConfigOf(suite.scorers),
     artifacts: prepared.artifacts,
     metadata: suite.metadata,
     rules: suite.rules,
-    observed: execution.observed,
-    aggregates: aggregate(execution.results, suite.rules, pricing),
-    results: execution.results,
+    observed,
   }
 }

@@ -1,22 +1,22 @@
 // Journals left by earlier launches: named on every plain run, chosen by a resume.
-import { LiveRunError, NoPendingJournalError, type DiglineErrorData } from '../errors.js'
+import { LiveRunError, NoPendingJournalError, reviveError, type DiglineErrorData } from '../errors.js'
 import type { Pending } from '../store/journal.js'
 import type { Store } from '../store/contract.js'
-import { liveWriterOf } from '../store/live-writer.js'
+import { describeWriter, liveLeaseOf } from '../store/live-writer.js'
 import { assertNotRemoved } from './removed-runs.js'
 
 /** A refusal read from disk as data, raised again under its own name. */
 export function raiseRefusal(data: DiglineErrorData): never {
-  throw Object.assign(new Error(data.message), { name: data.name, next: data.next, path: data.path, digline: true })
+  throw reviveError(data)
 }
 
 /** Refuses a run one of whose legs is held by a live process on this host. */
 export function assertNoLiveWriter(pending: Pending): void {
-  const live = liveWriterOf(pending.writers)
+  const live = liveLeaseOf(pending.leases)
   if (live !== undefined) {
     throw new LiveRunError(
-      `run ${pending.key} of suite ${pending.suite} is still being written by process ${live.pid} (leg ${live.leg}) on this host`,
-      `Wait for process ${live.pid} to finish (or end it), then run the command again.`,
+      `run ${pending.key} of suite ${pending.suite} is still being written by ${describeWriter(live)}, whose lease holds (same boot, pid and process start time)`,
+      `Let process ${live.lease.pid} finish the run (\`digline pending\` shows when its journal is done), or stop it with \`kill ${live.lease.pid}\` if you mean to abandon that leg; then run \`digline run --resume ${pending.key} --suite ${pending.suite}\`.`,
     )
   }
 }
@@ -43,7 +43,7 @@ export async function notePendingJournals(store: Store, tenant: string, suite: s
     if ((await store.removalOf(tenant, suite, pending.key)) !== undefined) {
       say(`digline ${suite}: run ${pending.key} was removed, and its journal is left over from an interrupted delete; \`digline delete --suite ${suite} --run ${pending.key}\` finishes it`)
     } else if (pending.refusal !== undefined) {
-      say(`digline ${suite}: the journal of run ${pending.key} cannot be read (${pending.refusal.name}); it is left on disk`)
+      say(`digline ${suite}: the journal of run ${pending.key} is kept on disk and not resumable as it is (${pending.refusal.name}: ${pending.refusal.message})`)
     } else if (pending.finished) {
       await store.dropPending(tenant, suite, pending.key)
       say(`digline ${suite}: run ${pending.key} was already written; its leftover journal was removed`)

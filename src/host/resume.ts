@@ -1,16 +1,17 @@
 // What a resumed launch may reuse from a journal, and the checks that make two legs one run.
-import { hostname } from 'node:os'
 import { preview } from '../suite/preview.js'
-import { canonicalJson } from '../suite/hashing.js'
+import { canonicalJson, sha256Hex } from '../suite/hashing.js'
+import type { EvalCase } from '../suite/types.js'
 import { judgeConfigOf } from '../suite/hashing.js'
 import { ResumeMismatchError } from '../errors.js'
-import { JOURNAL_VERSION, RESUME_CHECKED_FIELDS, type JournalHeader, type Pending } from '../store/journal.js'
+import { JOURNAL_VERSION, RESUME_CHECKED_FIELDS, type JournalOpening, type Pending } from '../store/journal.js'
+import { leaseOfThisProcess } from '../store/live-writer.js'
 import type { CaseResult } from '../document/schema.js'
 import { DIGLINE_VERSION } from '../version.js'
 import type { Prepared } from './prepare-run.js'
 
-/** The header a leg of this launch carries (leg number apart). */
-export function journalHeaderFor(prepared: Prepared, startedAt: string): Omit<JournalHeader, 'leg'> {
+/** The header a leg of this launch carries (leg number apart), and the cases it declares. */
+export function journalHeaderFor(prepared: Prepared, startedAt: string): JournalOpening {
   return {
     journal_version: JOURNAL_VERSION,
     created_at: prepared.createdAt,
@@ -26,9 +27,36 @@ export function journalHeaderFor(prepared: Prepared, startedAt: string): Omit<Jo
     judge_config: judgeConfigOf(prepared.suite.scorers),
     record_responses: prepared.suite.recordResponses,
     git_commit: prepared.gitCommit ?? null,
-    host: hostname(),
-    pid: process.pid,
+    lease: leaseOfThisProcess(),
+    declared: { samples: prepared.suite.rules.samples, digests: caseDigestsOf(prepared.suite.cases) },
   }
+}
+
+/** Each declared case's own digest (12 hex of sha256 over what cases_digest covers of it), in the suite's order. */
+export function caseDigestsOf(cases: readonly EvalCase[]): Record<string, string> {
+  const digests: Record<string, string> = {}
+  for (const c of cases) digests[c.id] = sha256Hex(canonicalJson({ id: c.id, input: c.input, expected: c.expected, metadata: c.metadata })).slice(0, 12)
+  return digests
+}
+
+const NAMED_AT_MOST = 20
+
+function listed(ids: readonly string[]): string {
+  const shown = ids.slice(0, NAMED_AT_MOST).map((id) => JSON.stringify(id)).join(', ')
+  return ids.length > NAMED_AT_MOST ? `${shown} and ${ids.length - NAMED_AT_MOST} more` : shown
+}
+
+/** Which cases changed between the journal's declaration and the suite's now: added, removed, changed. */
+export function describeCaseChanges(then: Record<string, string>, now: Record<string, string>): string {
+  const added = Object.keys(now).filter((id) => !Object.hasOwn(then, id))
+  const removed = Object.keys(then).filter((id) => !Object.hasOwn(now, id))
+  const changed = Object.keys(now).filter((id) => Object.hasOwn(then, id) && then[id] !== now[id])
+  const parts: string[] = []
+  if (added.length > 0) parts.push(`added ${listed(added)}`)
+  if (removed.length > 0) parts.push(`removed ${listed(removed)}`)
+  if (changed.length > 0) parts.push(`changed ${listed(changed)}`)
+  if (parts.length === 0) parts.push('the same cases in another order')
+  return parts.join('; ')
 }
 
 const WHY: Record<(typeof RESUME_CHECKED_FIELDS)[number], string> = {
@@ -47,14 +75,15 @@ const WHY: Record<(typeof RESUME_CHECKED_FIELDS)[number], string> = {
 }
 
 /** Refuses, naming the first field that differs, before any call is made. */
-export function assertResumable(pending: Pending, now: Omit<JournalHeader, 'leg'>): void {
+export function assertResumable(pending: Pending, now: JournalOpening): void {
   const header = pending.header!
   for (const field of RESUME_CHECKED_FIELDS) {
     const then = header[field]
     const current = now[field]
     if (canonicalJson(then) !== canonicalJson(current)) {
+      const why = field === 'cases_digest' && pending.declared !== undefined ? `the cases changed: ${describeCaseChanges(pending.declared.digests, now.declared.digests)}` : WHY[field]
       throw new ResumeMismatchError(
-        `resume of run ${pending.key} (suite ${pending.suite}) was refused: ${field} differs — journal ${shown(then)}, now ${shown(current)}; ${WHY[field]}`,
+        `resume of run ${pending.key} (suite ${pending.suite}) was refused: ${field} differs — journal ${shown(then)}, now ${shown(current)}; ${why}`,
         `Restore ${field} and run \`digline run --resume ${pending.key}\` again, or start a fresh run with \`digline run\`; the journal is left as it was.`,
         [field],
       )

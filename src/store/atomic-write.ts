@@ -1,10 +1,12 @@
 // The store's own durable writers. Not write-file-atomic: it resolves on ENOSPC after committing a
 // truncated file, does not fsync the directory and follows symlinks (SPEC §9).
-import { randomBytes } from 'node:crypto'
+import { createHash, randomBytes } from 'node:crypto'
 import { constants } from 'node:fs'
+import { hostname } from 'node:os'
 import { basename, dirname, join } from 'node:path'
 import { isDiglineError, PathRefusedError, StoreWriteError } from '../errors.js'
 import { errnoOf, type FileHandle, type FsLayer } from './fs-layer.js'
+import { bootId, leaseHolds, processStartTime } from './live-writer.js'
 
 const O_NOFOLLOW = constants.O_NOFOLLOW ?? 0
 const O_DIRECTORY = constants.O_DIRECTORY ?? 0
@@ -13,13 +15,68 @@ const FILE_MODE = 0o644
 /** Filesystems that cannot fsync a directory say so with these; the rename is still done. */
 const DIRECTORY_FSYNC_UNSUPPORTED = new Set(['EINVAL', 'ENOTSUP', 'EOPNOTSUPP', 'EISDIR', 'EBADF'])
 
+function short(text: string): string {
+  return createHash('sha256').update(text).digest('hex').slice(0, 8)
+}
+
+/**
+ * A temp file's name carries its writer's lease: `.<target>.<pid>.<start time>.<host#>.<boot#>.<random>.tmp`
+ * (host# and boot# are 8 hex of sha256 of the host name and boot id), so a later writer in the same
+ * directory can tell a temp file of a crashed write (provably abandoned) from one being written.
+ */
 export function tempNameFor(target: string): string {
-  return join(dirname(target), `.${basename(target)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`)
+  return tempNameOf(target, process.pid, processStartTime(process.pid))
+}
+
+/** The temp name a writer with this pid and start time (on this host, in this boot) gives target. */
+export function tempNameOf(target: string, pid: number, startTime: number | null): string {
+  return join(dirname(target), `.${basename(target)}.${pid}.${startTime ?? 'x'}.${short(hostname())}.${short(bootId() ?? '')}.${randomBytes(6).toString('hex')}.tmp`)
 }
 
 /** Whether a directory entry is one of the atomic writer's temp files. */
 export function isTempName(name: string): boolean {
   return name.startsWith('.') && name.endsWith('.tmp')
+}
+
+const LEASED_TEMP = /^\..+\.([1-9][0-9]*)\.([0-9]+|x)\.([0-9a-f]{8})\.([0-9a-f]{8})\.[0-9a-f]{12}\.tmp$/
+
+/** Temp files this process is writing now: its own, never abandoned while listed here. */
+const inFlight = new Set<string>()
+
+/**
+ * Whether a temp file name is provably a crashed write's: one of ours (it carries a lease) from this
+ * host, whose writer is gone (another boot, a dead pid, a pid since reused), or this process's own
+ * from a write that is no longer in flight. A name without a lease, or from another host, is left.
+ */
+export function isAbandonedTemp(dir: string, name: string): boolean {
+  const match = LEASED_TEMP.exec(name)
+  if (match === null || match[3] !== short(hostname())) return false
+  if (match[4] !== short(bootId() ?? '')) return true
+  const pid = Number(match[1])
+  const start = match[2] === 'x' ? null : Number(match[2])
+  if (pid === process.pid && start === processStartTime(process.pid)) return !inFlight.has(join(dir, name))
+  return !leaseHolds({ host: hostname(), boot: null, pid, start_time: start })
+}
+
+/** Removes the abandoned temp files of a directory (best effort: a sweep never fails a write). */
+export async function sweepAbandonedTemps(fs: FsLayer, dir: string): Promise<string[]> {
+  let names: string[]
+  try {
+    names = await fs.readdir(dir)
+  } catch {
+    return []
+  }
+  const swept: string[] = []
+  for (const name of names) {
+    if (!isTempName(name) || !isAbandonedTemp(dir, name)) continue
+    try {
+      await fs.unlink(join(dir, name))
+      swept.push(name)
+    } catch {
+      // Gone already, or not ours to remove after all: the next write looks again.
+    }
+  }
+  return swept
 }
 
 function nextStepFor(errno: string | undefined, dir: string): string {
@@ -177,7 +234,9 @@ export async function writeFileAtomic(fs: FsLayer, target: string, data: string 
   const temp = tempNameFor(target)
   let handle: FileHandle | undefined
   let tempCreated = false
+  inFlight.add(temp)
   try {
+    await sweepAbandonedTemps(fs, dirname(target))
     const existing = await lstatIfExists(fs, target)
     if (existing?.isSymbolicLink() === true) throw refuseSymlink(target)
     handle = await fs.open(temp, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY | O_NOFOLLOW, FILE_MODE)
@@ -194,6 +253,8 @@ export async function writeFileAtomic(fs: FsLayer, target: string, data: string 
     if (tempCreated) await unlinkQuietly(fs, temp)
     if (isDiglineError(error)) throw error
     throw storeWriteError('writing', target, error)
+  } finally {
+    inFlight.delete(temp)
   }
   await fsyncDirectory(fs, dirname(target), `${target} was replaced, but the replacement may not survive a crash`)
 }

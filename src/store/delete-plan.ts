@@ -11,7 +11,8 @@ import { errnoOf, type FsLayer } from './fs-layer.js'
 import { parseLegName } from './journal-format.js'
 import { peekLegHeader } from './leg-peek.js'
 import { readLightHeader, type LightHeader } from './light-header.js'
-import { liveWriterOf } from './live-writer.js'
+import { describeWriter, leaseHolds, liveLeaseOf } from './live-writer.js'
+import type { LegLease } from './journal.js'
 import { mapLimited } from './map-limited.js'
 import { assertSafeSegment, type StorePaths } from './paths.js'
 import type { RunRef } from './removal.js'
@@ -129,7 +130,7 @@ export class DeletePlanner {
 
   private async createdAtFromLegs(ref: RunRef, legs: readonly number[]): Promise<string | undefined> {
     for (const leg of legs) {
-      const peek = await peekLegHeader(this.fs, this.paths.journalLegFile(ref.tenant, ref.suite, ref.key, leg))
+      const peek = await peekLegHeader(this.fs, this.paths.journalLegFile(ref.tenant, ref.suite, ref.key, leg), ref)
       if (peek !== undefined) return peek.created_at
     }
     return undefined
@@ -214,16 +215,16 @@ export class DeletePlanner {
   private async assertNoLiveWriter(run: PlannedRun, asked: RunRef): Promise<void> {
     const { tenant, suite, key } = run.ref
     if (run.legs === 0) return
-    const writers = []
+    const leases: LegLease[] = []
     for (const leg of await this.legsOf(tenant, suite, key, 'plan')) {
-      const peek = await peekLegHeader(this.fs, this.paths.journalLegFile(tenant, suite, key, leg))
-      if (peek !== undefined) writers.push({ leg, host: peek.host, pid: peek.pid })
+      const peek = await peekLegHeader(this.fs, this.paths.journalLegFile(tenant, suite, key, leg), run.ref)
+      if (peek !== undefined) leases.push({ leg, lease: peek.lease, since: peek.started_at, live: leaseHolds(peek.lease) })
     }
-    const live = liveWriterOf(writers)
+    const live = liveLeaseOf(leases)
     if (live === undefined) return
     throw new LiveRunError(
-      `refused to delete run ${asked.key} of suite ${asked.suite}: leg ${live.leg} of run ${key} (suite ${suite}) is still being written by process ${live.pid} on this host; nothing was removed`,
-      `wait for process ${live.pid} to finish (or end it), then repeat \`digline delete --suite ${asked.suite} --run ${asked.key}\``,
+      `refused to delete run ${asked.key} of suite ${asked.suite}: run ${key} (suite ${suite}) is still being written by ${describeWriter(live)}, whose lease holds (same boot, pid and process start time); nothing was removed`,
+      `let process ${live.lease.pid} finish its run (or stop it with \`kill ${live.lease.pid}\` if you mean to abandon that run), then repeat \`digline delete --suite ${asked.suite} --run ${asked.key}\``,
     )
   }
 

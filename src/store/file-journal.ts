@@ -13,9 +13,10 @@ import { keyFor } from '../suite/keys.js'
 import { isSafeSegment } from '../suite/safe-segment.js'
 import { ensureDirectory, fsyncDirectory, isTempName, removeCreatedDirectories, storeWriteError } from './atomic-write.js'
 import { errnoOf, nodeFsLayer, type FileHandle, type FsLayer } from './fs-layer.js'
-import { decodeLine, encodeCase, encodeHeader, encodeObserved, parseLegName } from './journal-format.js'
-import { readJournal, type JournalPlace } from './journal-reader.js'
-import type { Journal, JournalHeader, Pending, SupportsJournal } from './journal.js'
+import { assertJournalHeaderWithinBound } from './header-bounds.js'
+import { decodeLine, encodeCase, encodeDeclared, encodeHeader, encodeObserved, parseLegName, type RunBinding } from './journal-format.js'
+import { documentOfRunExists, readJournal, type JournalPlace, type LegBytes } from './journal-reader.js'
+import type { Journal, JournalOpening, Pending, SupportsJournal } from './journal.js'
 import { StorePaths } from './paths.js'
 import { unreadableRun } from './run-checks.js'
 import { FileRemovalRecords, runRemovedError } from './removal-records.js'
@@ -28,24 +29,31 @@ export interface FileJournalOptions {
   /** The store directory, or the StorePaths of the store that owns the journal. */
   root: string | StorePaths
   fs?: FsLayer
+  /** Where a note about a swept empty leg goes (stderr by default). */
+  onSwept?: (line: string) => void
 }
 
 export class FileJournal implements SupportsJournal {
   readonly paths: StorePaths
   private readonly fs: FsLayer
   private readonly records: FileRemovalRecords
+  private readonly onSwept: (line: string) => void
 
   constructor(options: FileJournalOptions) {
+    this.onSwept = options.onSwept ?? ((line) => process.stderr.write(`${line}\n`))
     this.paths = typeof options.root === 'string' ? new StorePaths(options.root) : options.root
     this.fs = beneathRoot(options.fs ?? nodeFsLayer, this.paths.root)
     this.records = new FileRemovalRecords(this.paths, this.fs)
   }
 
-  async openJournal(header: Omit<JournalHeader, 'leg'>, leg: number): Promise<Journal> {
+  async openJournal(opening: JournalOpening, leg: number): Promise<Journal> {
+    const { declared, ...header } = opening
     const key = keyFor(header.created_at, header.config_hash)
     const place = { tenant: header.tenant, suite: header.suite, key }
     const file = this.paths.journalLegFile(place.tenant, place.suite, key, leg)
-    const headerLine = readableLine(encodeHeader({ ...header, leg }), `the header of leg ${leg} of run ${key}`)
+    const headerLine = readableLine(place, encodeHeader(place, { ...header, leg }), `the header of leg ${leg} of run ${key}`)
+    assertJournalHeaderWithinBound({ ...header, leg }, headerLine.length)
+    const declaredLine = readableLine(place, encodeDeclared(place, declared), `the declared cases of run ${key}`)
     const dir = dirname(file)
     await guardedWrite(file, () => this.paths.assertInsideStore(this.fs, file))
     await guardedWrite(file, () => this.paths.assertInsideStore(this.fs, this.paths.gitignoreFile()))
@@ -62,7 +70,8 @@ export class FileJournal implements SupportsJournal {
       await fsyncDirectory(this.fs, dir)
       // A delete may have recorded the key while the leg was being created: the leg is taken back below.
       await this.records.assertNotRemoved(place, 'open a journal leg of')
-      await journal.writeHeader(headerLine)
+      // Header and declared cases in one write: a leg never holds a case record without both.
+      await journal.writeHeader(Buffer.concat([headerLine, declaredLine]))
       return journal
     } catch (error) {
       // Nothing of this leg is worth keeping yet (not even its header): leave the store as it was.
@@ -95,7 +104,8 @@ export class FileJournal implements SupportsJournal {
     const keys = [...byKey.keys()].sort(compareText)
     const out: Pending[] = []
     for (const key of keys) {
-      const pending = await readJournal(this.fs, this.paths, { tenant, suite, key }, byKey.get(key)!)
+      const { emptyLegs, ...pending } = await readJournal(this.fs, this.paths, { tenant, suite, key }, byKey.get(key)!)
+      await this.removeEmptyLegs(tenant, suite, emptyLegs)
       // Every leg vanished since the listing: the run completed meanwhile.
       if (pending.legs.length > 0 || pending.refusal !== undefined) out.push(pending)
     }
@@ -107,7 +117,9 @@ export class FileJournal implements SupportsJournal {
     const legs = (await this.legsByKey(tenant, suite)).get(key)
     if (legs === undefined) return
     // Strict: a journal this digline cannot read is refused here rather than deleted on a guess.
-    const pending = await readJournal(this.fs, this.paths, { tenant, suite, key }, legs, true)
+    const { emptyLegs, ...pending } = await readJournal(this.fs, this.paths, { tenant, suite, key }, legs, true)
+    await this.removeEmptyLegs(tenant, suite, emptyLegs)
+    if (pending.legs.length === 0) return
     if (!pending.finished) {
       throw new RunNotFoundError(
         `refused to remove the journal of run ${key} (suite ${suite}): its run document ${runFile} does not exist, so the journal holds the only copy of its judged cases`,
@@ -131,14 +143,31 @@ export class FileJournal implements SupportsJournal {
     return suites.sort(compareText)
   }
 
+  /**
+   * Removes legs that hold nothing (empty, or a torn header fragment: see isProvablyEmpty), saying so
+   * through `onSwept`. A leg that grew since it was read is left: its writer is writing it.
+   */
+  private async removeEmptyLegs(tenant: string, suite: string, legs: readonly LegBytes[]): Promise<void> {
+    let removed = 0
+    for (const { file, bytes } of legs) {
+      try {
+        const stats = await this.fs.lstat(file)
+        if (!stats.isFile() || stats.size !== bytes.length) continue
+        await this.fs.unlink(file)
+      } catch (error) {
+        if (errnoOf(error) === 'ENOENT') continue
+        throw storeWriteError('removing the empty journal leg', file, error, 'the leg holds no record; the next command removes it')
+      }
+      removed++
+      this.onSwept(`digline: removed the journal leg ${file}: it held no whole line (its process was killed while creating it), so no judged case was in it`)
+    }
+    if (removed > 0) await fsyncDirectory(this.fs, this.paths.pendingDir(tenant, suite))
+  }
+
   /** Unlinks every leg of the run, whichever process wrote it, once its document exists. */
   async removeLegs(place: JournalPlace): Promise<void> {
     const runFile = this.paths.runFile(place.tenant, place.suite, place.key)
-    const exists = await this.fs.lstat(runFile).then(
-      () => true,
-      () => false,
-    )
-    if (!exists) {
+    if (!(await documentOfRunExists(this.fs, this.paths, place))) {
       const removal = await this.records.find(place)
       if (removal !== undefined) throw runRemovedError(place, removal, 'finish')
       throw new RunNotFoundError(
@@ -248,8 +277,8 @@ class FileJournalLeg implements Journal {
     if (this.handle === undefined) throw new Error(`the journal leg ${this.file} is closed; case ${result.case_id} was not journaled`)
     const observedKey = canonicalJson(observed)
     const lines: Buffer[] = []
-    if (observedKey !== this.lastObserved) lines.push(readableLine(encodeObserved(observed), `the observed identities before case ${result.case_id}`))
-    lines.push(readableLine(encodeCase(result, cause), `case ${result.case_id}`))
+    if (observedKey !== this.lastObserved) lines.push(readableLine(this.place, encodeObserved(this.place, observed), `the observed identities before case ${result.case_id}`))
+    lines.push(readableLine(this.place, encodeCase(this.place, result, cause), `case ${result.case_id}`))
     for (const line of lines) await this.writeRecord(line)
     this.lastObserved = observedKey
   }
@@ -264,6 +293,8 @@ class FileJournalLeg implements Journal {
         written += taken
       }
       await this.fs.fsync(handle)
+      // A leg removed under its writer (swept as empty, or deleted) would journal nothing from here on.
+      if ((await this.fs.fstat(handle)).nlink === 0) throw Object.assign(new Error(`the leg ${this.file} was removed while it was being written`), { code: 'ENOENT' })
     } catch (error) {
       this.failure = storeWriteError('appending a record to the journal leg', this.file, error, 'every earlier record of the leg is intact, and it takes no more records')
       if (written > 0) await this.cutBack(handle)
@@ -295,8 +326,8 @@ class FileJournalLeg implements Journal {
 }
 
 /** A record that would not read back would turn the journal corrupt at the next resume: refuse to write it. */
-function readableLine(line: Buffer, what: string): Buffer {
-  const decoded = decodeLine(line.subarray(0, line.length - 1))
+function readableLine(binding: RunBinding, line: Buffer, what: string): Buffer {
+  const decoded = decodeLine(line.subarray(0, line.length - 1), binding)
   if (!decoded.ok) throw new TypeError(`digline could not journal ${what}: its record ${decoded.why} when read back (a bug in digline: report it with this message)`)
   return line
 }

@@ -18,7 +18,8 @@ import { createdAtNow } from '../suite/keys.js'
 import type { StoredBaseline } from './baselines.js'
 import { FileBaselines } from './file-baselines.js'
 import { FileJournal } from './file-journal.js'
-import type { Journal, JournalHeader, Pending } from './journal.js'
+import type { Journal, JournalOpening, Pending } from './journal.js'
+import { assertDocumentHeaderWithinBound } from './header-bounds.js'
 import type { BaselineDocument, RegisterEntry } from '../document/baseline.js'
 import { assertFiledUnder, ownKeyOf, parseJsonText, unreadableRun, validateDocument } from './run-checks.js'
 import { FileDelete } from './file-delete.js'
@@ -70,8 +71,8 @@ export class FileResultStore implements Store {
     return this.records.find({ tenant, suite, key })
   }
 
-  openJournal(header: Omit<JournalHeader, 'leg'>, leg: number): Promise<Journal> {
-    return this.journal.openJournal(header, leg)
+  openJournal(opening: JournalOpening, leg: number): Promise<Journal> {
+    return this.journal.openJournal(opening, leg)
   }
   pending(tenant: string, suite: string): Promise<Pending[]> {
     return this.journal.pending(tenant, suite)
@@ -122,6 +123,7 @@ export class FileResultStore implements Store {
   async writeRun(doc: RunDocument): Promise<StoredRun> {
     const valid = validateDocument(doc, `a run document of suite ${JSON.stringify((doc as { suite?: unknown } | undefined)?.suite)}`, 'write')
     const { tenant, suite } = valid
+    assertDocumentHeaderWithinBound(valid)
     const key = keyFor(valid.created_at, valid.config_hash)
     assertSafeSegment('tenant', tenant)
     assertSafeSegment('suite', suite)

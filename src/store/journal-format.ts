@@ -1,6 +1,9 @@
-// The journal's bytes. One record is one line: `<crc32 of the JSON, 8 lowercase hex> <JSON>\n`, so
-// verifying a line hashes exactly the bytes that were written. Line 1 of a leg is the header; then
-// `observed` and `case` records. A case record's payload is the run document's own serializer.
+// The journal's bytes. One record is one line: `<checksum, 8 lowercase hex> <JSON>\n`, where the
+// checksum is the CRC-32 of the run's binding (`<tenant>/<suite>/<key>\n`) followed by the JSON, so
+// verifying a line hashes exactly the bytes that were written, and a line copied from another run's
+// journal does not verify here. Every record but the header also names its run. Line 1 of a leg is
+// the header, line 2 the declared cases; then `observed` and `case` records. A case record's payload
+// is the run document's own serializer.
 import * as zlib from 'node:zlib'
 import { z } from 'zod'
 import {
@@ -14,7 +17,7 @@ import {
 } from '../document/schema.js'
 import { caseToJson } from '../document/serialize.js'
 import { isSafeSegment } from '../suite/safe-segment.js'
-import { JOURNAL_VERSION, type JournalHeader } from './journal.js'
+import { JOURNAL_VERSION, type DeclaredCases, type JournalHeader } from './journal.js'
 
 export const journalHeaderSchema = z.object({
   journal_version: z.number().int(),
@@ -32,15 +35,32 @@ export const journalHeaderSchema = z.object({
   judge_config: judgeConfigSchema,
   record_responses: z.boolean(),
   git_commit: z.string().nullable(),
-  host: z.string(),
-  pid: z.number().int(),
+  lease: z.strictObject({
+    host: z.string(),
+    boot: z.string().nullable(),
+    pid: z.number().int().positive(),
+    start_time: z.number().int().nonnegative().nullable(),
+  }),
 }) satisfies z.ZodType<JournalHeader>
+
+const declaredCasesSchema = z.object({
+  samples: z.number().int().positive(),
+  digests: z.record(z.string(), z.string()),
+}) satisfies z.ZodType<DeclaredCases>
+
+/** The run a journal belongs to; every record's checksum covers it. */
+export interface RunBinding {
+  tenant: string
+  suite: string
+  key: string
+}
 
 /** Header fields in the order they are written. */
 const HEADER_FIELDS = Object.keys(journalHeaderSchema.shape) as (keyof JournalHeader)[]
 
 export type JournalRecord =
   | { kind: 'header'; header: JournalHeader }
+  | { kind: 'cases'; declared: DeclaredCases }
   | { kind: 'observed'; observed: Observed }
   | { kind: 'case'; cause: ErrorCause | null; result: CaseResult }
 
@@ -77,28 +97,45 @@ const BODY_START = CHECKSUM_HEX + 1
 const SPACE = 0x20
 const NEWLINE = 0x0a
 
-function checksumHex(body: Uint8Array): string {
-  return crc32(body).toString(16).padStart(CHECKSUM_HEX, '0')
+function bindingBytes(binding: RunBinding): Buffer {
+  return Buffer.from(`${binding.tenant}/${binding.suite}/${binding.key}\n`, 'utf8')
+}
+
+function checksumOf(binding: RunBinding, body: Uint8Array): number {
+  return crc32(Buffer.concat([bindingBytes(binding), body]))
+}
+
+function checksumHex(binding: RunBinding, body: Uint8Array): string {
+  return checksumOf(binding, body).toString(16).padStart(CHECKSUM_HEX, '0')
 }
 
 // ── encoding ────────────────────────────────────────────────────────────────────────────────────
 
 /** One record's line: checksum, space, the JSON, newline. JSON.stringify never emits a raw newline. */
-export function encodeLine(json: string): Buffer {
+export function encodeLine(binding: RunBinding, json: string): Buffer {
   const bodyLength = Buffer.byteLength(json, 'utf8')
   const line = Buffer.allocUnsafe(BODY_START + bodyLength + 1)
   line.write(json, BODY_START, 'utf8')
   const body = line.subarray(BODY_START, BODY_START + bodyLength)
-  line.write(checksumHex(body), 0, 'latin1')
+  line.write(checksumHex(binding, body), 0, 'latin1')
   line[CHECKSUM_HEX] = SPACE
   line[line.length - 1] = NEWLINE
   return line
 }
 
-export function encodeHeader(header: JournalHeader): Buffer {
+export function encodeHeader(binding: RunBinding, header: JournalHeader): Buffer {
   const record: Record<string, unknown> = { kind: 'header' }
-  for (const field of HEADER_FIELDS) record[field] = header[field]
-  return encodeLine(JSON.stringify(record))
+  for (const field of HEADER_FIELDS) record[field] = field === 'lease' ? leaseInOrder(header.lease) : header[field]
+  return encodeLine(binding, JSON.stringify(record))
+}
+
+function leaseInOrder(lease: JournalHeader['lease']): JournalHeader['lease'] {
+  return { host: lease.host, boot: lease.boot, pid: lease.pid, start_time: lease.start_time }
+}
+
+/** Line 2 of a leg. */
+export function encodeDeclared(binding: RunBinding, declared: DeclaredCases): Buffer {
+  return encodeLine(binding, JSON.stringify({ kind: 'cases', run: binding.key, samples: declared.samples, digests: declared.digests }))
 }
 
 /** The observed identities with judge names sorted, so equal identities have equal bytes. */
@@ -108,12 +145,12 @@ export function normalizeObserved(observed: Observed): Observed {
   return { target_model: observed.target_model, judge_models: judges }
 }
 
-export function encodeObserved(observed: Observed): Buffer {
-  return encodeLine(JSON.stringify({ kind: 'observed', observed: normalizeObserved(observed) }))
+export function encodeObserved(binding: RunBinding, observed: Observed): Buffer {
+  return encodeLine(binding, JSON.stringify({ kind: 'observed', run: binding.key, observed: normalizeObserved(observed) }))
 }
 
-export function encodeCase(result: CaseResult, cause: ErrorCause | null): Buffer {
-  return encodeLine(JSON.stringify({ kind: 'case', cause, case: caseToJson(result) }))
+export function encodeCase(binding: RunBinding, result: CaseResult, cause: ErrorCause | null): Buffer {
+  return encodeLine(binding, JSON.stringify({ kind: 'case', run: binding.key, cause, case: caseToJson(result) }))
 }
 
 // ── decoding ────────────────────────────────────────────────────────────────────────────────────
@@ -134,8 +171,8 @@ function zodWhy(what: string, error: z.ZodError): string {
   return `is not a valid ${what}${where === '' ? '' : ` at ${where}`}: ${issue?.message ?? 'invalid'}`
 }
 
-/** One line without its newline. `why` completes the sentence "line N …". */
-export function decodeLine(line: Buffer): DecodedLine {
+/** One line without its newline, read as a record of `binding`'s run. `why` completes the sentence "line N …". */
+export function decodeLine(line: Buffer, binding: RunBinding): DecodedLine {
   if (line.length <= BODY_START) return { ok: false, why: 'is too short to be a record' }
   let expected = 0
   for (let i = 0; i < CHECKSUM_HEX; i++) {
@@ -145,7 +182,7 @@ export function decodeLine(line: Buffer): DecodedLine {
   }
   if (line[CHECKSUM_HEX] !== SPACE) return { ok: false, why: 'does not start with an 8-digit checksum' }
   const body = line.subarray(BODY_START)
-  if (crc32(body) !== expected) return { ok: false, why: 'does not match its checksum (its bytes changed after they were written)' }
+  if (checksumOf(binding, body) !== expected) return { ok: false, why: checksumWhy(body, binding, expected) }
   let value: unknown
   try {
     value = JSON.parse(line.toString('utf8', BODY_START))
@@ -153,9 +190,16 @@ export function decodeLine(line: Buffer): DecodedLine {
     return { ok: false, why: `is not JSON (${error instanceof Error ? error.message : String(error)})` }
   }
   if (!isObject(value)) return { ok: false, why: 'is not a JSON object' }
+  if (value.kind !== 'header' && value.run !== binding.key) {
+    return { ok: false, why: `names run ${JSON.stringify(value.run) ?? 'undefined'}, not run ${binding.key}: it was not written by this run, and a record of another run is never merged` }
+  }
   switch (value.kind) {
     case 'header':
       return decodeHeader(value)
+    case 'cases': {
+      const parsed = declaredCasesSchema.safeParse({ samples: value.samples, digests: value.digests })
+      return parsed.success ? { ok: true, record: { kind: 'cases', declared: parsed.data } } : { ok: false, why: zodWhy('declared-cases record', parsed.error) }
+    }
     case 'observed': {
       const parsed = observedSchema.safeParse(value.observed)
       return parsed.success ? { ok: true, record: { kind: 'observed', observed: parsed.data } } : { ok: false, why: zodWhy('observed record', parsed.error) }
@@ -170,6 +214,23 @@ export function decodeLine(line: Buffer): DecodedLine {
     default:
       return { ok: false, why: `has an unknown kind ${JSON.stringify(value.kind) ?? 'undefined'}` }
   }
+}
+
+/** Why a checksum failed: a record copied from another run's journal says so, since it verifies as that run's. */
+function checksumWhy(body: Uint8Array, binding: RunBinding, expected: number): string {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(body).toString('utf8'))
+    if (isObject(value)) {
+      const run = value.kind === 'header' ? undefined : value.run
+      if (typeof run === 'string' && run !== binding.key && checksumOf({ ...binding, key: run }, body) === expected) {
+        return `is a record of run ${run}, not of run ${binding.key}: it was copied from another run's journal, and a record of another run is never merged`
+      }
+      if (crc32(body) === expected) return `carries a checksum that does not bind it to run ${binding.key} of suite ${binding.suite} (tenant ${binding.tenant}): it was written by a journal of another format or copied from another run's journal, and is never merged`
+    }
+  } catch {
+    // Not JSON: the bytes changed.
+  }
+  return `does not match its checksum for run ${binding.key} (its bytes changed after they were written, or it was copied from another run's journal)`
 }
 
 function prefixed(error: z.ZodError, key: string): z.ZodError {

@@ -3,13 +3,16 @@
 // bad line refuses the whole journal by name. Reading never changes a byte on disk.
 import { dirname, join } from 'node:path'
 import type { CaseResult, ErrorCause, Observed } from '../document/schema.js'
-import { CorruptJournalError, isDiglineError, PathRefusedError, UnknownJournalVersionError, type DiglineErrorData } from '../errors.js'
+import { CorruptJournalError, isDiglineError, PathRefusedError, RunPathOccupiedError, UnknownJournalVersionError, type DiglineErrorData } from '../errors.js'
 import { canonicalJson } from '../suite/hashing.js'
 import { keyFor } from '../suite/keys.js'
 import { errnoOf, type FsLayer } from './fs-layer.js'
+import { readRunHeader } from './header-reader.js'
 import { decodeLine, sniffUnknownVersion, type DecodedLine } from './journal-format.js'
-import { JOURNAL_VERSION, RESUME_CHECKED_FIELDS, type JournalHeader, type Pending } from './journal.js'
+import { JOURNAL_VERSION, RESUME_CHECKED_FIELDS, type DeclaredCases, type JournalHeader, type LegLease, type Pending } from './journal.js'
+import { leaseHolds } from './live-writer.js'
 import type { StorePaths } from './paths.js'
+import { assertFiledUnder, unreadableRun } from './run-checks.js'
 
 export interface JournalPlace {
   tenant: string
@@ -23,7 +26,16 @@ export interface LegBytes {
   bytes: Buffer
 }
 
-/** The header fields that make two legs one run; started_at, host and pid are the leg's own. */
+/**
+ * A leg with no whole line: empty, or only the unterminated fragment of a header its process was
+ * killed writing. It holds nothing, and no writer leaves one behind on purpose (a writer whose leg
+ * is removed under it notices and stops), so the next command that touches the journal removes it.
+ */
+export function isProvablyEmpty(bytes: Buffer): boolean {
+  return bytes.indexOf(NEWLINE) < 0
+}
+
+/** The header fields that make two legs one run; started_at and the lease are the leg's own. */
 const RUN_DEFINING_FIELDS = ['created_at', ...RESUME_CHECKED_FIELDS] as const satisfies readonly (keyof JournalHeader)[]
 
 const NEWLINE = 0x0a
@@ -38,7 +50,9 @@ export class JournalPlanner {
   private headerLeg = 0
   readonly done = new Map<string, CaseResult>()
   readonly causes = new Map<string, ErrorCause>()
-  readonly writers: { leg: number; host: string; pid: number }[] = []
+  readonly leases: LegLease[] = []
+  declared: DeclaredCases | undefined
+  private declaredLeg = 0
   observed: Observed = emptyObserved()
 
   constructor(readonly place: JournalPlace) {}
@@ -56,10 +70,16 @@ export class JournalPlanner {
         this.addHeader(leg, file, line)
         continue
       }
-      const decoded = decodeLine(line)
+      const decoded = decodeLine(line, this.place)
       if (!decoded.ok) throw this.corrupt(file, lineNumber, decoded.why)
       const record = decoded.record
+      if (lineNumber === 2) {
+        if (record.kind !== 'cases') throw this.corrupt(file, 2, `is a ${record.kind} record where the leg's declared cases belong`)
+        this.addDeclared(leg, file, record.declared)
+        continue
+      }
       if (record.kind === 'case') {
+        this.assertShape(file, lineNumber, record.result)
         const id = record.result.case_id
         this.done.set(id, record.result)
         const cause = record.result.verdict === 'error' ? (record.cause ?? record.result.error?.cause) : undefined
@@ -68,13 +88,36 @@ export class JournalPlanner {
       } else if (record.kind === 'observed') {
         this.observed = record.observed
       } else {
-        throw this.corrupt(file, lineNumber, 'is a header, and a header belongs only on line 1 of a leg')
+        throw this.corrupt(file, lineNumber, record.kind === 'header' ? 'is a header, and a header belongs only on line 1 of a leg' : 'is a declared-cases record, which belongs only on line 2 of a leg')
       }
     }
   }
 
+  private addDeclared(leg: number, file: string, declared: DeclaredCases): void {
+    if (this.declared === undefined) {
+      this.declared = declared
+      this.declaredLeg = leg
+    } else if (canonicalJson(declared) !== canonicalJson(this.declared)) {
+      throw this.corrupt(file, 2, `declares other cases than leg ${this.declaredLeg}: the legs are not one run`)
+    }
+  }
+
+  /** A case record must fit its run: a case the run declares, with the run's samples per case. */
+  private assertShape(file: string, lineNumber: number, result: CaseResult): void {
+    const declared = this.declared
+    if (declared === undefined) throw this.corrupt(file, lineNumber, 'is a case record in a leg whose declared cases (line 2) are missing')
+    if (!Object.hasOwn(declared.digests, result.case_id)) {
+      throw this.corrupt(file, lineNumber, `is a record of case ${JSON.stringify(result.case_id)}, which run ${this.place.key} does not declare; it is never merged`)
+    }
+    const count = result.samples.length
+    const fits = result.verdict === 'error' ? count <= declared.samples : count === declared.samples
+    if (!fits) {
+      throw this.corrupt(file, lineNumber, `is a record of case ${result.case_id} with ${count} sample(s), and run ${this.place.key} takes ${declared.samples} per case; it is never merged`)
+    }
+  }
+
   private addHeader(leg: number, file: string, line: Buffer): void {
-    let decoded: DecodedLine = decodeLine(line)
+    let decoded: DecodedLine = decodeLine(line, this.place)
     if (!decoded.ok && !('unknownVersion' in decoded)) decoded = sniffUnknownVersion(line) ?? decoded
     if (!decoded.ok) {
       if ('unknownVersion' in decoded) throw this.unknownVersion(file, decoded.unknownVersion)
@@ -88,7 +131,7 @@ export class JournalPlanner {
     if (header.tenant !== tenant || header.suite !== suite || headerKey !== key) {
       throw this.corrupt(file, 1, `is the header of run ${headerKey} of suite ${header.suite} (tenant ${header.tenant}), not of the run filed here`)
     }
-    this.writers.push({ leg, host: header.host, pid: header.pid })
+    this.leases.push({ leg, lease: header.lease, since: header.started_at, live: leaseHolds(header.lease) })
     if (this.header === undefined) {
       this.header = header
       this.headerLeg = leg
@@ -120,11 +163,11 @@ export class JournalPlanner {
     )
   }
 
-  /** Folds legs in order; throws the refusal, including for legs none of which holds a whole header. */
+  /** Folds legs in order, passing over provably empty ones; throws the refusal, including for legs none of which holds a whole header. */
   addLegs(legs: readonly LegBytes[]): void {
-    for (const leg of legs) this.addLeg(leg)
+    for (const leg of legs) if (!isProvablyEmpty(leg.bytes)) this.addLeg(leg)
     const first = legs[0]
-    if (this.header === undefined && first !== undefined) {
+    if (this.header === undefined && first !== undefined && legs.some((l) => !isProvablyEmpty(l.bytes))) {
       throw this.corrupt(first.file, 1, 'is missing: no leg holds a whole header (its process was killed while creating it), so the journal holds no judged case')
     }
   }
@@ -171,31 +214,56 @@ function unreadableLeg(place: JournalPlace, file: string, why: string): CorruptJ
  * A journal as a survey sees it: a refused journal is described by `refusal` instead of thrown, and
  * holds no cases. `strict` throws the refusal instead (for a caller about to delete it).
  */
-export async function readJournal(fs: FsLayer, paths: StorePaths, place: JournalPlace, legs: readonly number[], strict = false): Promise<Pending> {
-  const runFile = paths.runFile(place.tenant, place.suite, place.key)
-  const finished = await fileExists(fs, runFile)
+export async function readJournal(fs: FsLayer, paths: StorePaths, place: JournalPlace, legs: readonly number[], strict = false): Promise<Pending & { emptyLegs: LegBytes[] }> {
   const planner = new JournalPlanner(place)
   let refusal: DiglineErrorData | undefined
   let onDisk: readonly number[] = legs
+  let emptyLegs: LegBytes[] = []
+  let finished = false
   try {
     const found = await readLegs(fs, paths, place, legs)
-    onDisk = found.map((l) => l.leg)
+    emptyLegs = found.filter((l) => isProvablyEmpty(l.bytes))
+    onDisk = found.filter((l) => !isProvablyEmpty(l.bytes)).map((l) => l.leg)
     planner.addLegs(found)
   } catch (error) {
     if (strict || !isDiglineError(error)) throw error
     refusal = error.toData()
   }
-  const base = { ...place, header: planner.header, legs: [...onDisk], writers: planner.writers, finished }
-  if (refusal !== undefined) return { ...base, refusal, done: new Map(), causes: new Map(), observed: emptyObserved() }
+  try {
+    finished = await documentOfRunExists(fs, paths, place)
+  } catch (error) {
+    if (strict || !isDiglineError(error)) throw error
+    refusal ??= error.toData()
+  }
+  const base = { ...place, header: planner.header, legs: [...onDisk], leases: planner.leases, declared: planner.declared, finished, emptyLegs }
+  if (refusal !== undefined) return { ...base, declared: undefined, refusal, done: new Map(), causes: new Map(), observed: emptyObserved() }
   return { ...base, refusal: undefined, done: planner.done, causes: planner.causes, observed: planner.observed }
 }
 
-async function fileExists(fs: FsLayer, file: string): Promise<boolean> {
+/**
+ * Whether the run's document is written: false when nothing is at its path, true when a readable
+ * document of this same run (tenant, suite and key) is; anything else there is refused by name,
+ * and the journal (the only copy of its cases) is kept.
+ */
+export async function documentOfRunExists(fs: FsLayer, paths: StorePaths, place: JournalPlace): Promise<boolean> {
+  const file = paths.runFile(place.tenant, place.suite, place.key)
   try {
-    await fs.lstat(file)
+    const stats = await fs.lstat(file)
+    if (!stats.isFile()) throw unreadableRun(file, 'it is not a regular file')
+    const { header } = await readRunHeader(fs, file)
+    assertFiledUnder(header, { ...place, fileKey: place.key, file })
     return true
   } catch (error) {
     if (errnoOf(error) === 'ENOENT') return false
-    throw error
+    throw notTheRunsDocument(place, file, error)
   }
+}
+
+function notTheRunsDocument(place: JournalPlace, file: string, error: unknown): RunPathOccupiedError {
+  const why = isDiglineError(error) ? error.message : `it cannot be read (${errnoOf(error) ?? (error instanceof Error ? error.message : String(error))})`
+  return new RunPathOccupiedError(
+    `kept the journal of run ${place.key} (suite ${place.suite}, tenant ${place.tenant}): what is at its document's path is not run ${place.key}'s document, so the run is not finished and the journal is not removed (${why})`,
+    `move ${file} aside (it is not run ${place.key}), then \`digline run --resume ${place.key} --suite ${place.suite}\` finishes the run from its journal`,
+    ['finished'],
+  )
 }

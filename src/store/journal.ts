@@ -1,10 +1,40 @@
-// The journal protocol (optional beside ResultStore): one leg file per attempt at a run, one record
+// The journal part of the Store contract: one leg file per attempt at a run, one record
 // per finished case, so a killed run can be finished without paying twice for what it judged.
 import type { CaseResult, ErrorCause, Observed } from '../document/schema.js'
 import type { CaseProgress } from '../document/case-progress.js'
 import type { DiglineErrorData } from '../errors.js'
 
-export const JOURNAL_VERSION = 1
+/** 2: the writer's lease replaces host and pid; every record is bound to its run; line 2 declares the cases. */
+export const JOURNAL_VERSION = 2
+
+/**
+ * Who holds a leg: the process that writes it, named so a recycled pid is not mistaken for it. `boot`
+ * is /proc/sys/kernel/random/boot_id and `start_time` is field 22 of /proc/<pid>/stat (clock ticks
+ * after boot); both are null where the system does not say (then host and pid alone decide).
+ */
+export interface Lease {
+  host: string
+  boot: string | null
+  pid: number
+  start_time: number | null
+}
+
+/** A leg's lease as the store judges it now. */
+export interface LegLease {
+  leg: number
+  lease: Lease
+  /** When the leg was started (its header's started_at). */
+  since: string
+  /** The lease holds: the process it names is alive on this host and is the same process. */
+  live: boolean
+}
+
+/** Line 2 of every leg: the cases the run declares, each by a digest of its declaration, and the samples per case. */
+export interface DeclaredCases {
+  samples: number
+  /** case id → 12 hex of sha256 over the canonical JSON of that declared case, in the suite's order. */
+  digests: Record<string, string>
+}
 
 /** Line 1 of every leg: the facts a resumed run must share with the run it finishes. */
 export interface JournalHeader {
@@ -23,9 +53,11 @@ export interface JournalHeader {
   judge_config: { scorers: { name: string; config: Record<string, unknown>; pass_at: number }[] }
   record_responses: boolean
   git_commit: string | null
-  host: string
-  pid: number
+  lease: Lease
 }
+
+/** What a leg is opened with: its header (leg apart) and the cases it declares (line 2). */
+export type JournalOpening = Omit<JournalHeader, 'leg'> & { declared: DeclaredCases }
 
 /**
  * The header fields a resume checks against the suite as it is now, in the order it checks them:
@@ -72,33 +104,32 @@ export interface Pending {
   refusal: DiglineErrorData | undefined
   /** Leg numbers on disk, ascending. */
   legs: number[]
-  /** The process that wrote each readable leg (from its header), in leg order. */
-  writers: { leg: number; host: string; pid: number }[]
+  /** The lease of each readable leg (from its header), in leg order, with whether it holds now. */
+  leases: LegLease[]
+  /** Line 2 of leg 1: the cases the run declared; undefined when the journal cannot be read. */
+  declared: DeclaredCases | undefined
   /** Last record wins, across legs in order. */
   done: Map<string, CaseResult>
   /** Cases whose last record errored, and the layer that errored. */
   causes: Map<string, ErrorCause>
   /** The last observed identities recorded. */
   observed: Observed
-  /** The run document already exists: the journal outlived its run. */
+  /** A readable document of this same run (tenant, suite, key) exists: the journal outlived its run. */
   finished: boolean
 }
 
 export interface SupportsJournal {
   /** Creates the next leg with O_CREAT|O_EXCL; a leg that exists already is refused by name. */
-  openJournal(header: Omit<JournalHeader, 'leg'>, leg: number): Promise<Journal>
+  openJournal(opening: JournalOpening, leg: number): Promise<Journal>
   /** Every journal of a suite, newest key last; unreadable ones are named, never thrown. */
   pending(tenant: string, suite: string): Promise<Pending[]>
   /**
    * Removes the legs of a run whose document exists (a journal that outlived its run), and refuses
    * any other: such a journal holds the only copy of its judged cases. A person's delete of a run
-   * removes its legs through ResultStore.deleteRun, never through this.
+   * removes its legs through Store.deleteRun, never through this.
    */
   dropPending(tenant: string, suite: string, key: string): Promise<void>
   /** The suites of a tenant that have a runs directory. */
   listSuites(tenant: string): Promise<string[]>
 }
 
-export function supportsJournal(store: unknown): store is SupportsJournal {
-  return typeof store === 'object' && store !== null && 'openJournal' in store && 'pending' in store
-}

@@ -1,31 +1,79 @@
-// Whether a journal leg is still being written: its header names the host and pid of its writer,
-// and only a process on this host can be asked whether it is alive.
+// Whether a journal leg is still being written. A leg's lease names its writer by host, boot, pid and
+// the process's start time, so a pid the kernel handed to another process since is not the writer.
 import { readFileSync } from 'node:fs'
 import { hostname } from 'node:os'
+import type { Lease, LegLease } from './journal.js'
 
-export interface LegWriter {
-  leg: number
-  host: string
-  pid: number
+function readText(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8')
+  } catch {
+    return undefined
+  }
 }
 
-export function isAlive(pid: number): boolean {
+/** This boot of this host, or null where /proc does not say. */
+export function bootId(): string | null {
+  return readText('/proc/sys/kernel/random/boot_id')?.trim() || null
+}
+
+interface ProcStat {
+  state: string
+  startTime: number
+}
+
+/** State (field 3) and start time (field 22) of a process; the command name may hold spaces and parentheses. */
+function procStat(pid: number): ProcStat | undefined {
+  const stat = readText(`/proc/${pid}/stat`)
+  if (stat === undefined) return undefined
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+  const startTime = Number(fields[19])
+  if (fields[0] === undefined || !Number.isSafeInteger(startTime)) return undefined
+  return { state: fields[0], startTime }
+}
+
+/** The start time of a process (clock ticks after boot), or null where /proc does not say. */
+export function processStartTime(pid: number): number | null {
+  return procStat(pid)?.startTime ?? null
+}
+
+/** The lease this process writes into a leg it opens. */
+export function leaseOfThisProcess(): Lease {
+  return { host: hostname(), boot: bootId(), pid: process.pid, start_time: processStartTime(process.pid) }
+}
+
+function signalsAlive(pid: number): boolean {
   try {
     process.kill(pid, 0)
+    return true
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM'
   }
-  // A killed process nobody has reaped yet (a zombie) still answers signal 0, but writes nothing.
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z'
-  } catch {
-    return true
-  }
 }
 
-/** The first writer that is a live process on this host, other than this process. */
-export function liveWriterOf(writers: readonly LegWriter[]): LegWriter | undefined {
-  const here = hostname()
-  return writers.find((w) => w.host === here && w.pid !== process.pid && isAlive(w.pid))
+/**
+ * Whether the process a lease names is alive and is that process: on this host, in this boot, with
+ * this pid, and (where both are known) with the same start time. A zombie writes nothing: not live.
+ * This process's own lease is never live to itself (it is not another writer).
+ */
+export function leaseHolds(lease: Lease): boolean {
+  if (lease.host !== hostname()) return false
+  const boot = bootId()
+  if (lease.boot !== null && boot !== null && lease.boot !== boot) return false
+  if (lease.pid === process.pid && (lease.start_time === null || lease.start_time === processStartTime(process.pid))) return false
+  if (!signalsAlive(lease.pid)) return false
+  const stat = procStat(lease.pid)
+  if (stat === undefined) return true
+  if (stat.state === 'Z') return false
+  return lease.start_time === null || lease.start_time === stat.startTime
+}
+
+/** The first leg whose lease holds. */
+export function liveLeaseOf(leases: readonly LegLease[]): LegLease | undefined {
+  return leases.find((l) => l.live)
+}
+
+/** Words for a live writer: "process 123 on host h (leg 2, started 2026-…)". */
+export function describeWriter(held: LegLease): string {
+  return `process ${held.lease.pid} on host ${held.lease.host} (leg ${held.leg}, writing since ${held.since})`
 }

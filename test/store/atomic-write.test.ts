@@ -12,8 +12,11 @@ import {
   isTempName,
   removeCreatedDirectories,
   tempNameFor,
+  tempNameOf,
   writeFileAtomic,
 } from '../../src/store/atomic-write.js'
+import { processStartTime } from '../../src/store/live-writer.js'
+import { spawn } from 'node:child_process'
 import { nodeFsLayer, type FsLayer } from '../../src/store/fs-layer.js'
 import { refusalOf } from './contract.js'
 import { snapshotTree, tempFilesIn } from './tree-snapshot.js'
@@ -31,6 +34,29 @@ describe('the atomic writer', () => {
     expect(temp).toMatch(/\.[0-9a-f]{12}\.tmp$/)
     expect(isTempName(temp.slice(dir.length + 1))).toBe(true)
     expect(tempNameFor(join(dir, 'k.json'))).not.toBe(temp)
+  })
+
+  it('sweeps the temp files of crashed writes in the directory it writes to, and only those', async () => {
+    const live = spawn('sleep', ['60'], { stdio: 'ignore' })
+    const dead = spawn('sleep', ['60'], { stdio: 'ignore' })
+    try {
+      const liveStart = processStartTime(live.pid!)
+      const deadStart = processStartTime(dead.pid!)
+      expect(liveStart).not.toBeNull()
+      const exited = new Promise((resolve) => dead.on('exit', resolve))
+      dead.kill('SIGKILL')
+      await exited
+      const target = join(dir, 'k.json')
+      const name = (path: string) => path.slice(dir.length + 1)
+      const abandoned = [tempNameOf(target, dead.pid!, deadStart), tempNameOf(target, live.pid!, liveStart! + 1), tempNameOf(join(dir, 'other.json'), dead.pid!, deadStart)]
+      const kept = [tempNameOf(target, live.pid!, liveStart), join(dir, `.k.json.${dead.pid}.abcdef012345.tmp`)]
+      for (const file of [...abandoned, ...kept]) writeFileSync(file, 'half a document')
+      await writeFileAtomic(nodeFsLayer, target, 'whole\n')
+      expect(readdirSync(dir).sort()).toEqual(['k.json', ...kept.map(name)].sort())
+    } finally {
+      live.kill('SIGKILL')
+      dead.kill('SIGKILL')
+    }
   })
 
   it('creates and replaces a file, leaving no temp file', async () => {

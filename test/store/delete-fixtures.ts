@@ -8,6 +8,7 @@ import { join } from 'node:path'
 import { expect } from 'vitest'
 import { baselineOf } from '../../src/document/baseline.js'
 import type { RunDocument } from '../../src/document/schema.js'
+import { bootId, processStartTime } from '../../src/store/live-writer.js'
 import { FileJournal } from '../../src/store/file-journal.js'
 import type { FileResultStore } from '../../src/store/file-store.js'
 import type { FsLayer } from '../../src/store/fs-layer.js'
@@ -47,7 +48,7 @@ export async function fileRun(store: FileResultStore, spec: RunSpec): Promise<st
   const doc = runDoc(spec)
   const journal = new FileJournal({ root: store.root })
   for (let leg = 1; leg <= (spec.legs ?? 0); leg++) {
-    const header = journalHeader({ suite: spec.suite, created_at: doc.created_at, config_hash: doc.config_hash, host: spec.host ?? hostname(), pid: spec.pid ?? process.pid })
+    const header = journalHeader({ suite: spec.suite, created_at: doc.created_at, config_hash: doc.config_hash, lease: { host: spec.host ?? hostname(), boot: bootId(), pid: spec.pid ?? process.pid, start_time: processStartTime(spec.pid ?? process.pid) } })
     await (await journal.openJournal(header, leg)).close()
   }
   if (spec.document !== false) await store.writeRun(doc)

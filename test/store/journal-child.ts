@@ -3,11 +3,11 @@
 import { spawn } from 'node:child_process'
 import { dirname, join } from 'node:path'
 import { compileStoreForChild } from './child-store.js'
-import type { JournalHeader } from '../../src/store/journal.js'
+import type { JournalOpening } from '../../src/store/journal.js'
 
 export interface JournalChildren {
   /** Starts a process that writes `<go>.<pid>.ready`, waits for `go` to exist, then opens `leg` (its own pid in the header). */
-  open(root: string, header: Omit<JournalHeader, 'leg' | 'pid'>, leg: number, go: string): Promise<ChildOpen>
+  open(root: string, header: JournalOpening, leg: number, go: string): Promise<ChildOpen>
   cleanup(): void
 }
 
@@ -28,7 +28,7 @@ export function compileJournalForChildren(): JournalChildren {
     writeFileSync(\`\${go}.\${process.pid}.ready\`, '')
     while (!existsSync(go)) await new Promise((r) => setTimeout(r, 1))
     try {
-      const journal = await new FileJournal({ root }).openJournal({ ...JSON.parse(header), pid: process.pid }, Number(leg))
+      const journal = await new FileJournal({ root }).openJournal(((h) => ({ ...h, lease: { ...h.lease, pid: process.pid, start_time: null } }))(JSON.parse(header)), Number(leg))
       await journal.close()
       console.log(JSON.stringify({ ok: true, pid: process.pid }))
     } catch (error) {

@@ -1,19 +1,22 @@
 // A real journal for store tests: a header, observed identities and case results built by hand,
 // written through FileJournal in two legs, and the state a reader must rebuild from them.
 import { readFileSync } from 'node:fs'
-import { hostname } from 'node:os'
 import { join } from 'node:path'
 import type { CaseResult, ErrorCause, Observed } from '../../src/document/schema.js'
 import type { CaseProgress } from '../../src/document/case-progress.js'
 import { FileJournal } from '../../src/store/file-journal.js'
-import { JOURNAL_VERSION, type JournalHeader } from '../../src/store/journal.js'
+import { JOURNAL_VERSION, type JournalOpening } from '../../src/store/journal.js'
+import { leaseOfThisProcess } from '../../src/store/live-writer.js'
 import { DEFAULT_CONFIG_HASH, DEFAULT_CREATED_AT, keyOf, makeRun } from '../helpers/make-run.js'
 
 export const TENANT = 'acme'
 export const SUITE = 'capitals'
 export const KEY = keyOf(makeRun())
 
-export function journalHeader(overrides: Partial<Omit<JournalHeader, 'leg'>> = {}): Omit<JournalHeader, 'leg'> {
+/** The cases the fixtures' run declares: case-00000 … case-00199, one sample each (as makeRun builds them). */
+export const DECLARED = { samples: 1, digests: Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`case-${String(i).padStart(5, '0')}`, `d${String(i).padStart(11, '0')}`])) }
+
+export function journalHeader(overrides: Partial<JournalOpening> = {}): JournalOpening {
   return {
     journal_version: JOURNAL_VERSION,
     created_at: DEFAULT_CREATED_AT,
@@ -29,8 +32,8 @@ export function journalHeader(overrides: Partial<Omit<JournalHeader, 'leg'>> = {
     judge_config: { scorers: [{ name: 'exact', config: {}, pass_at: 1 }] },
     record_responses: false,
     git_commit: null,
-    host: hostname(),
-    pid: process.pid,
+    lease: leaseOfThisProcess(),
+    declared: DECLARED,
     ...overrides,
   }
 }

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { StoreWriteError } from '../../src/errors.js'
 import { FileJournal } from '../../src/store/file-journal.js'
 import { nodeFsLayer } from '../../src/store/fs-layer.js'
-import { encodeHeader } from '../../src/store/journal-format.js'
+import { encodeDeclared, encodeHeader } from '../../src/store/journal-format.js'
 import type { CaseProgress } from '../../src/document/case-progress.js'
 import { refusalOf } from './contract.js'
 import { compileJournalForChildren, type ChildOpen, type JournalChildren } from './journal-child.js'
@@ -36,7 +36,7 @@ describe('two processes open the same leg at once', () => {
     const root = join(base, 'race', '.digline')
     const go = join(base, 'race-go')
     const legs = [1, 2, 3, 4]
-    const { pid: _pid, ...header } = journalHeader()
+    const header = journalHeader()
     const racing = legs.flatMap((leg) => [children.open(root, header, leg, go), children.open(root, header, leg, go)])
     const deadline = Date.now() + 60_000
     while (readdirSync(base).filter((n) => n.startsWith('race-go.') && n.endsWith('.ready')).length < racing.length) {
@@ -52,7 +52,9 @@ describe('two processes open the same leg at once', () => {
       expect(winners, `leg ${leg}`).toHaveLength(1)
       expect(losers[0]?.name, `leg ${leg}`).toBe('JournalLegExistsError')
       expect(losers[0]?.message).toContain(`another process is resuming run ${KEY} (leg ${leg} exists`)
-      expect(readFileSync(legFile(root, leg))).toEqual(encodeHeader({ ...header, pid: winners[0]!.pid, leg }))
+      const { declared, ...fields } = header
+      const binding = { tenant: header.tenant, suite: header.suite, key: KEY }
+      expect(readFileSync(legFile(root, leg))).toEqual(Buffer.concat([encodeHeader(binding, { ...fields, lease: { ...fields.lease, pid: winners[0]!.pid, start_time: null }, leg }), encodeDeclared(binding, declared)]))
     }
   })
 })

@@ -1,7 +1,7 @@
 // The journal on a real filesystem: records written through FileJournal and read back, torn at every
 // byte of the last record, corrupted in the middle, at an unknown version, raced for, completed.
 import { randomBytes } from 'node:crypto'
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import * as zlib from 'node:zlib'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -9,8 +9,8 @@ import { serializeCase, serializeRun } from '../../src/document/serialize.js'
 import { CorruptJournalError, JournalLegExistsError, PathRefusedError, RunNotFoundError, StoreWriteError, UnknownJournalVersionError } from '../../src/errors.js'
 import { FileJournal } from '../../src/store/file-journal.js'
 import { nodeFsLayer, type FsLayer } from '../../src/store/fs-layer.js'
-import { crc32Portable, encodeHeader, encodeLine, parseLegName } from '../../src/store/journal-format.js'
-import { JOURNAL_VERSION, type Pending } from '../../src/store/journal.js'
+import { crc32Portable, encodeDeclared, encodeHeader, encodeLine, parseLegName } from '../../src/store/journal-format.js'
+import { JOURNAL_VERSION, type JournalHeader, type Pending } from '../../src/store/journal.js'
 import { makeRun } from '../helpers/make-run.js'
 import { refusalOf } from './contract.js'
 import {
@@ -32,6 +32,13 @@ import {
   writeJournal,
 } from './journal-fixtures.js'
 import { makeTempStore, type TempStore } from './temp-store.js'
+
+const BINDING = { tenant: TENANT, suite: SUITE, key: KEY }
+
+function headerOnly(opening: ReturnType<typeof journalHeader>): Omit<JournalHeader, 'leg'> {
+  const { declared: _declared, ...header } = opening
+  return header
+}
 
 let temp: TempStore
 let journal: FileJournal
@@ -82,8 +89,9 @@ describe('the round trip', () => {
     expect(pending.refusal).toBeUndefined()
     expect(pending.legs).toEqual([1, 2])
     expect(pending.finished).toBe(false)
-    expect(pending.header).toEqual({ ...journalHeader({ started_at: '2026-11-29T22:40:00.000001Z' }), leg: 1 })
-    expect(pending.writers).toEqual([1, 2].map((leg) => ({ leg, host: pending.header!.host, pid: process.pid })))
+    expect(pending.header).toEqual({ ...headerOnly(journalHeader({ started_at: '2026-11-29T22:40:00.000001Z' })), leg: 1 })
+    expect(pending.leases.map((l) => [l.leg, l.lease, l.live])).toEqual([1, 2].map((leg) => [leg, pending.header!.lease, false]))
+    expect(pending.declared).toEqual(journalHeader().declared)
     expect(pending.done).toEqual(expectedDone())
     expect(pending.done.size).toBe(18)
     expect(pending.done.get('case-00003')).toEqual(judged(3))
@@ -93,15 +101,15 @@ describe('the round trip', () => {
 
   it('writes one line per record: the header, then observed only when the identities change, then the cases', () => {
     const kinds = (leg: number) => lines(legFile(temp.root, leg)).map((l) => recordOf(l).kind)
-    expect(kinds(1)).toEqual(['header', 'observed', ...LEG_1.map(() => 'case')])
-    expect(kinds(2)).toEqual(['header', 'observed', 'case', 'case', 'observed', ...Array(6).fill('case')])
+    expect(kinds(1)).toEqual(['header', 'cases', 'observed', ...LEG_1.map(() => 'case')])
+    expect(kinds(2)).toEqual(['header', 'cases', 'observed', 'case', 'case', 'observed', ...Array(6).fill('case')])
     for (const line of lines(legFile(temp.root, 1))) expect(line).toMatch(/^[0-9a-f]{8} \{/)
   })
 
   it("holds each case as the run document's serializer writes it, plus its cause", () => {
-    const caseLines = lines(legFile(temp.root, 1)).slice(2)
+    const caseLines = lines(legFile(temp.root, 1)).slice(3)
     caseLines.forEach((line, i) => {
-      expect(line.slice(9)).toBe(`{"kind":"case","cause":${JSON.stringify(LEG_1[i]!.cause)},"case":${serializeCase(LEG_1[i]!.result)}}`)
+      expect(line.slice(9)).toBe(`{"kind":"case","run":"${KEY}","cause":${JSON.stringify(LEG_1[i]!.cause)},"case":${serializeCase(LEG_1[i]!.result)}}`)
     })
   })
 
@@ -139,14 +147,29 @@ describe('a torn tail', () => {
     expect(pending.done).toEqual(expectedDone([...LEG_1.slice(0, -1), ...LEG_2]))
   })
 
-  it('of a header leaves that leg empty; a journal with no whole header anywhere is named, not read', async () => {
+  it('of a header makes that leg provably empty: the next look at the journal removes it, with a note, instead of refusing', async () => {
+    const notes: string[] = []
+    journal = new FileJournal({ root: temp.root, onSwept: (line) => notes.push(line) })
     const second = legFile(temp.root, 2)
     writeFileSync(second, readFileSync(second).subarray(0, 30))
-    expect((await onlyPending()).done).toEqual(expectedDone(LEG_1))
+    const pending = await onlyPending()
+    expect(pending.refusal).toBeUndefined()
+    expect(pending.legs).toEqual([1])
+    expect(pending.done).toEqual(expectedDone(LEG_1))
+    expect(existsSync(second)).toBe(false)
+    expect(notes).toEqual([expect.stringContaining(`removed the journal leg ${second}`)])
     const first = legFile(temp.root, 1)
-    writeFileSync(first, readFileSync(first).subarray(0, 30))
+    writeFileSync(first, '')
+    expect(await journal.pending(TENANT, SUITE)).toEqual([])
+    expect(existsSync(first)).toBe(false)
+  })
+
+  it('a leg whose first line is whole but not a header is still refused by name (it is not provably empty)', async () => {
+    const first = legFile(temp.root, 1)
+    writeFileSync(first, Buffer.concat([readFileSync(first).subarray(0, 30), Buffer.from('\n')]))
     const pending = await expectRefused('CorruptJournalError', first, 1)
-    expect(pending.refusal?.message).toContain('no leg holds a whole header')
+    expect(existsSync(first)).toBe(true)
+    expect(pending.refusal?.message).toContain('line 1')
   })
 })
 
@@ -201,14 +224,14 @@ describe('a corrupt journal is refused by name and left on disk', () => {
       '[1,2]',
     ]
     for (const json of bad) {
-      writeFileSync(file, Buffer.concat([whole, encodeLine(json)]))
+      writeFileSync(file, Buffer.concat([whole, encodeLine(BINDING, json)]))
       await expectRefused('CorruptJournalError', file, lineRanges(file).length)
     }
   })
 
   it('a header that is not line 1', async () => {
     const file = legFile(temp.root, 2)
-    writeFileSync(file, Buffer.concat([readFileSync(file), encodeHeader({ ...journalHeader(), leg: 2 })]))
+    writeFileSync(file, Buffer.concat([readFileSync(file), encodeHeader(BINDING, { ...journalHeader(), leg: 2 })]))
     const pending = await expectRefused('CorruptJournalError', file, lineRanges(file).length)
     expect(pending.refusal?.message).toContain('a header belongs only on line 1')
   })
@@ -217,11 +240,11 @@ describe('a corrupt journal is refused by name and left on disk', () => {
     const file = legFile(temp.root, 2)
     const body = readFileSync(file).subarray(lineRanges(file)[0]!.end)
     const cases = [
-      { header: encodeHeader({ ...journalHeader({ cases_digest: 'changed' }), leg: 2 }), says: 'cases_digest' },
-      { header: encodeHeader({ ...journalHeader({ record_responses: true }), leg: 2 }), says: 'record_responses' },
-      { header: encodeHeader({ ...journalHeader(), leg: 3 }), says: 'the header of leg 3' },
-      { header: encodeHeader({ ...journalHeader({ suite: 'rivers' }), leg: 2 }), says: 'suite rivers' },
-      { header: encodeLine(JSON.stringify({ kind: 'observed', observed: OBSERVED_1 })), says: 'where the leg' },
+      { header: encodeHeader(BINDING, { ...journalHeader({ cases_digest: 'changed' }), leg: 2 }), says: 'cases_digest' },
+      { header: encodeHeader(BINDING, { ...journalHeader({ record_responses: true }), leg: 2 }), says: 'record_responses' },
+      { header: encodeHeader(BINDING, { ...journalHeader(), leg: 3 }), says: 'the header of leg 3' },
+      { header: encodeHeader(BINDING, { ...journalHeader({ suite: 'rivers' }), leg: 2 }), says: 'suite rivers' },
+      { header: encodeLine(BINDING, JSON.stringify({ kind: 'observed', run: KEY, observed: OBSERVED_1 })), says: 'where the leg' },
     ]
     for (const { header, says } of cases) {
       writeFileSync(file, Buffer.concat([header, body]))
@@ -245,7 +268,7 @@ describe('an unknown journal_version', () => {
     await writeJournal(journal, [LEG_1])
     const file = legFile(temp.root, 1)
     const rest = readFileSync(file).subarray(lineRanges(file)[0]!.end)
-    const future = encodeLine(JSON.stringify({ kind: 'header', ...journalHeader(), journal_version: JOURNAL_VERSION + 1, leg: 1 }))
+    const future = encodeLine(BINDING, JSON.stringify({ kind: 'header', ...journalHeader(), journal_version: JOURNAL_VERSION + 1, leg: 1 }))
     writeFileSync(file, Buffer.concat([future, rest]))
     const pending = await expectRefused('UnknownJournalVersionError', file, undefined)
     expect(pending.refusal?.message).toContain(`journal_version ${JOURNAL_VERSION + 1}`)
@@ -266,7 +289,7 @@ describe('an unknown journal_version', () => {
 
 describe('opening a leg', () => {
   it('exactly one of two opens of the same leg wins; the other is refused and the winner’s file is untouched', async () => {
-    const [a, b] = await Promise.allSettled([journal.openJournal(journalHeader({ pid: 1001 }), 1), journal.openJournal(journalHeader({ pid: 1002 }), 1)])
+    const [a, b] = await Promise.allSettled([journal.openJournal(journalHeader({ lease: { ...journalHeader().lease, pid: 1001 } }), 1), journal.openJournal(journalHeader({ lease: { ...journalHeader().lease, pid: 1002 } }), 1)])
     const winners = [a, b].filter((r) => r.status === 'fulfilled')
     const losers = [a, b].filter((r): r is PromiseRejectedResult => r.status === 'rejected')
     expect(winners).toHaveLength(1)
@@ -274,7 +297,7 @@ describe('opening a leg', () => {
     expect(losers[0]!.reason).toBeInstanceOf(JournalLegExistsError)
     expect(String(losers[0]!.reason.message)).toContain(`another process is resuming run ${KEY} (leg 1 exists`)
     const winnerPid = a.status === 'fulfilled' ? 1001 : 1002
-    expect(readFileSync(legFile(temp.root, 1))).toEqual(encodeHeader({ ...journalHeader({ pid: winnerPid }), leg: 1 }))
+    expect(readFileSync(legFile(temp.root, 1))).toEqual(Buffer.concat([encodeHeader(BINDING, { ...headerOnly(journalHeader({ lease: { ...journalHeader().lease, pid: winnerPid } })), leg: 1 }), encodeDeclared(BINDING, journalHeader().declared)]))
     await (winners[0] as PromiseFulfilledResult<Awaited<ReturnType<FileJournal['openJournal']>>>).value.close()
   })
 
@@ -295,7 +318,7 @@ describe('opening a leg', () => {
     const leg = await journal.openJournal(journalHeader(), 1)
     await Promise.all(LEG_1.map((p) => leg.append(p)))
     await leg.close()
-    const ids = lines(legFile(temp.root, 1)).slice(2).map((l) => (recordOf(l).case as { case_id: string }).case_id)
+    const ids = lines(legFile(temp.root, 1)).slice(3).map((l) => (recordOf(l).case as { case_id: string }).case_id)
     expect(ids).toEqual(LEG_1.map((p) => p.result.case_id))
     expect((await onlyPending()).done).toEqual(expectedDone(LEG_1))
   })
@@ -390,12 +413,12 @@ describe('what a record holds', () => {
     await leg.append(progress(silent, OBSERVED_1))
     await leg.append(progress(recorded, OBSERVED_1))
     await leg.close()
-    const [first, second] = lines(legFile(temp.root, 1)).slice(2)
+    const [first, second] = lines(legFile(temp.root, 1)).slice(3)
     expect(first).not.toMatch(/"(output|input|expected)"/)
     const doc = makeRun({ results: 2 })
     doc.results[1] = recorded
     expect(serializeRun(doc)).toContain(serializeCase(recorded))
-    expect(second!.slice(9)).toBe(`{"kind":"case","cause":null,"case":${serializeCase(recorded)}}`)
+    expect(second!.slice(9)).toBe(`{"kind":"case","run":"${KEY}","cause":null,"case":${serializeCase(recorded)}}`)
     expect((await onlyPending()).done.get(recorded.case_id)).toEqual(recorded)
   })
 

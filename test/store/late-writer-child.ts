@@ -6,7 +6,7 @@ import { fork, type ChildProcess } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import type { RunDocument } from '../../src/document/schema.js'
-import type { JournalHeader } from '../../src/store/journal.js'
+import type { JournalOpening } from '../../src/store/journal.js'
 import { compileStoreForChild } from './child-store.js'
 
 export interface Finished {
@@ -36,7 +36,7 @@ const store = new FileResultStore({
 })
 process.on('message', async (msg) => {
   if (msg.kind === 'prepare') {
-    open.set(msg.round, await store.openJournal({ ...msg.header, pid: process.pid }, 1))
+    open.set(msg.round, await store.openJournal({ ...msg.header, lease: { ...msg.header.lease, pid: process.pid, start_time: null } }, 1))
     process.send({ kind: 'ready', round: msg.round })
   } else if (msg.kind === 'go') {
     const leg = open.get(msg.round)
@@ -59,7 +59,7 @@ process.send({ kind: 'started' })
 `
 
 export interface LateWriter {
-  prepare(round: number, header: Omit<JournalHeader, 'leg' | 'pid'>): Promise<void>
+  prepare(round: number, header: JournalOpening): Promise<void>
   /** Starts the writer on the round, returns when it has finished. */
   go(round: number, doc: RunDocument, target: string, jitterMs: number): Promise<Finished>
   stop(): void
