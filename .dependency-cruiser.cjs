@@ -1,0 +1,54 @@
+// The layers of ARCHITECTURE.md, checked in CI (`npm run lint`). Data flows one way: a module may
+// import only from its own layer or the layers below it, and a front end never imports another front
+// end or a store backend's insides.
+const LAYERS = [
+  ['base', '^src/(errors|version|exit-codes)\\.ts$'],
+  ['suite', '^src/suite/'],
+  ['document', '^src/document/'],
+  ['stats', '^src/stats/'],
+  ['engine', '^src/(driver|scorers|models)/'],
+  ['store', '^src/store/'],
+  ['host', '^src/host/'],
+]
+const FRONT_ENDS = ['^plugin/', '^src/cli/', '^src/report/', '^src/mcp/']
+
+const forbidden = [
+  { name: 'no-circular', severity: 'error', comment: 'Import cycles hide which layer owns what.', from: {}, to: { circular: true, dependencyTypesNot: ['type-only'] } },
+  { name: 'src-never-imports-vitest', severity: 'error', from: { path: '^src/' }, to: { path: 'node_modules/(vitest|@vitest)/' } },
+]
+LAYERS.forEach(([name, path], index) => {
+  const higher = LAYERS.slice(index + 1).map(([, p]) => p)
+  forbidden.push({
+    name: `layer-${name}-imports-only-below`,
+    comment: `${name} may not import a layer above it, nor a front end`,
+    severity: 'error',
+    from: { path },
+    to: { path: [...higher, ...FRONT_ENDS] },
+  })
+})
+FRONT_ENDS.forEach((path) => {
+  forbidden.push({
+    name: `front-end-${path.replace(/\W/g, '')}-stays-apart`,
+    comment: 'a front end never imports another front end',
+    severity: 'error',
+    from: { path },
+    to: { path: FRONT_ENDS.filter((p) => p !== path) },
+  })
+  forbidden.push({
+    name: `front-end-${path.replace(/\W/g, '')}-never-reaches-into-a-backend`,
+    comment: 'front ends reach the store through its contract and the open-store factory, never a backend folder',
+    severity: 'error',
+    from: { path },
+    to: { path: '^src/store/(file|postgres)/' },
+  })
+})
+
+module.exports = {
+  forbidden,
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'], extensions: ['.ts', '.js'] },
+  },
+}
