@@ -3,7 +3,7 @@
 import { dirname, join } from 'node:path'
 import type { z } from 'zod'
 import { runDocumentSchema, runHeaderSchema, SCHEMA_VERSION, type RunDocument, type RunHeader } from '../document/schema.js'
-import { InternalError, MisfiledRunError, SuiteMismatchError, TenantMismatchError, UnknownSchemaVersionError, UnreadableRunError } from '../errors.js'
+import { MisfiledRunError, SuiteMismatchError, TenantMismatchError, UnknownSchemaVersionError, UnreadableRunError } from '../errors.js'
 import { describeZodError } from '../suite/issue-sentence.js'
 import { keyFor } from '../suite/keys.js'
 import { isSafeSegment } from '../suite/safe-segment.js'
@@ -44,12 +44,20 @@ function assertKnownSchemaVersion(value: unknown, file: string): void {
   }
 }
 
-/** A document read from disk that fails the schema is refused; one digline built itself is a defect. */
-function schemaProblem(file: string, value: unknown, error: z.ZodError, purpose: 'read' | 'write'): UnreadableRunError | InternalError {
+/**
+ * A document that fails the schema is refused, on read and on write alike: the store cannot know
+ * who built a document handed to it (the public `digline/store` API, an import), so it treats it as
+ * input; the message still says that one digline built itself is a defect to report.
+ */
+function schemaProblem(file: string, value: unknown, error: z.ZodError, purpose: 'read' | 'write'): UnreadableRunError {
   const { path, sentence } = describeZodError(error, value, 'document')
   const why = `it does not match the run document schema: ${sentence}`
   if (purpose === 'read') return unreadableRun(file, why, path)
-  return new InternalError(`digline built ${file} and was about to write it, but ${why}; nothing was written`, path)
+  return new UnreadableRunError(
+    `refused to write ${file}: ${why}; nothing was written`,
+    `fix ${path.join('.') || 'the document'} where the document is built (a document digline built itself is a defect of digline: report it with this message)`,
+    path,
+  )
 }
 
 export function validateHeader(value: unknown, file: string): RunHeader {

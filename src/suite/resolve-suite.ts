@@ -46,7 +46,7 @@ const definitionSchema = z.object({
   tolerances: z.object({ passRate: unit.optional(), meanScore: unit.optional() }).strict().optional(),
   recordResponses: z.boolean().optional(),
   concurrency: z.number().int().min(1).max(1024).optional(),
-  artifacts: z.array(z.string().min(1).refine((p) => !p.startsWith('!'), { message: 'is a negated glob; list only the files or globs to hash' })).optional(),
+  artifacts: z.array(z.string().min(1).refine((p) => !p.startsWith('!'), { message: 'must not be a negated glob (list only the files or globs to hash)' })).optional(),
   metadata: z.record(z.string(), z.unknown()).optional(),
   timeout: z.number().int().nonnegative().optional(),
   prices: z

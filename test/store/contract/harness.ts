@@ -53,11 +53,17 @@ export async function refusalOf(promise: Promise<unknown>, expected: ErrorClass)
 
 /** Runs the refusal and asserts the store holds exactly what it held before. */
 export async function refusedWithoutChange(subject: ContractSubject, action: () => Promise<unknown>, expected: ErrorClass): Promise<DiglineError> {
-  const before = await subject.snapshot()
-  const refusal = await refusalOf(action(), expected)
+  const refusal = await failedWithoutChange(subject, action, expected)
   expect(refusal.exitCode).toBe(64)
-  expect(await subject.snapshot()).toEqual(before)
   return refusal
+}
+
+/** Runs an action that must fail with `expected` (a refusal or an internal error) and change nothing. */
+export async function failedWithoutChange(subject: ContractSubject, action: () => Promise<unknown>, expected: ErrorClass): Promise<DiglineError> {
+  const before = await subject.snapshot()
+  const error = await refusalOf(action(), expected)
+  expect(await subject.snapshot()).toEqual(before)
+  return error
 }
 
 export function headerOf(doc: RunDocument): Record<string, unknown> {

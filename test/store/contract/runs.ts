@@ -2,7 +2,7 @@
 // and every refusal before any change.
 import { describe, expect, it } from 'vitest'
 import { serializeRun } from '../../../src/document/serialize.js'
-import { InternalError, PathRefusedError, RunNotFoundError } from '../../../src/errors.js'
+import { PathRefusedError, RunNotFoundError, UnreadableRunError } from '../../../src/errors.js'
 import { createdAtSeconds, keyOf, makeRun } from '../../helpers/make-run.js'
 import { HOSTILE_NAMES, headerOf, refusedWithoutChange, type ContractSubject } from './harness.js'
 
@@ -121,16 +121,16 @@ export function runsPart(current: () => ContractSubject): void {
         await refusedWithoutChange(subject, () => store.deleteRun('acme', 'capitals', name), PathRefusedError)
       }
       for (const createdAt of ['2026/../../x', '../../../outside', '', 'x'.repeat(150)]) {
-        const refusal = await refusedWithoutChange(subject, () => store.writeRun({ ...makeRun(), created_at: createdAt }), InternalError)
+        const refusal = await refusedWithoutChange(subject, () => store.writeRun({ ...makeRun(), created_at: createdAt }), UnreadableRunError)
         expect(refusal.path).toEqual(['created_at'])
       }
     })
 
-    it('does not write a document that does not match the schema: a defect of its builder (InternalError), naming the field', async () => {
+    it('refuses to write a document that does not match the schema, naming the field', async () => {
       const subject = current()
       const doc = makeRun()
       const broken = { ...doc, aggregates: { ...doc.aggregates, pass_rate: 7 } }
-      const refusal = await refusedWithoutChange(subject, () => subject.store.writeRun(broken), InternalError)
+      const refusal = await refusedWithoutChange(subject, () => subject.store.writeRun(broken), UnreadableRunError)
       expect(refusal.message).toContain('aggregates.pass_rate')
       expect(refusal.path).toEqual(['aggregates', 'pass_rate'])
     })

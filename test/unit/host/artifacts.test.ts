@@ -64,5 +64,5 @@ describe('digestArtifacts', () => {
 
 test('a negated glob is refused when the suite is resolved', () => {
   const suite = { name: 's', cases: [{ id: 'a', input: 1 }], target: async () => 1, scorers: [() => true], artifacts: ['!prompts/*.md'] }
-  expect(() => resolveSuite(suite as never)).toThrow(/artifacts\.0 is a negated glob/)
+  expect(() => resolveSuite(suite as never)).toThrow(/artifacts must not be a negated glob .* at suite\.artifacts\[0\]/)
 })
