@@ -64,6 +64,7 @@ export function evalSuite<I, O, E>(definition: SuiteDefinition<I, O, E>): void {
   ;(directive.kind === 'skip' || rejudge.kind === 'skip' ? describe.skip : describe)(suite.name, () => {
     let run: Promise<SuiteRun> | undefined
     // Vitest passes hook fixtures first and the suite task second.
+    // eslint-disable-next-line no-empty-pattern -- Vitest reads the fixtures a hook asks for from its first parameter's pattern
     beforeAll(({}, task) => {
       // The file that claimed the name first also stands down if the other one was seen before its first call.
       const other = claim?.contested()

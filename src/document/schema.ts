@@ -126,23 +126,5 @@ export type Observed = z.infer<typeof observedSchema>
 export type RunHeader = z.infer<typeof runHeaderSchema>
 export type RunDocument = z.infer<typeof runDocumentSchema>
 
-/** Header keys in on-disk order; the serializer and the bounded reader both follow it. */
-export const HEADER_KEYS = [
-  'schema_version',
-  'digline_version',
-  'tenant',
-  'environment',
-  'suite',
-  'created_at',
-  'config_hash',
-  'rejudged_from',
-  'rejudged_from_suite',
-  'git_commit',
-  'record_responses',
-  'target_config',
-  'judge_config',
-  'artifacts',
-  'metadata',
-  'rules',
-  'observed',
-] as const satisfies readonly (keyof RunHeader)[]
+/** Header keys in on-disk order (the order of runHeaderSchema); the serializer and the bounded reader both follow it. */
+export const HEADER_KEYS = Object.keys(runHeaderSchema.shape) as readonly (keyof RunHeader)[]

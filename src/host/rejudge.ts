@@ -10,6 +10,8 @@ import type { EvalCase, ResolvedSuite, TargetAnswer, TargetContext } from '../su
 import { buildRunDocument, type Measured } from './measure-run.js'
 import { prepareRun, type Prepared, type RunContext } from './prepare-run.js'
 import { assertNotRemoved } from './removed-runs.js'
+import { resolveRunKey } from './run-key.js'
+import { assertSafeSegment } from '../suite/assert-safe-segment.js'
 
 export interface RejudgeRequest {
   /** The run whose answers are judged again. */
@@ -20,20 +22,6 @@ export interface RejudgeRequest {
 
 /** The variable `digline rejudge` hands the workers (plugin/rejudge-request.ts reads it). */
 export { REJUDGE_ENV } from './launch-directive.js'
-
-export interface RejudgeEnv {
-  into: string
-  suite: string
-  key: string
-  created_at: string
-  tenant: string
-  /** Absolute path of the store. */
-  store: string
-}
-
-export function rejudgeEnvValue(value: RejudgeEnv): string {
-  return JSON.stringify(value)
-}
 
 export interface PreparedReplay {
   prepared: Prepared
@@ -137,4 +125,22 @@ export function announceReplay(suite: string, replay: PreparedReplay): string {
 
 function preview(ids: readonly string[]): string {
   return ids.length > 5 ? `${ids.slice(0, 5).join(', ')}, …` : ids.join(', ')
+}
+
+/**
+ * The run a rejudge reads, checked before anything is launched: its key (`latest` resolved), not
+ * removed, readable, and with recorded answers.
+ */
+export async function rejudgeSource(store: Store, tenant: string, suite: string, run: string): Promise<string> {
+  const key = await resolveRunKey(store, tenant, suite, run)
+  assertSafeSegment('key', key)
+  await assertNotRemoved(store, tenant, suite, key, 're-judge')
+  assertRecordsAnswers(await store.readRun(tenant, suite, key), { suite, key })
+  return key
+}
+
+/** The replay a rejudge launch filed under suite INTO, found by its created_at and source; undefined when none was. */
+export async function filedReplay(store: Store, tenant: string, into: string, createdAt: string, source: { suite: string; key: string }): Promise<string | undefined> {
+  const { runs } = await store.listRuns(tenant, into)
+  return runs.find((r) => r.header?.created_at === createdAt && r.header.rejudged_from === source.key && r.header.rejudged_from_suite === source.suite)?.key
 }

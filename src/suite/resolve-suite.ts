@@ -76,6 +76,7 @@ function resolveScorer(scorer: Scorer, index: number, seen: Set<string>): Resolv
   return resolved
 }
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any suite, whatever its input, expected and output types
 export function resolveSuite(definition: SuiteDefinition<any, any, any>): ResolvedSuite {
   const parsed = definitionSchema.safeParse(definition)
   if (!parsed.success) {

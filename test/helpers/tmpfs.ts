@@ -22,7 +22,7 @@ export function mountTmpfs(size: string, parent = tmpdir()): Tmpfs {
     execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${size},mode=0755`, 'tmpfs', dir], { stdio: 'pipe' })
   } catch (error) {
     rmSync(base, { recursive: true, force: true })
-    throw new Error(`mounting a ${size} tmpfs at ${dir} failed (these tests need root and mount): ${(error as Error).message}`)
+    throw new Error(`mounting a ${size} tmpfs at ${dir} failed (these tests need root and mount): ${(error as Error).message}`, { cause: error })
   }
   let mounted = true
   return {

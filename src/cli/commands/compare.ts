@@ -1,14 +1,13 @@
-import { openStore } from '../../store/open-store.js'
 import { UsageError } from '../../errors.js'
 import { compareWithBaseline } from '../../host/compare.js'
 import { formatOutcome } from '../../host/format-outcome.js'
 import { formatLaunchMarkdown } from '../../host/format-comparison.js'
 import { exitCodeForStatus, outcomeOf } from '../../host/suite-outcome.js'
 import { judgeThresholds } from '../../driver/index.js'
-import { projectSettings } from '../project-config.js'
+import { openProject } from '../../host/open-project.js'
 import { parseCommand, requireFlag, PROJECT_OPTIONS } from '../parse.js'
 import { PROJECT_HELP, type Command } from '../command.js'
-import { resolveRunKey } from '../run-key.js'
+import { resolveRunKey } from '../../host/run-key.js'
 
 export const compareCommand: Command = {
   name: 'compare',
@@ -41,8 +40,7 @@ ${PROJECT_HELP}`,
     const format = values.format ?? 'text'
     if (format !== 'text' && format !== 'md') throw new UsageError(`digline compare: --format ${format} is not text or md`, 'Run `digline compare --help`.', ['--format'])
     if (values.json && values.format !== undefined) throw new UsageError('digline compare: --json and --format go separately', 'Pass one of them.', ['--format'])
-    const settings = await projectSettings(io.cwd, values, io.env)
-    const store = openStore({ store: settings.storeRoot })
+    const { settings, store } = await openProject(io.cwd, values, io.env)
     const key = await resolveRunKey(store, settings.tenant, suite, runArg)
     const document = await store.readRun(settings.tenant, suite, key)
     const comparison = await compareWithBaseline(store, document)

@@ -1,25 +1,9 @@
 import { UsageError } from '../../errors.js'
 import { describeRemoval } from '../../host/format-removal.js'
-import { openStore } from '../../store/open-store.js'
-import type { Store } from '../../store/contract.js'
-import type { Removal } from '../../store/removal.js'
+import { deleteRun } from '../../host/delete-run.js'
 import { PROJECT_HELP, type Command } from '../command.js'
 import { parseCommand, requireFlag, PROJECT_OPTIONS } from '../parse.js'
-import { projectSettings } from '../project-config.js'
-
-/** Removed replays whose key a reader still answers to: another document is filed under it. */
-async function stillFiled(store: Store, tenant: string, removal: Removal): Promise<Set<string>> {
-  const out = new Set<string>()
-  for (const replay of removal.replays) {
-    if (!replay.document) continue
-    const readable = await store.readRun(tenant, replay.ref.suite, replay.ref.key).then(
-      () => true,
-      () => false,
-    )
-    if (readable) out.add(`${replay.ref.suite}/${replay.ref.key}`)
-  }
-  return out
-}
+import { openProject } from '../../host/open-project.js'
 
 export const deleteCommand: Command = {
   name: 'delete',
@@ -54,11 +38,10 @@ ${PROJECT_HELP}`,
         ['--run'],
       )
     }
-    const settings = await projectSettings(io.cwd, values, io.env)
-    const store = openStore({ store: settings.storeRoot })
+    const { settings, store } = await openProject(io.cwd, values, io.env)
     const asked = { tenant: settings.tenant, suite, key }
-    const removal = await store.deleteRun(settings.tenant, suite, key)
-    io.stdout(describeRemoval(removal, asked, await stillFiled(store, settings.tenant, removal)).join('\n'))
+    const { removal, stillFiled } = await deleteRun(store, settings.tenant, suite, key)
+    io.stdout(describeRemoval(removal, asked, stillFiled).join('\n'))
     return 0
   },
 }

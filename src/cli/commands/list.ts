@@ -1,6 +1,5 @@
-import { openStore } from '../../store/open-store.js'
 import { percent } from '../../host/format-outcome.js'
-import { projectSettings } from '../project-config.js'
+import { openProject } from '../../host/open-project.js'
 import { parseCommand, requireFlag, PROJECT_OPTIONS } from '../parse.js'
 import { PROJECT_HELP, type CliIo, type Command } from '../command.js'
 import { isDiglineError } from '../../errors.js'
@@ -58,8 +57,7 @@ ${PROJECT_HELP}`,
   async run(argv, io) {
     const { values } = parseCommand('list', argv, { ...PROJECT_OPTIONS, suite: { type: 'string' }, json: { type: 'boolean' } })
     if (values.help) return io.stdout(listCommand.help), 0
-    const settings = await projectSettings(io.cwd, values, io.env)
-    const store = openStore({ store: settings.storeRoot })
+    const { settings, store } = await openProject(io.cwd, values, io.env)
     if (values.suite === undefined) return listSuites(store, settings.tenant, settings.storeRoot, values.json === true, io)
     const suite = requireFlag('list', 'suite', values.suite)
     const listing = await store.listRuns(settings.tenant, suite)

@@ -1,6 +1,5 @@
-import { openStore } from '../../store/open-store.js'
 import { pendingOfTenant } from '../../host/choose-resume.js'
-import { projectSettings } from '../project-config.js'
+import { openProject } from '../../host/open-project.js'
 import { parseCommand, PROJECT_OPTIONS } from '../parse.js'
 import { PROJECT_HELP, type Command } from '../command.js'
 
@@ -19,8 +18,8 @@ ${PROJECT_HELP}`,
   async run(argv, io) {
     const { values } = parseCommand('pending', argv, { ...PROJECT_OPTIONS, suite: { type: 'string' }, json: { type: 'boolean' } })
     if (values.help) return io.stdout(pendingCommand.help), 0
-    const settings = await projectSettings(io.cwd, values, io.env)
-    const pending = await pendingOfTenant(openStore({ store: settings.storeRoot }), settings.tenant, values.suite)
+    const { settings, store } = await openProject(io.cwd, values, io.env)
+    const pending = await pendingOfTenant(store, settings.tenant, values.suite)
     const rows = pending.map((p) => ({
       suite: p.suite,
       key: p.key,

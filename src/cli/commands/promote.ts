@@ -1,12 +1,11 @@
-import { openStore } from '../../store/open-store.js'
 import { promoteRun } from '../../host/promote.js'
 import { percent } from '../../host/percent.js'
 import { collectSuiteManifest } from '../../host/suite-manifest.js'
-import { projectSettings } from '../project-config.js'
+import { openProject } from '../../host/open-project.js'
 import { parseCommand, requireFlag, PROJECT_OPTIONS } from '../parse.js'
 import { PROJECT_HELP, type Command } from '../command.js'
 import { vitestBin } from '../vitest-bin.js'
-import { resolveRunKey } from '../run-key.js'
+import { resolveRunKey } from '../../host/run-key.js'
 
 export const promoteCommand: Command = {
   name: 'promote',
@@ -31,8 +30,7 @@ ${PROJECT_HELP}`,
     const suite = requireFlag('promote', 'suite', values.suite)
     const runArg = requireFlag('promote', 'run', values.run)
     if (values.replacing === '') requireFlag('promote', 'replacing', values.replacing)
-    const settings = await projectSettings(io.cwd, values, io.env)
-    const store = openStore({ store: settings.storeRoot })
+    const { settings, store } = await openProject(io.cwd, values, io.env)
     const key = await resolveRunKey(store, settings.tenant, suite, runArg)
     const promotion = await promoteRun({
       store,

@@ -2,17 +2,14 @@ import { relative } from 'node:path'
 import { SuiteNotDeclaredError } from '../../errors.js'
 import { collectSuiteManifest } from '../../host/suite-manifest.js'
 import { vitestBin } from '../vitest-bin.js'
-import { assertRecordsAnswers } from '../../host/rejudge.js'
+import { filedReplay, rejudgeSource } from '../../host/rejudge.js'
 import { encodeDirective } from '../../host/launch-directive.js'
-import { assertNotRemoved } from '../../host/removed-runs.js'
-import { openStore } from '../../store/open-store.js'
 import { assertSafeSegment } from '../../suite/assert-safe-segment.js'
 import { createdAtNow } from '../../suite/keys.js'
 import { PROJECT_HELP, type Command } from '../command.js'
 import { launchVitest } from '../launch-vitest.js'
 import { parseCommand, requireFlag, PROJECT_OPTIONS } from '../parse.js'
-import { projectSettings } from '../project-config.js'
-import { resolveRunKey } from '../run-key.js'
+import { openProject } from '../../host/open-project.js'
 
 function notDeclared(suite: string, key: string, into: string): SuiteNotDeclaredError {
   return new SuiteNotDeclaredError(
@@ -57,13 +54,9 @@ ${PROJECT_HELP}`,
     const into = values.into === undefined ? suite : requireFlag('rejudge', 'into', values.into)
     assertSafeSegment('suite', suite)
     assertSafeSegment('suite', into)
-    const settings = await projectSettings(io.cwd, values, io.env)
+    const { settings, store } = await openProject(io.cwd, values, io.env)
     const { tenant } = settings
-    const store = openStore({ store: settings.storeRoot })
-    const key = await resolveRunKey(store, tenant, suite, runArg)
-    assertSafeSegment('key', key)
-    await assertNotRemoved(store, tenant, suite, key, 're-judge')
-    assertRecordsAnswers(await store.readRun(tenant, suite, key), { suite, key })
+    const key = await rejudgeSource(store, tenant, suite, runArg)
 
     // Only the files that declare T take part: another file's refusal must not be read as this replay's.
     const declaring = (await collectSuiteManifest(vitestBin(io.cwd), io.cwd, withoutDirectives(io.env), settings.configFile)).filter((e) => e.suite === into && e.tenant === tenant)
@@ -75,13 +68,12 @@ ${PROJECT_HELP}`,
     io.stderr(`digline: re-judging run ${key} of suite ${suite} with the scorers of suite ${into}`)
     const code = await launchVitest(io, [...(settings.configFile === undefined ? [] : ['--config', settings.configFile]), ...files.map((f) => relative(io.cwd, f) || f)], env, 'rejudge')
 
-    const { runs } = await store.listRuns(tenant, into)
-    const filed = runs.find((r) => r.header?.created_at === createdAt && r.header.rejudged_from === key && r.header.rejudged_from_suite === suite)
+    const filed = await filedReplay(store, tenant, into, createdAt, { suite, key })
     if (filed === undefined) {
       if (code === 64 || code === 2) return code
       throw notDeclared(suite, key, into)
     }
-    io.stdout(`Filed replay ${filed.key} under suite ${into}: the answers of run ${key} (suite ${suite}) judged again by the scorers of ${into}, with no call to the target.`)
+    io.stdout(`Filed replay ${filed} under suite ${into}: the answers of run ${key} (suite ${suite}) judged again by the scorers of ${into}, with no call to the target.`)
     return code
   },
 }

@@ -1,5 +1,4 @@
 import { isKey } from '../../suite/keys.js'
-import { openStore } from '../../store/open-store.js'
 import { chooseResume, type ResumeChoice } from '../../host/choose-resume.js'
 import { collectSuiteManifest } from '../../host/suite-manifest.js'
 import { ResumedSuiteNotDeclaredError, ResumeFilteredError, UsageError } from '../../errors.js'
@@ -7,7 +6,7 @@ import { launchVitest } from '../launch-vitest.js'
 import { encodeDirective } from '../../host/launch-directive.js'
 import { exitCodesLine } from '../../exit-codes.js'
 import { vitestBin } from '../vitest-bin.js'
-import { projectSettings } from '../project-config.js'
+import { openProject } from '../../host/open-project.js'
 import type { CliIo, Command } from '../command.js'
 
 interface RunArgs {
@@ -95,8 +94,7 @@ another config, for Vitest and for digline alike).`,
     let env = encodeDirective(io.env, { kind: 'fresh' })
     if (args.resume) {
       refuseNameFilter(args.vitest, args.key)
-      const settings = await projectSettings(io.cwd, args, io.env)
-      const store = openStore({ store: settings.storeRoot })
+      const { settings, store } = await openProject(io.cwd, args, io.env)
       const choice = await chooseResume(store, settings.tenant, { key: args.key, suite: args.suite })
       await assertResumedSuitesRun(io, env, args.vitest, settings.tenant, choice)
       for (const p of choice.passedOver) io.stderr(`digline: passed over pending run ${p.key} of suite ${p.suite} (resume it with \`digline run --resume ${p.key}\`)`)

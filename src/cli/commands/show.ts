@@ -1,10 +1,9 @@
-import { openStore } from '../../store/open-store.js'
 import { formatAggregates, formatCaseLines } from '../../host/format-outcome.js'
 import { judgeThresholds } from '../../driver/index.js'
-import { projectSettings } from '../project-config.js'
+import { openProject } from '../../host/open-project.js'
 import { parseCommand, requireFlag, PROJECT_OPTIONS } from '../parse.js'
 import { PROJECT_HELP, type Command } from '../command.js'
-import { resolveRunKey } from '../run-key.js'
+import { resolveRunKey } from '../../host/run-key.js'
 
 export const showCommand: Command = {
   name: 'show',
@@ -30,8 +29,7 @@ ${PROJECT_HELP}`,
     if (values.help) return io.stdout(showCommand.help), 0
     const suite = requireFlag('show', 'suite', values.suite)
     const runArg = requireFlag('show', 'run', values.run)
-    const settings = await projectSettings(io.cwd, values, io.env)
-    const store = openStore({ store: settings.storeRoot })
+    const { settings, store } = await openProject(io.cwd, values, io.env)
     const key = await resolveRunKey(store, settings.tenant, suite, runArg)
     const doc = await store.readRun(settings.tenant, suite, key)
     if (values.json) {

@@ -28,6 +28,7 @@ describe('findNotPlain', () => {
 
   const cyclic: Record<string, unknown> = { a: { b: [] as unknown[] } }
   ;((cyclic.a as { b: unknown[] }).b).push(cyclic.a)
+  // eslint-disable-next-line no-sparse-arrays -- a hole is what is being refused
   const sparse = [1, , 3]
   const namedArray = Object.assign([1, 2], { extra: true })
   it.each<[string, unknown, (string | number)[], RegExp]>([

@@ -1,9 +1,9 @@
-// Where the CLI finds the tenant and the store: the digline() plugin options in the Vitest config,
+// Where a front end finds the tenant and the store: the digline() plugin options in the Vitest config,
 // overridden by --tenant and --store.
 import { statSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { ConfigNotFoundError, UsageError } from '../errors.js'
-import { resolveOptions, type DiglineOptions, type ResolvedOptions } from '../host/plugin-options.js'
+import { resolveOptions, type DiglineOptions, type ResolvedOptions } from './plugin-options.js'
 import { storeLocator } from '../store/open-store.js'
 
 const CONFIG_NAMES = ['vitest.config.ts', 'vitest.config.mts', 'vitest.config.js', 'vitest.config.mjs', 'vite.config.ts', 'vite.config.mts', 'vite.config.js', 'vite.config.mjs']
