@@ -74,7 +74,7 @@ export class FileBaselines implements SupportsBaselines {
   ) {}
 
   private lockOf(tenant: string): PromoteLock {
-    return new PromoteLock(this.fs, join(this.paths.tenantDir(tenant), '.promote.lock'))
+    return new PromoteLock(this.fs, join(this.paths.tenantDir(tenant), '.promote.lock'), undefined, this.options.say)
   }
 
   /** The compare-and-swap of the Store contract: check, baseline write and register append under the tenant's lock. */
@@ -168,10 +168,11 @@ export class FileBaselines implements SupportsBaselines {
    */
   private async recoverTornRegister(tenant: string): Promise<void> {
     const file = this.paths.registerFile(tenant)
-    const text = await this.registerText(file)
-    if (text === undefined || text === '' || text.endsWith('\n')) return
-    const keep = Buffer.byteLength(text.slice(0, text.lastIndexOf('\n') + 1), 'utf8')
-    const torn = Buffer.byteLength(text, 'utf8') - keep
+    // Counted in bytes, not in decoded text: invalid UTF-8 decodes to U+FFFD, three bytes for one.
+    const bytes = await this.registerBytes(file)
+    if (bytes === undefined || bytes.length === 0 || bytes[bytes.length - 1] === 0x0a) return
+    const keep = bytes.lastIndexOf(0x0a) + 1
+    const torn = bytes.length - keep
     let handle: FileHandle | undefined
     try {
       handle = await this.fs.open(file, constants.O_WRONLY | (constants.O_NOFOLLOW ?? 0))
@@ -326,8 +327,12 @@ export class FileBaselines implements SupportsBaselines {
   }
 
   private async registerText(file: string): Promise<string | undefined> {
+    return (await this.registerBytes(file))?.toString('utf8')
+  }
+
+  private async registerBytes(file: string): Promise<Buffer | undefined> {
     try {
-      return (await this.fs.readFile(file)).toString('utf8')
+      return await this.fs.readFile(file)
     } catch (error) {
       if (errnoOf(error) === 'ENOENT') return undefined
       throw this.readFailure(file, error, unreadableRegister)

@@ -9,7 +9,8 @@ import { link } from 'node:fs/promises'
 import { hostname } from 'node:os'
 import { dirname, join } from 'node:path'
 import { constants } from 'node:fs'
-import { PromotionInProgressError } from '../errors.js'
+import { isDiglineError, PromotionInProgressError } from '../errors.js'
+import { storeWriteError } from './atomic-write.js'
 import { errnoOf, type FsLayer } from './fs-layer.js'
 
 export interface LockHolder {
@@ -110,6 +111,7 @@ export class PromoteLock {
     private readonly fs: FsLayer,
     private readonly file: string,
     private readonly waitMs = WAIT_MS,
+    private readonly say: (line: string) => void = () => undefined,
   ) {}
 
   /** Runs `step` while holding the lock; waits for a live holder, breaks a provably stale one. */
@@ -118,12 +120,22 @@ export class PromoteLock {
     HELD.add(me.token)
     try {
       const ino = await this.acquire(me)
+      let result: T
       try {
         await this.sweepDrafts()
-        return await step()
-      } finally {
+        result = await step()
+      } catch (error) {
         await this.release(ino)
+        throw error
       }
+      // The step has made its last write and succeeded (for a promotion, its commit point): a failed
+      // release undoes nothing and only leaves a lock whose token this process no longer holds, which
+      // processIsGone judges stale, so it is said rather than thrown.
+      const failed = await this.release(ino)
+      if (failed !== undefined) {
+        this.say(`digline: removing the promotion lock ${this.file} failed with ${failed} after the work it guarded was done; nothing is undone, and the next promotion breaks the lock (in another process, once this one has ended)`)
+      }
+      return result
     } finally {
       HELD.delete(me.token)
     }
@@ -132,36 +144,63 @@ export class PromoteLock {
   private async acquire(me: LockHolder): Promise<number> {
     const deadline = Date.now() + this.waitMs
     const draft = `${this.file}.${me.pid}-${me.start ?? 'x'}.${me.token}.tmp`
+    let ino: number
+    try {
+      ino = await this.writeDraft(draft, me)
+      await this.publish(draft, deadline)
+    } catch (error) {
+      await this.fs.unlink(draft).catch(() => undefined)
+      throw this.lockError('taking the promotion lock', error)
+    }
+    // The lock is ours; a draft left beside it would be a temp file, so failing to remove it fails the
+    // promotion before anything else is written, and the lock goes with it.
+    try {
+      await this.fs.unlink(draft)
+    } catch (error) {
+      await this.release(ino)
+      await this.fs.unlink(draft).catch(() => undefined)
+      throw this.lockError('removing the draft of the promotion lock', error, draft)
+    }
+    return ino
+  }
+
+  /** Writes the holder to `draft` whole and durably; returns its inode, the lock's once linked. */
+  private async writeDraft(draft: string, me: LockHolder): Promise<number> {
     const text = `${JSON.stringify(me)}\n`
     const handle = await this.fs.open(draft, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY | (constants.O_NOFOLLOW ?? 0), 0o644)
     try {
       await this.fs.write(handle, Buffer.from(text), 0, Buffer.byteLength(text))
       await this.fs.fsync(handle)
+      return (await this.fs.fstat(handle)).ino
     } finally {
       await this.fs.close(handle)
     }
-    try {
-      for (let attempt = 0; ; attempt++) {
-        try {
-          await link(draft, this.file)
-          return (await this.fs.lstat(this.file)).ino
-        } catch (error) {
-          if (errnoOf(error) !== 'EEXIST') throw error
-        }
-        const held = await this.judge()
-        if (held === 'gone') continue
-        if (Date.now() > deadline) {
-          const who = held === undefined ? 'another process' : `process ${held.pid} on ${held.host} (since ${held.since})`
-          throw new PromotionInProgressError(
-            `refused to promote: ${who} has held the promotion lock ${this.file} for more than ${this.waitMs / 1000} s; nothing was written`,
-            held === undefined ? `wait for the other promotion to finish, then run the command again` : `wait for process ${held.pid} to finish (or end it), then run the command again`,
-          )
-        }
-        await sleep(10 + Math.floor(Math.random() * 40) + Math.min(attempt, 20) * 5)
+  }
+
+  /** Links `draft` as the lock: waits for a live holder, breaks a provably stale one. */
+  private async publish(draft: string, deadline: number): Promise<void> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await link(draft, this.file)
+        return
+      } catch (error) {
+        if (errnoOf(error) !== 'EEXIST') throw error
       }
-    } finally {
-      await this.fs.unlink(draft).catch(() => undefined)
+      const held = await this.judge()
+      if (held === 'gone') continue
+      if (Date.now() > deadline) {
+        const who = held === undefined ? 'another process' : `process ${held.pid} on ${held.host} (since ${held.since})`
+        throw new PromotionInProgressError(
+          `refused to promote: ${who} has held the promotion lock ${this.file} for more than ${this.waitMs / 1000} s; nothing was written`,
+          held === undefined ? `wait for the other promotion to finish, then run the command again` : `wait for process ${held.pid} to finish (or end it), then run the command again`,
+        )
+      }
+      await sleep(10 + Math.floor(Math.random() * 40) + Math.min(attempt, 20) * 5)
     }
+  }
+
+  private lockError(what: string, error: unknown, path = this.file): Error {
+    return isDiglineError(error) ? error : storeWriteError(what, path, error, 'nothing was promoted; the baseline and the register are as they were')
   }
 
   /** The holder of the lock as it is, or 'gone' when it was stale and has been taken away. */
@@ -201,11 +240,13 @@ export class PromoteLock {
     }
   }
 
-  private async release(ino: number): Promise<void> {
+  /** Removes the lock if it is still the one taken; returns the errno of a failure, not throwing it. */
+  private async release(ino: number): Promise<string | undefined> {
     try {
       if ((await this.fs.lstat(this.file)).ino === ino) await this.fs.unlink(this.file)
-    } catch {
-      // Gone already; a lock left behind names a dead holder and is broken by the next promoter.
+      return undefined
+    } catch (error) {
+      return errnoOf(error) === 'ENOENT' ? undefined : (errnoOf(error) ?? String(error))
     }
   }
 }

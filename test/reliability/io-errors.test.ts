@@ -1,6 +1,6 @@
 // I/O errors at every mutating operation (SPEC §9): ENOSPC, EIO and EACCES injected by FaultFs into a
-// run and into a promotion. Each stops the operation with a named error and never reports success,
-// leaves no temp file, and the state it leaves recovers (resume, or the promote repeated) to the
+// run and into a promotion. Each stops the operation with a named error and never reports success
+// (but for a fault after a promotion's commit point, where success is the truth), leaves no temp file, and the state it leaves recovers (resume, or the promote repeated) to the
 // outcome of an operation that never failed. A partial journal record is cut back, or read as a torn
 // tail, and is never fused with the next record.
 import { readFileSync } from 'node:fs'
@@ -150,7 +150,7 @@ describe('I/O errors in a promotion', () => {
     })
   }
 
-  test('a failed promotion leaves the baseline and the register as they were; repeated, it ends as a clean one', async () => {
+  test('a failed promotion leaves the baseline and the register as they were; repeated, it ends as a clean one (a fault after the commit point: a promotion that succeeded)', async () => {
     const start = makeWorld(disk.dir)
     const store = new FileResultStore({ root: start.root })
     await store.writeRun(first)
@@ -161,10 +161,16 @@ describe('I/O errors in a promotion', () => {
     await promote(clean, probe)
     const reference = settledTree(clean).tree
     const opNames = probe.mutations.map((e) => `${e.op} ${e.path.replace(clean.dir, '')}`)
-    dropWorld(clean)
-    const problems: string[] = []
     const baseline = (w: World) => readFileSync(join(w.root, 'acme', 'baselines', 'capitals.json'))
     const register = (w: World) => readFileSync(join(w.root, 'acme', 'register.jsonl'))
+    const promoted = { baseline: baseline(clean), register: register(clean) }
+    dropWorld(clean)
+    // The commit point is the fsync of the register line: from then on the promotion is on disk
+    // whole, and the one operation after it, removing the promotion lock, cannot undo it. A fault
+    // there leaves a complete promotion, which reports success (its lock is broken by the next one).
+    const commitAt = opNames.findLastIndex((name) => name.startsWith('fsync ') && name.endsWith('/register.jsonl'))
+    expect(opNames.slice(commitAt + 1)).toEqual(['unlink /project/.digline/acme/.promote.lock'])
+    const problems: string[] = []
     for (const code of CODES) {
       for (let k = 0; k < probe.mutations.length; k++) {
         const world = copyWorld(start, disk.dir)
@@ -173,9 +179,14 @@ describe('I/O errors in a promotion', () => {
           () => undefined,
           (e: unknown) => e,
         )
-        if (named(error) === undefined) problems.push(`${where}: ${error === undefined ? 'reported success' : `unnamed error ${String(error)}`}`)
-        if (!baseline(world).equals(baseline(start))) problems.push(`${where}: the baseline changed`)
-        if (!register(world).equals(register(start))) problems.push(`${where}: the register changed`)
+        const outcome = k > commitAt ? promoted : { baseline: baseline(start), register: register(start) }
+        if (k > commitAt) {
+          if (error !== undefined) problems.push(`${where}: failed after the commit point: ${String(error)}`)
+        } else if (named(error) === undefined) {
+          problems.push(`${where}: ${error === undefined ? 'reported success' : `unnamed error ${String(error)}`}`)
+        }
+        if (!baseline(world).equals(outcome.baseline)) problems.push(`${where}: the baseline is not ${k > commitAt ? 'the promoted one' : 'as it was'}`)
+        if (!register(world).equals(outcome.register)) problems.push(`${where}: the register is not ${k > commitAt ? 'the promoted one' : 'as it was'}`)
         const temps = tempFilesIn(snapshotTree(world.dir))
         if (temps.length > 0) problems.push(`${where}: left ${temps.join(', ')}`)
         await promote(world).catch((e: unknown) => problems.push(`${where}: the repeated promote failed: ${String(e)}`))

@@ -151,6 +151,19 @@ describe('a register line torn by a crash (an unterminated last fragment)', () =
     expect(readdirSync(join(dir.root, 'acme'))).toEqual(['register.jsonl'])
   })
 
+  it('is cut at its last newline byte even when the fragment is not UTF-8', async () => {
+    const said: string[] = []
+    temp = makeTempStore()
+    const store = new FileResultStore({ root: temp.root, say: (line) => said.push(line) })
+    const file = join(temp.root, 'acme', 'register.jsonl')
+    mkdirSync(join(temp.root, 'acme'), { recursive: true })
+    const fragment = Buffer.concat([Buffer.from('{"key":"'), Buffer.from([0xc5, 0xd1, 0xff]), Buffer.from('x')])
+    writeFileSync(file, Buffer.concat([Buffer.from(whole), fragment]))
+    expect((await store.readRegister('acme')).map((e) => e.key)).toEqual(['20261129T223956123456Z-3f9a0c1b2d4e'])
+    expect(readFileSync(file, 'utf8')).toBe(whole)
+    expect(said).toEqual([expect.stringContaining(`(${fragment.length} bytes`)])
+  })
+
   it('is cut off by the next promotion, which then lands after the whole lines', async () => {
     const said: string[] = []
     temp = makeTempStore()

@@ -1,12 +1,12 @@
 // Inputs for the readers' fuzzers: mutations of a valid file (truncations, bit flips, deletions,
 // insertions, line edits, splices of JSON tokens) and fast-check's own bytes and JSON values; and the
 // one oracle every reader is held to: it answers, or it refuses by name.
-import { mkdirSync, writeFileSync } from 'node:fs'
-import { dirname } from 'node:path'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { dirname, relative } from 'node:path'
 import fc from 'fast-check'
 import { expect } from 'vitest'
 import { FAILURES, isDiglineError, REFUSALS } from '../../../src/errors.js'
-import { snapshotTree } from '../../store/tree-snapshot.js'
+import { snapshotTree, type TreeEntry } from '../../store/tree-snapshot.js'
 import { FUZZ_RUNS, LONG } from './figures.js'
 
 /** A refusal or failure digline names: its class, or the plain-object form a refusal crosses processes in. */
@@ -111,16 +111,22 @@ export function assertRefusalData(data: { name: string } | undefined, what: stri
   if (data !== undefined && !(data.name in REFUSALS || data.name in FAILURES)) throw new Error(`${what} described a refusal digline does not name: ${data.name}`)
 }
 
-/** Plants FUZZ_RUNS fuzzed versions of `valid` at `file` and runs the readers on each; the tree under `dir` must not change. */
-export async function fuzzReader(dir: string, valid: Buffer, file: string, readers: (bytes: Buffer) => Promise<void>): Promise<number> {
+/**
+ * Plants FUZZ_RUNS fuzzed versions of `valid` at `file` and runs the readers on each; the tree under
+ * `dir` must not change, except `file` when `after` says which bytes it must hold afterwards.
+ */
+export async function fuzzReader(dir: string, valid: Buffer, file: string, readers: (bytes: Buffer) => Promise<void>, after?: (bytes: Buffer) => Buffer): Promise<number> {
   let inputs = 0
+  const planted = relative(dir, file)
+  const others = (tree: TreeEntry[]) => (after === undefined ? tree : tree.filter((e) => e.path !== planted))
   await fc.assert(
     fc.asyncProperty(fuzzedFile(valid), async (bytes) => {
       inputs++
       plant(file, bytes)
       const before = snapshotTree(dir)
       await readers(bytes)
-      expect(snapshotTree(dir)).toEqual(before)
+      expect(others(snapshotTree(dir))).toEqual(others(before))
+      if (after !== undefined) expect(readFileSync(file).toString('hex')).toBe(after(bytes).toString('hex'))
     }),
     fuzzOptions(FUZZ_RUNS),
   )
