@@ -61,11 +61,19 @@ export function leaseHolds(lease: Lease): boolean {
   const boot = bootId()
   if (lease.boot !== null && boot !== null && lease.boot !== boot) return false
   if (lease.pid === process.pid && (lease.start_time === null || lease.start_time === processStartTime(process.pid))) return false
-  if (!signalsAlive(lease.pid)) return false
-  const stat = procStat(lease.pid)
+  return processHolds(lease.pid, lease.start_time)
+}
+
+/**
+ * Whether a process of this host with this pid is alive and is the one that started at `startTime`
+ * (when known): a zombie, or a pid the kernel handed to another process since, is not.
+ */
+export function processHolds(pid: number, startTime: number | null): boolean {
+  if (!signalsAlive(pid)) return false
+  const stat = procStat(pid)
   if (stat === undefined) return true
   if (stat.state === 'Z') return false
-  return lease.start_time === null || lease.start_time === stat.startTime
+  return startTime === null || startTime === stat.startTime
 }
 
 /** The first leg whose lease holds. */

@@ -4,7 +4,6 @@
 // with link(2), so it never exists half-written; a lock whose holder is provably gone (same host and
 // boot, and no process with that pid and start time) is broken by the next promoter (docs/adr/0027).
 import { randomBytes } from 'node:crypto'
-import { readFileSync } from 'node:fs'
 import { link } from 'node:fs/promises'
 import { hostname } from 'node:os'
 import { dirname, join } from 'node:path'
@@ -12,6 +11,7 @@ import { constants } from 'node:fs'
 import { isDiglineError, PromotionInProgressError } from '../errors.js'
 import { storeWriteError } from './atomic-write.js'
 import { errnoOf, type FsLayer } from './fs-layer.js'
+import { bootId, processHolds, processStartTime } from './live-writer.js'
 
 export interface LockHolder {
   host: string
@@ -31,47 +31,16 @@ const DRAFT_NAME = /^\.promote\.lock\.(\d+)-(\d+|x)\.([0-9a-f]+)\.tmp$/
 
 const WAIT_MS = 60_000
 
-function bootId(): string | null {
-  try {
-    return readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim()
-  } catch {
-    return null
-  }
-}
 
-/** The start time of a process, or null when it is gone or the system does not say. */
-export function processStart(pid: number): number | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-    if (fields[0] === 'Z') return null
-    const start = Number(fields[19])
-    return Number.isFinite(start) ? start : null
-  } catch {
-    return null
-  }
-}
 
 export function thisHolder(): LockHolder {
-  return { host: hostname(), boot: bootId(), pid: process.pid, start: processStart(process.pid), since: new Date().toISOString(), token: randomBytes(8).toString('hex') }
+  return { host: hostname(), boot: bootId(), pid: process.pid, start: processStartTime(process.pid), since: new Date().toISOString(), token: randomBytes(8).toString('hex') }
 }
 
 /** Whether a process (pid and start time) of this host is gone; a token of this process is judged by HELD. */
 function processIsGone(pid: number, start: number | null, token: string | undefined): boolean {
-  if (pid === process.pid && (start === null || start === processStart(process.pid))) return token !== undefined && !HELD.has(token)
-  if (!pidAnswers(pid)) return true
-  if (start === null) return false
-  const now = processStart(pid)
-  return now === null ? existsNoProc(pid) : now !== start
-}
-
-function pidAnswers(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    return errnoOf(error) === 'EPERM'
-  }
+  if (pid === process.pid && (start === null || start === processStartTime(process.pid))) return token !== undefined && !HELD.has(token)
+  return !processHolds(pid, start)
 }
 
 /** Whether a holder is provably gone: only a process of this host and this boot can be judged. */
@@ -82,15 +51,6 @@ export function holderIsGone(holder: LockHolder): boolean {
   return processIsGone(holder.pid, holder.start, holder.token)
 }
 
-function existsNoProc(pid: number): boolean {
-  // No /proc entry for a pid that answers signal 0: a zombie (gone) on Linux, or no /proc at all.
-  try {
-    readFileSync(`/proc/${pid}/stat`, 'utf8')
-    return true
-  } catch {
-    return process.platform === 'linux'
-  }
-}
 
 function parseHolder(text: string): LockHolder | undefined {
   try {
@@ -216,7 +176,7 @@ export class PromoteLock {
     }
     if (holder === undefined || !holderIsGone(holder)) return holder
     // Take the stale lock aside, then make sure it was the one judged, not a fresh one put there since.
-    const aside = `${this.file}.${process.pid}-${processStart(process.pid) ?? 'x'}.${randomBytes(8).toString('hex')}.tmp`
+    const aside = `${this.file}.${process.pid}-${processStartTime(process.pid) ?? 'x'}.${randomBytes(8).toString('hex')}.tmp`
     try {
       await this.fs.rename(this.file, aside)
     } catch (error) {
