@@ -13,7 +13,13 @@ const LAYERS = [
 const FRONT_ENDS = ['^plugin/', '^src/cli/', '^src/report/', '^src/mcp/']
 
 const forbidden = [
-  { name: 'no-circular', severity: 'error', comment: 'Import cycles hide which layer owns what.', from: {}, to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'] } } },
+  {
+    name: 'no-circular',
+    severity: 'error',
+    comment: 'Import cycles hide which layer owns what.',
+    from: {},
+    to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'] } },
+  },
   { name: 'src-never-imports-vitest', severity: 'error', from: { path: '^src/' }, to: { path: 'node_modules/(vitest|@vitest)/' } },
 ]
 LAYERS.forEach(([name, path], index) => {

@@ -75,11 +75,7 @@ function machine(dir) {
 function table(rows) {
   const cell = (s) => String(s).replaceAll('|', '\\|')
   const mark = (p) => (p === true ? 'pass' : p === false ? '**miss**' : '—')
-  return [
-    '| figure | value | goal | result |',
-    '|---|---|---|---|',
-    ...rows.map((r) => `| ${cell(r.figure)} | ${cell(r.value)} | ${cell(r.goal)} | ${mark(r.pass)} |`),
-  ].join('\n')
+  return ['| figure | value | goal | result |', '|---|---|---|---|', ...rows.map((r) => `| ${cell(r.figure)} | ${cell(r.value)} | ${cell(r.goal)} | ${mark(r.pass)} |`)].join('\n')
 }
 
 const started = Date.now()

@@ -34,7 +34,13 @@ function runContext(): RunContext & { claims?: string } {
     )
   }
   if (provided.refusal !== undefined) throw reviveError(provided.refusal)
-  return { tenant: provided.tenant, environment: provided.environment, storeRoot: provided.storeRoot, projectRoot: provided.projectRoot, ...(provided.claims === undefined ? {} : { claims: provided.claims }) }
+  return {
+    tenant: provided.tenant,
+    environment: provided.environment,
+    storeRoot: provided.storeRoot,
+    projectRoot: provided.projectRoot,
+    ...(provided.claims === undefined ? {} : { claims: provided.claims }),
+  }
 }
 
 /** The case ids whose tests Vitest will run; undefined when every case runs. */
@@ -90,7 +96,11 @@ export function evalSuite<I, O, E>(definition: SuiteDefinition<I, O, E>): void {
           const leftOut = started.leftOutNote(c.id)
           if (leftOut !== undefined) skip(leftOut)
           const result = await started.caseResult(c.id)
-          task.meta.digline = { kind: 'case', suite: suite.name, case: { case_id: c.id, verdict: result.verdict, score: result.score, reason: result.error?.message ?? result.reason } }
+          task.meta.digline = {
+            kind: 'case',
+            suite: suite.name,
+            case: { case_id: c.id, verdict: result.verdict, score: result.score, reason: result.error?.message ?? result.reason },
+          }
           if (result.verdict === 'error') throw new CaseErroredError(suite.name, c.id, result.error!.cause, result.error!.message)
         },
         suite.timeout,
@@ -105,7 +115,8 @@ export function evalSuite<I, O, E>(definition: SuiteDefinition<I, O, E>): void {
         const outcome: SuiteOutcome = await started.outcome
         task.meta.digline = { kind: 'suite', outcome }
         if (outcome.status === 'errored') throw new SuiteNotHeldError(`${outcome.aggregates.errored} case(s) errored, so suite ${suite.name} could not be judged (exit 2)`)
-        if (outcome.status === 'baseline-unreadable') throw new SuiteNotHeldError(`suite ${suite.name} could not be judged against its baseline: ${outcome.comparison?.warnings.join('; ') ?? 'the baseline cannot be read'}`)
+        if (outcome.status === 'baseline-unreadable')
+          throw new SuiteNotHeldError(`suite ${suite.name} could not be judged against its baseline: ${outcome.comparison?.warnings.join('; ') ?? 'the baseline cannot be read'}`)
         if (outcome.status === 'regressed') throw new SuiteNotHeldError(`suite ${suite.name} regressed against its baseline: ${outcome.comparison?.reasons.join('; ') ?? ''}`)
         if (outcome.status === 'missed') throw new SuiteNotHeldError(`suite ${suite.name} missed its thresholds: ${describeMisses(outcome.misses)}`)
       },

@@ -57,7 +57,9 @@ export function digline(options: DiglineOptions): Plugin {
         provided = { tenant, environment, storeRoot, projectRoot: root, claims: claimDir(vitest) }
       } catch (error) {
         // resolveOptions refuses bad options by name; anything else it throws is a defect of digline
-        const refusal = isDiglineError(error) ? error : new InternalError(`resolving the digline() options failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
+        const refusal = isDiglineError(error)
+          ? error
+          : new InternalError(`resolving the digline() options failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
         provided = { refusal: refusal.toData() }
       }
       project.provide('digline', provided)

@@ -11,7 +11,8 @@ export function exitTwoWhenStopped(): void {
   g[INSTALLED] = true
   let stopped = false
   const onStop = (signal: NodeJS.Signals) => {
-    if (!stopped) process.stderr.write(`\ndigline: ${signal} received: the calls in flight are aborted and no new call starts; \`digline pending\` names what stays resumable (exit 2)\n`)
+    if (!stopped)
+      process.stderr.write(`\ndigline: ${signal} received: the calls in flight are aborted and no new call starts; \`digline pending\` names what stays resumable (exit 2)\n`)
     stopped = true
     process.exitCode = 2
     // Vitest's own handler exits right after; when it is not there, exit here.

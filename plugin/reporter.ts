@@ -95,7 +95,8 @@ export class DiglineReporter implements Reporter {
           c.outcomes.push(meta.outcome)
           moduleOutcomes++
         }
-        if (meta?.kind === 'case' && meta.case.verdict === 'error') erroredCases.push(`${where} › ${meta.suite} › ${meta.case.case_id}: ${firstLine(meta.case.reason ?? 'errored')}`)
+        if (meta?.kind === 'case' && meta.case.verdict === 'error')
+          erroredCases.push(`${where} › ${meta.suite} › ${meta.case.case_id}: ${firstLine(meta.case.reason ?? 'errored')}`)
         if (result.state !== 'failed') continue
         // A judged case's test fails only when it errored, which its suite's outcome counts; any
         // other red test (a timeout, say) must not pass unnoticed.

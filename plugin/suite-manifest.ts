@@ -10,6 +10,13 @@ export function recordInManifest(suite: ResolvedSuite, ctx: RunContext, file: st
   const path = env.DIGLINE_MANIFEST
   if (path === undefined || path === '') return
   const { configHash, casesDigest } = suiteIdentity(suite)
-  const entry: SuiteManifestEntry = { suite: suite.name, tenant: ctx.tenant, config_hash: configHash, cases_digest: casesDigest, cases: suite.cases.length, ...(file === undefined ? {} : { file }) }
+  const entry: SuiteManifestEntry = {
+    suite: suite.name,
+    tenant: ctx.tenant,
+    config_hash: configHash,
+    cases_digest: casesDigest,
+    cases: suite.cases.length,
+    ...(file === undefined ? {} : { file }),
+  }
   appendFileSync(path, `${JSON.stringify(entry)}\n`)
 }

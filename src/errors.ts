@@ -317,12 +317,12 @@ export const REFUSALS = {
   },
   UnreadableBaselineError: {
     error: UnreadableBaselineError,
-    when: 'A suite\'s committed baseline is not JSON, does not match the baseline schema, or cannot be read.',
+    when: "A suite's committed baseline is not JSON, does not match the baseline schema, or cannot be read.",
     next: 'Restore the baseline from git (`git checkout -- .digline/<tenant>/baselines/<suite>.json`) or promote a run again.',
   },
   UnreadableRegisterError: {
     error: UnreadableRegisterError,
-    when: 'A line of the tenant\'s register.jsonl is not a register entry (a merge conflict, a hand edit), or the file cannot be read.',
+    when: "A line of the tenant's register.jsonl is not a register entry (a merge conflict, a hand edit), or the file cannot be read.",
     next: 'Restore register.jsonl from git (the line number is in the message); nothing was promoted.',
   },
   SuiteNotDeclaredError: {
@@ -342,22 +342,22 @@ export const REFUSALS = {
   },
   ConfigHashMismatchError: {
     error: ConfigHashMismatchError,
-    when: 'A promotion named a run made under a config_hash other than the suite\'s current one.',
+    when: "A promotion named a run made under a config_hash other than the suite's current one.",
     next: 'Run the suite as it is now with `vitest run`, then promote that run.',
   },
   ReplacingRequiredError: {
     error: ReplacingRequiredError,
     when: 'A promotion would replace an existing baseline but did not say so with --replacing.',
-    next: 'Repeat the command with `--replacing CURRENT`; the message names the current baseline\'s key.',
+    next: "Repeat the command with `--replacing CURRENT`; the message names the current baseline's key.",
   },
   ReplacingMismatchError: {
     error: ReplacingMismatchError,
-    when: 'A promotion\'s --replacing does not name the current baseline\'s key (or there is no baseline to replace).',
+    when: "A promotion's --replacing does not name the current baseline's key (or there is no baseline to replace).",
     next: 'Repeat the command with the --replacing the message names (or without --replacing when there is no baseline).',
   },
   PromotedRunError: {
     error: PromotedRunError,
-    when: 'A delete named the run its suite\'s current baseline was promoted from, whether or not that run is still on disk; nothing was removed.',
+    when: "A delete named the run its suite's current baseline was promoted from, whether or not that run is still on disk; nothing was removed.",
     next: 'Promote another run first (`digline promote --suite S --run NEW --replacing KEY`), then repeat the delete.',
   },
   RunRemovedError: {
@@ -377,7 +377,7 @@ export const REFUSALS = {
   },
   ReplayMismatchError: {
     error: ReplayMismatchError,
-    when: 'A rejudge cannot judge the recorded answers by the rules of the suite it files under: that suite asks for another number of samples per case, or declares none of the run\'s cases.',
+    when: "A rejudge cannot judge the recorded answers by the rules of the suite it files under: that suite asks for another number of samples per case, or declares none of the run's cases.",
     next: 'Re-judge into a suite with the same samples and case ids (`--into T`), or run the suite again with `vitest run`.',
   },
   InvalidModelOptionsError: {
@@ -422,7 +422,7 @@ export const REFUSALS = {
   },
   BaselineRunOverwriteError: {
     error: BaselineRunOverwriteError,
-    when: 'A fresh run would be written under the key of the run its suite\'s baseline was promoted from (the same DIGLINE_CREATED_AT and config); nothing was called.',
+    when: "A fresh run would be written under the key of the run its suite's baseline was promoted from (the same DIGLINE_CREATED_AT and config); nothing was called.",
     next: 'Run with another DIGLINE_CREATED_AT (or none): the run under the baseline is never overwritten.',
   },
   RunExistsError: {
@@ -437,12 +437,12 @@ export const REFUSALS = {
   },
   HeaderTooLargeError: {
     error: HeaderTooLargeError,
-    when: 'A suite\'s run document header or journal header would be larger than the bounded prefix that listing, deleting and the liveness check read (1 MiB for a document header, 64 KiB for a journal header): refused at start, before any call, naming the largest field.',
+    when: "A suite's run document header or journal header would be larger than the bounded prefix that listing, deleting and the liveness check read (1 MiB for a document header, 64 KiB for a journal header): refused at start, before any call, naming the largest field.",
     next: 'Shrink the field named in the message (a long system prompt belongs in an artifact file, large metadata in a file the suite reads), then run again.',
   },
   RunPathOccupiedError: {
     error: RunPathOccupiedError,
-    when: 'A pending journal\'s run document path holds something that is not that run\'s readable document (an empty or broken file, a directory, another run\'s document): the run is not finished, and the journal is kept.',
+    when: "A pending journal's run document path holds something that is not that run's readable document (an empty or broken file, a directory, another run's document): the run is not finished, and the journal is kept.",
     next: 'Move the file named in the message aside, then `digline run --resume KEY --suite S` finishes the run from its journal.',
   },
 } as const satisfies Record<string, ErrorEntry<RefusalClass>>

@@ -49,4 +49,13 @@ for (let r = 0; r < reps; r++) {
   readBaselineMs.push(Number(t1 - t) / 1e6)
   readRunMs.push(Number(t2 - t1) / 1e6)
 }
-reply({ cases, memoryMs, diskMs, readBaselineMs, readRunMs, writeRunMs, flipped: compared.flipped.pass_to_fail.length + compared.flipped.fail_to_pass.length, regressed: compared.regressed })
+reply({
+  cases,
+  memoryMs,
+  diskMs,
+  readBaselineMs,
+  readRunMs,
+  writeRunMs,
+  flipped: compared.flipped.pass_to_fail.length + compared.flipped.fail_to_pass.length,
+  regressed: compared.regressed,
+})

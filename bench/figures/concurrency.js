@@ -70,7 +70,9 @@ export async function concurrency({ install, quick, log }) {
             s.journaled.push(journaled)
             s.listenerWarnings.push(result.listenerWarnings)
           }
-          log(`  N=${N} rep ${r + 1} ${which}: ${fmt.s(result.wallMs)} (CPU ${fmt.s(result.memory.cpuMs)}), peak RSS ${fmt.mib(result.memory.treePeakBytes)}, in flight ≤ ${stats.peakInFlight}`)
+          log(
+            `  N=${N} rep ${r + 1} ${which}: ${fmt.s(result.wallMs)} (CPU ${fmt.s(result.memory.cpuMs)}), peak RSS ${fmt.mib(result.memory.treePeakBytes)}, in flight ≤ ${stats.peakInFlight}`,
+          )
         }
       }
       const vsPlain = pairedRatio(side.digline.wall, side.plain.wall)

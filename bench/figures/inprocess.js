@@ -53,7 +53,12 @@ export async function tenantScan({ install, quick, tmp, log }) {
     },
   ]
   if (!r.delete.measured) {
-    rows.push({ figure: '4. delete of a run with a three-deep replay chain', value: r.delete.why, goal: 'seconds, independent of document size; ≤ 64 KiB per document', pass: null })
+    rows.push({
+      figure: '4. delete of a run with a three-deep replay chain',
+      value: r.delete.why,
+      goal: 'seconds, independent of document size; ≤ 64 KiB per document',
+      pass: null,
+    })
   } else {
     const big = r.delete.tenants.bench
     const small = r.delete.tenants.small

@@ -38,7 +38,9 @@ export async function memory({ install, quick, log }) {
       m.main.push(result.memory.mainPeakBytes)
       m.tree.push(result.memory.treePeakBytes)
       m.wall.push(result.wallMs)
-      log(`  ${v.name} (${v.cases}×${SAMPLES}, ${v.answer} B answers) rep ${r + 1}: worker ${fmt.mib(result.memory.workerPeakBytes)}, main ${fmt.mib(result.memory.mainPeakBytes)}, ${fmt.s(result.wallMs)}`)
+      log(
+        `  ${v.name} (${v.cases}×${SAMPLES}, ${v.answer} B answers) rep ${r + 1}: worker ${fmt.mib(result.memory.workerPeakBytes)}, main ${fmt.mib(result.memory.mainPeakBytes)}, ${fmt.s(result.wallMs)}`,
+      )
     }
   }
   const med = (name, key) => median(measured[name][key])

@@ -97,5 +97,8 @@ export async function overhead({ install, quick, log }) {
       pass: null,
     })
   }
-  return { rows, raw: { N, small: SMALL, reps, wallMs: wall, cpuMs: cpu, floors, ratio, perCaseMs, fixedMs, marginalMs, tmpfsPerCaseMs, fsyncMeanMs: fsyncMean, fsyncMedianMs: fsyncMedian } }
+  return {
+    rows,
+    raw: { N, small: SMALL, reps, wallMs: wall, cpuMs: cpu, floors, ratio, perCaseMs, fixedMs, marginalMs, tmpfsPerCaseMs, fsyncMeanMs: fsyncMean, fsyncMedianMs: fsyncMedian },
+  }
 }

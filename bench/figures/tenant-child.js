@@ -102,7 +102,16 @@ if (hasDelete) {
   const acc = { bench: { times: [], bytes: 0, maxBytes: 0, removed: undefined }, small: { times: [], bytes: 0, maxBytes: 0, removed: undefined } }
   for (let r = 0; r < reps; r++) {
     // Alternate the tenants, so a drift in the machine's load hits both alike.
-    const order = r % 2 === 0 ? [['bench', true], ['small', false]] : [['small', false], ['bench', true]]
+    const order =
+      r % 2 === 0
+        ? [
+            ['bench', true],
+            ['small', false],
+          ]
+        : [
+            ['small', false],
+            ['bench', true],
+          ]
     for (const [tenant, largeChain] of order) {
       // A run in suite s01 and three replays chained to it through rejudged_from, across suites.
       let index = 1_000_000 + r * 10
@@ -137,6 +146,15 @@ reply({
   suites,
   tenant: mixed,
   setupMs,
-  list: { suite: listSuite, docs: listing.runs.length, listed, refused, ms: listMs, bytesRead: listCounter.bytes, meanBytesPerDoc: listCounter.bytes / listing.runs.length, maxBytesPerDoc: Math.max(...perDoc) },
+  list: {
+    suite: listSuite,
+    docs: listing.runs.length,
+    listed,
+    refused,
+    ms: listMs,
+    bytesRead: listCounter.bytes,
+    meanBytesPerDoc: listCounter.bytes / listing.runs.length,
+    maxBytesPerDoc: Math.max(...perDoc),
+  },
   delete: del,
 })

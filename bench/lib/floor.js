@@ -5,7 +5,9 @@ import { open } from 'node:fs/promises'
 import { join } from 'node:path'
 import { median } from './stats.js'
 
-const LINE = Buffer.from(`${'0'.repeat(8)} ${JSON.stringify({ kind: 'case', cause: null, case: { case_id: 'c00042', verdict: 'pass', score: 1, passed_samples: 1, reason: null, error: null, samples: [{ pass: true, score: 1, scorers: [{ name: 'exact', pass: true, score: 1, reason: null }] }] } })}\n`)
+const LINE = Buffer.from(
+  `${'0'.repeat(8)} ${JSON.stringify({ kind: 'case', cause: null, case: { case_id: 'c00042', verdict: 'pass', score: 1, passed_samples: 1, reason: null, error: null, samples: [{ pass: true, score: 1, scorers: [{ name: 'exact', pass: true, score: 1, reason: null }] }] } })}\n`,
+)
 
 /**
  * Latency (ms) of one durable append of a journal-sized record, via node:fs/promises as the journal
@@ -41,7 +43,14 @@ export async function measureFsync(dir, iterations = 400) {
       if (i >= 20) rawMs.push(Number(process.hrtime.bigint() - t) / 1e6)
     }
     closeSync(fd)
-    return { fsyncMs: median(fsyncMs), appendAndFsyncMs: median(appendMs), appendAndFsyncMeanMs: appendMs.reduce((a, b) => a + b, 0) / appendMs.length, rawFsyncSyncMs: median(rawMs), recordBytes: LINE.length, iterations }
+    return {
+      fsyncMs: median(fsyncMs),
+      appendAndFsyncMs: median(appendMs),
+      appendAndFsyncMeanMs: appendMs.reduce((a, b) => a + b, 0) / appendMs.length,
+      rawFsyncSyncMs: median(rawMs),
+      recordBytes: LINE.length,
+      iterations,
+    }
   } finally {
     rmSync(tmp, { recursive: true, force: true })
   }

@@ -32,11 +32,11 @@ export async function main(argv: string[], io: CliIo): Promise<ExitCode> {
   const [name, ...rest] = argv
   try {
     if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
-      if (name === undefined) return io.stderr(usage()), 64
+      if (name === undefined) return (io.stderr(usage()), 64)
       io.stdout(usage())
       return 0
     }
-    if (name === '--version' || name === '-v') return io.stdout(DIGLINE_VERSION), 0
+    if (name === '--version' || name === '-v') return (io.stdout(DIGLINE_VERSION), 0)
     const command = COMMANDS.find((c) => c.name === name)
     if (command === undefined) throw new UsageError(`digline: unknown command ${JSON.stringify(name)}`, 'Run `digline --help` for the commands there are.')
     return await command.run(rest, io)

@@ -17,7 +17,8 @@ export function pricingFor(prices: PriceTable, observed: Observed, targetConfig:
   const judges: Record<string, string[]> = {}
   for (const scorer of judgeConfig.scorers) {
     const declared = scorer.config.model
-    const declaredId = typeof declared === 'string' ? declared : typeof (declared as JsonObject | undefined)?.model === 'string' ? ((declared as JsonObject).model as string) : undefined
+    const declaredId =
+      typeof declared === 'string' ? declared : typeof (declared as JsonObject | undefined)?.model === 'string' ? ((declared as JsonObject).model as string) : undefined
     judges[scorer.name] = ids(observed.judge_models[scorer.name], declaredId)
   }
   return { prices, target: ids(observed.target_model ?? undefined, typeof targetConfig.model === 'string' ? targetConfig.model : undefined), judges }

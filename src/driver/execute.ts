@@ -43,9 +43,7 @@ export async function execute(options: ExecuteOptions): Promise<Execution> {
   refuseUnknownDone(suite, done)
   signal?.throwIfAborted()
 
-  const positions = suite.cases
-    .map((evalCase, index) => ({ evalCase, index }))
-    .filter(({ evalCase }) => options.only === undefined || options.only.has(evalCase.id))
+  const positions = suite.cases.map((evalCase, index) => ({ evalCase, index })).filter(({ evalCase }) => options.only === undefined || options.only.has(evalCase.id))
   const results: (CaseResult | undefined)[] = positions.map(({ evalCase }) => done.get(evalCase.id))
   const toRun = positions.map((p, slot) => ({ ...p, slot })).filter((p) => results[p.slot] === undefined)
 
@@ -102,7 +100,10 @@ function refuseUnknownDone(suite: ResolvedSuite, done: ReadonlyMap<string, CaseR
   for (const [id, result] of done) {
     if (!declared.has(id)) {
       // a resume whose cases changed is refused before execute, so this is digline's own defect
-      throw new InternalError(`a judged case ${JSON.stringify(id)} was handed to suite ${JSON.stringify(suite.name)}, which declares no such case; a run is never assembled out of two suites`, ['done', id])
+      throw new InternalError(
+        `a judged case ${JSON.stringify(id)} was handed to suite ${JSON.stringify(suite.name)}, which declares no such case; a run is never assembled out of two suites`,
+        ['done', id],
+      )
     }
     if (result.case_id !== id) {
       throw new InternalError(`the judged case filed as ${JSON.stringify(id)} is the result of case ${JSON.stringify(result.case_id)}`, ['done', id])
@@ -153,13 +154,7 @@ async function runCase(
   }
 }
 
-async function askSamples(
-  suite: ResolvedSuite,
-  evalCase: EvalCase,
-  identity: ObservedIdentity,
-  signal: AbortSignal,
-  calls: { count: number },
-): Promise<Answer[]> {
+async function askSamples(suite: ResolvedSuite, evalCase: EvalCase, identity: ObservedIdentity, signal: AbortSignal, calls: { count: number }): Promise<Answer[]> {
   const { samples } = suite.rules
   const answers: Answer[] = []
   for (let sample = 0; sample < samples; sample++) {
@@ -203,14 +198,7 @@ function isUsage(value: unknown): value is TokenUsage {
   return [input_tokens, output_tokens].every((n) => typeof n === 'number' && Number.isInteger(n) && n >= 0)
 }
 
-async function scoreSample(
-  suite: ResolvedSuite,
-  evalCase: EvalCase,
-  answer: Answer,
-  index: number,
-  identity: ObservedIdentity,
-  signal: AbortSignal,
-): Promise<SampleResult> {
+async function scoreSample(suite: ResolvedSuite, evalCase: EvalCase, answer: Answer, index: number, identity: ObservedIdentity, signal: AbortSignal): Promise<SampleResult> {
   const args = { input: evalCase.input, output: answer.output, expected: evalCase.expected, caseId: evalCase.id, signal, recorded: suite.recordResponses }
   const settled = await Promise.allSettled(suite.scorers.map(async (scorer) => scorer.score(args)))
   const scores: ScorerScore[] = []

@@ -7,12 +7,7 @@
  * Once `stopped()` is true or a `work` throws, no new item starts; the ones in flight settle, and
  * the pool then rejects with the first error (or resolves, if it was only stopped).
  */
-export async function runPool<T>(
-  items: readonly T[],
-  limit: number,
-  work: (item: T) => Promise<void>,
-  stopped: () => boolean = () => false,
-): Promise<void> {
+export async function runPool<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>, stopped: () => boolean = () => false): Promise<void> {
   let next = 0
   let failure: { error: unknown } | undefined
   const worker = async (): Promise<void> => {

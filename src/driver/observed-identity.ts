@@ -50,16 +50,11 @@ export class ObservedIdentity {
 }
 
 function changed(whose: string, first: string, now: string): ObservedIdentityChangedError {
-  return new ObservedIdentityChangedError(
-    `${whose} model changed within the run: first ${JSON.stringify(first)}, now ${JSON.stringify(now)}`,
-    NEXT,
-  )
+  return new ObservedIdentityChangedError(`${whose} model changed within the run: first ${JSON.stringify(first)}, now ${JSON.stringify(now)}`, NEXT)
 }
 
 /** The one-line form a case's error message carries: the class name, what changed, what to do. */
 export function describeIdentityChange(error: ObservedIdentityChangedError): string {
-  const what = error.message.endsWith(`\n  next: ${error.next}`)
-    ? error.message.slice(0, -`\n  next: ${error.next}`.length)
-    : error.message
+  const what = error.message.endsWith(`\n  next: ${error.next}`) ? error.message.slice(0, -`\n  next: ${error.next}`.length) : error.message
   return `${error.name}: ${what}. ${error.next}`
 }

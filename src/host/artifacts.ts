@@ -14,7 +14,11 @@ export async function digestArtifacts(entries: readonly string[], root: string, 
   const out: Record<string, string> = {}
   for (const [i, entry] of entries.entries()) {
     const refuse = (why: string): never => {
-      throw new InvalidSuiteError(`suite ${JSON.stringify(suite)} was refused: artifacts.${i} (${entry}) ${why}`, 'Fix the artifact path in the suite file (relative to the Vitest root).', ['artifacts', i])
+      throw new InvalidSuiteError(
+        `suite ${JSON.stringify(suite)} was refused: artifacts.${i} (${entry}) ${why}`,
+        'Fix the artifact path in the suite file (relative to the Vitest root).',
+        ['artifacts', i],
+      )
     }
     let paths = [entry]
     if (fg.isDynamicPattern(entry)) {
@@ -28,7 +32,11 @@ export async function digestArtifacts(entries: readonly string[], root: string, 
       try {
         out[path] = await sha256OfFile(resolve(root, path))
       } catch (error) {
-        refuse(path === entry ? `cannot be read (${(error as NodeJS.ErrnoException).code ?? error})` : `matched ${path}, which cannot be read (${(error as NodeJS.ErrnoException).code ?? error})`)
+        refuse(
+          path === entry
+            ? `cannot be read (${(error as NodeJS.ErrnoException).code ?? error})`
+            : `matched ${path}, which cannot be read (${(error as NodeJS.ErrnoException).code ?? error})`,
+        )
       }
     }
   }
@@ -36,7 +44,10 @@ export async function digestArtifacts(entries: readonly string[], root: string, 
 }
 
 async function isFile(path: string): Promise<boolean> {
-  return stat(path).then((s) => s.isFile(), () => false)
+  return stat(path).then(
+    (s) => s.isFile(),
+    () => false,
+  )
 }
 
 function byCodePoint(a: string, b: string): number {

@@ -27,7 +27,8 @@ export async function chooseResume(store: Store, tenant: string, options: { key?
     for (const suite of options.suite === undefined ? await suitesOf(store, tenant) : [options.suite]) {
       await assertNotRemoved(store, tenant, suite, options.key, 'resume')
     }
-    if (matches.length === 0) throw new NoPendingJournalError(`no pending journal under key ${options.key} in ${where}`, 'Run `digline pending` to see the keys there are.', ['--resume'])
+    if (matches.length === 0)
+      throw new NoPendingJournalError(`no pending journal under key ${options.key} in ${where}`, 'Run `digline pending` to see the keys there are.', ['--resume'])
     for (const p of matches) await check(store, tenant, p)
     return { chosen: Object.fromEntries(matches.map((p) => [p.suite, p.key])), passedOver: [] }
   }

@@ -82,8 +82,10 @@ export function compareRuns(baseline: BaselineDocument, run: RunDocument): Compa
     )
   }
   // SPEC §7: a changed target is named, though it changes no exit code.
-  if (canonicalJson(baseline.target_config) !== canonicalJson(run.target_config)) warnings.push(`the target's declared config differs from the baseline's: ${JSON.stringify(baseline.target_config)} then, ${JSON.stringify(run.target_config)} now`)
-  if (baseline.observed.target_model !== run.observed.target_model) warnings.push(`the target reported another model than in the baseline: ${baseline.observed.target_model ?? 'none'} then, ${run.observed.target_model ?? 'none'} now`)
+  if (canonicalJson(baseline.target_config) !== canonicalJson(run.target_config))
+    warnings.push(`the target's declared config differs from the baseline's: ${JSON.stringify(baseline.target_config)} then, ${JSON.stringify(run.target_config)} now`)
+  if (baseline.observed.target_model !== run.observed.target_model)
+    warnings.push(`the target reported another model than in the baseline: ${baseline.observed.target_model ?? 'none'} then, ${run.observed.target_model ?? 'none'} now`)
   if (pairing.erroredEither.length > 0) warnings.push(`${pairing.erroredEither.length} case(s) errored in one run or both and are left out of the difference`)
   if (comparable) {
     if (difference === null) warnings.push('no case was judged in both runs: there is nothing to compare')

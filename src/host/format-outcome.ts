@@ -21,7 +21,8 @@ export function formatCaseLines(lines: readonly CaseLine[], max = MAX_CASE_LINES
     const score = c.score === null ? '  -  ' : c.score.toFixed(2).padStart(5)
     return `    ${mark} ${c.case_id} ${pc.dim(score)} ${truncate(c.reason ?? '', 160)}`
   })
-  if (lines.length > max) out.push(pc.dim(`    … and ${lines.length - max} more${run === undefined ? '' : ` (\`digline show --suite ${run.suite} --run ${run.key} --all\` lists them all)`}`))
+  if (lines.length > max)
+    out.push(pc.dim(`    … and ${lines.length - max} more${run === undefined ? '' : ` (\`digline show --suite ${run.suite} --run ${run.key} --all\` lists them all)`}`))
   return out
 }
 

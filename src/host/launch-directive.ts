@@ -31,10 +31,7 @@ export const RejudgeDirectiveSchema = z.strictObject({
 
 export type RejudgeDirectiveValue = z.infer<typeof RejudgeDirectiveSchema>
 
-export type LaunchDirective =
-  | { kind: 'fresh' }
-  | { kind: 'resume'; runs: Record<string, string>; keepErrors: boolean }
-  | { kind: 'rejudge'; value: RejudgeDirectiveValue }
+export type LaunchDirective = { kind: 'fresh' } | { kind: 'resume'; runs: Record<string, string>; keepErrors: boolean } | { kind: 'rejudge'; value: RejudgeDirectiveValue }
 
 /** The environment of a launch: `base` without any directive, plus this one. */
 export function encodeDirective(base: NodeJS.ProcessEnv, directive: LaunchDirective): NodeJS.ProcessEnv {
@@ -53,14 +50,23 @@ export function decodeDirective(env: NodeJS.ProcessEnv): LaunchDirective {
   const resume = env[RESUME_ENV]
   const rejudge = env[REJUDGE_ENV]
   if (resume !== undefined && resume !== '' && rejudge !== undefined && rejudge !== '') {
-    throw new UsageError(`${RESUME_ENV} and ${REJUDGE_ENV} are both set; a launch resumes or re-judges, not both`, 'Use `digline run --resume` or `digline rejudge`, which set them for you.')
+    throw new UsageError(
+      `${RESUME_ENV} and ${REJUDGE_ENV} are both set; a launch resumes or re-judges, not both`,
+      'Use `digline run --resume` or `digline rejudge`, which set them for you.',
+    )
   }
   if (resume !== undefined && resume !== '') {
     const runs = parse(ResumeDirectiveSchema, RESUME_ENV, resume, 'a JSON object of suite → key', 'Use `digline run --resume [KEY]`, which sets it for you.')
     return { kind: 'resume', runs, keepErrors: env[KEEP_ERRORS_ENV] === '1' }
   }
   if (rejudge !== undefined && rejudge !== '') {
-    const value = parse(RejudgeDirectiveSchema, REJUDGE_ENV, rejudge, '{ into, suite, key, created_at, tenant, store }', 'Use `digline rejudge --suite S --run KEY [--into T]`, which sets it for you.')
+    const value = parse(
+      RejudgeDirectiveSchema,
+      REJUDGE_ENV,
+      rejudge,
+      '{ into, suite, key, created_at, tenant, store }',
+      'Use `digline rejudge --suite S --run KEY [--into T]`, which sets it for you.',
+    )
     return { kind: 'rejudge', value }
   }
   return { kind: 'fresh' }

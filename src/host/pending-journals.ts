@@ -41,7 +41,9 @@ export async function findPending(store: Store, tenant: string, suite: string, k
 export async function notePendingJournals(store: Store, tenant: string, suite: string, say: (line: string) => void): Promise<void> {
   for (const pending of await store.pending(tenant, suite)) {
     if ((await store.removalOf(tenant, suite, pending.key)) !== undefined) {
-      say(`digline ${suite}: run ${pending.key} was removed, and its journal is left over from an interrupted delete; \`digline delete --suite ${suite} --run ${pending.key}\` finishes it`)
+      say(
+        `digline ${suite}: run ${pending.key} was removed, and its journal is left over from an interrupted delete; \`digline delete --suite ${suite} --run ${pending.key}\` finishes it`,
+      )
     } else if (pending.refusal !== undefined) {
       say(`digline ${suite}: the journal of run ${pending.key} is kept on disk and not resumable as it is (${pending.refusal.name}: ${pending.refusal.message})`)
     } else if (pending.finished) {

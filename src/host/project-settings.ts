@@ -56,14 +56,22 @@ async function readPluginOptions(configFile: string): Promise<{ options: Digline
   // vite is a peer dependency (ADR 0031): the one the user's vitest runs on, never a copy of our own.
   const { loadConfigFromFile } = await import('vite').catch((error: unknown) => {
     const why = (error instanceof Error ? error.message : String(error)).split('\n')[0]
-    throw new ConfigNotFoundError(`${configFile} cannot be read: vite, a peer dependency of digline and vitest, could not be loaded (${why})`, 'Install it next to vitest (npm install -D vite), or pass --tenant T (and --store DIR).', ['--config'])
+    throw new ConfigNotFoundError(
+      `${configFile} cannot be read: vite, a peer dependency of digline and vitest, could not be loaded (${why})`,
+      'Install it next to vitest (npm install -D vite), or pass --tenant T (and --store DIR).',
+      ['--config'],
+    )
   })
   let loaded: Awaited<ReturnType<typeof loadConfigFromFile>>
   try {
     loaded = await loadConfigFromFile({ command: 'serve', mode: 'test' }, configFile, dirname(configFile), 'silent')
   } catch (error) {
     const why = (error instanceof Error ? error.message : String(error)).split('\n')[0]
-    throw new ConfigNotFoundError(`${configFile} could not be loaded as a Vitest config: ${why}`, 'Fix the config, pass another with --config, or pass --tenant T (and --store DIR).', ['--config'])
+    throw new ConfigNotFoundError(
+      `${configFile} could not be loaded as a Vitest config: ${why}`,
+      'Fix the config, pass another with --config, or pass --tenant T (and --store DIR).',
+      ['--config'],
+    )
   }
   const config = (loaded?.config ?? {}) as { root?: string; plugins?: unknown; test?: { root?: string } }
   const base = resolve(dirname(configFile), config.root ?? '.')
@@ -81,9 +89,7 @@ export async function projectSettings(cwd: string, flags: ProjectFlags, env: Nod
   const fromConfig = configFile === undefined ? { options: undefined, root: cwd } : await readPluginOptions(configFile)
   if (fromConfig.options === undefined && flags.tenant === undefined) {
     throw new ConfigNotFoundError(
-      configFile === undefined
-        ? `no Vitest config was found in ${cwd}, and no --tenant was given`
-        : `${configFile} has no digline() plugin, and no --tenant was given`,
+      configFile === undefined ? `no Vitest config was found in ${cwd}, and no --tenant was given` : `${configFile} has no digline() plugin, and no --tenant was given`,
       'Run from the project root, pass --config path/to/vitest.config.ts, or pass --tenant T (and --store DIR).',
     )
   }

@@ -42,7 +42,10 @@ export function caseDigestsOf(cases: readonly EvalCase[]): Record<string, string
 const NAMED_AT_MOST = 20
 
 function listed(ids: readonly string[]): string {
-  const shown = ids.slice(0, NAMED_AT_MOST).map((id) => JSON.stringify(id)).join(', ')
+  const shown = ids
+    .slice(0, NAMED_AT_MOST)
+    .map((id) => JSON.stringify(id))
+    .join(', ')
   return ids.length > NAMED_AT_MOST ? `${shown} and ${ids.length - NAMED_AT_MOST} more` : shown
 }
 
@@ -81,7 +84,8 @@ export function assertResumable(pending: Pending, now: JournalOpening): void {
     const then = header[field]
     const current = now[field]
     if (canonicalJson(then) !== canonicalJson(current)) {
-      const why = field === 'cases_digest' && pending.declared !== undefined ? `the cases changed: ${describeCaseChanges(pending.declared.digests, now.declared.digests)}` : WHY[field]
+      const why =
+        field === 'cases_digest' && pending.declared !== undefined ? `the cases changed: ${describeCaseChanges(pending.declared.digests, now.declared.digests)}` : WHY[field]
       throw new ResumeMismatchError(
         `resume of run ${pending.key} (suite ${pending.suite}) was refused: ${field} differs — journal ${shown(then)}, now ${shown(current)}; ${why}`,
         `Restore ${field} and run \`digline run --resume ${pending.key}\` again, or start a fresh run with \`digline run\`; the journal is left as it was.`,

@@ -19,7 +19,13 @@ export interface SuiteManifestEntry {
  * Runs `vitest list` (collection only: no case is called) and returns what evalSuite() declared;
  * `vitestArgs` (file filters, --project…) narrow it as they would narrow `vitest run`.
  */
-export async function collectSuiteManifest(vitestBin: string, cwd: string, env: NodeJS.ProcessEnv, configFile?: string, vitestArgs: readonly string[] = []): Promise<SuiteManifestEntry[]> {
+export async function collectSuiteManifest(
+  vitestBin: string,
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  configFile?: string,
+  vitestArgs: readonly string[] = [],
+): Promise<SuiteManifestEntry[]> {
   const dir = mkdtempSync(join(tmpdir(), 'digline-manifest-'))
   const path = join(dir, 'manifest.jsonl')
   try {

@@ -52,9 +52,7 @@ export function outcomeOf(measured: Measured, comparison?: BaselineComparison): 
     aggregates: document.aggregates,
     misses: thresholds.misses,
     location: measured.stored?.location,
-    notPassed: document.results
-      .filter((r) => r.verdict !== 'pass')
-      .map((r) => ({ case_id: r.case_id, verdict: r.verdict, score: r.score, reason: r.error?.message ?? r.reason })),
+    notPassed: document.results.filter((r) => r.verdict !== 'pass').map((r) => ({ case_id: r.case_id, verdict: r.verdict, score: r.score, reason: r.error?.message ?? r.reason })),
     ...(comparison === undefined ? {} : { comparison }),
     ...(document.rejudged_from === undefined ? {} : { replayOf: document.rejudged_from }),
   }

@@ -22,7 +22,10 @@ export async function estimateFromHistory(store: Store, tenant: string, suite: s
   try {
     const listing = await store.listRuns(tenant, suite)
     const readable = listing.runs.filter((r): r is Extract<ListedRun, { refusal?: undefined }> => r.header !== undefined)
-    const recent = readable.filter((r) => r.header.rejudged_from === undefined).slice(-LOOK_BACK).reverse()
+    const recent = readable
+      .filter((r) => r.header.rejudged_from === undefined)
+      .slice(-LOOK_BACK)
+      .reverse()
     for (const run of recent) {
       const aggregates = run.aggregates ?? (await store.readRun(tenant, suite, run.key)).aggregates
       const estimate = perCall(run.key, aggregates)

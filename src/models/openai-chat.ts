@@ -45,7 +45,10 @@ export function openaiModel(options: OpenAIChatOptions, env: NodeJS.ProcessEnv =
   const keyEnv = options.apiKeyEnv ?? 'OPENAI_API_KEY'
   const apiKey = options.apiKey ?? (env[keyEnv] || undefined)
   if (apiKey === undefined && base === OPENAI_BASE_URL) {
-    throw new MissingApiKeyError(`${owner} for ${JSON.stringify(model)} at ${base} has no API key: ${keyEnv} is not set`, `Set ${keyEnv} in the environment (or pass apiKey), or point baseURL at a server that needs no key.`)
+    throw new MissingApiKeyError(
+      `${owner} for ${JSON.stringify(model)} at ${base} has no API key: ${keyEnv} is not set`,
+      `Set ${keyEnv} in the environment (or pass apiKey), or point baseURL at a server that needs no key.`,
+    )
   }
   requirePeer('openai', owner)
 
@@ -85,7 +88,9 @@ export function openaiModel(options: OpenAIChatOptions, env: NodeJS.ProcessEnv =
         ...(request.json === undefined ? {} : responseFormat(structured, request.json)),
         ...options.extraBody,
       } as ChatCompletionCreateParamsNonStreaming
-      const completion = await callWithRetries({ ...settings, classify: (error) => classifyOpenAIError(mod, error) }, request.signal, (signal) => client.chat.completions.create(body, { signal }))
+      const completion = await callWithRetries({ ...settings, classify: (error) => classifyOpenAIError(mod, error) }, request.signal, (signal) =>
+        client.chat.completions.create(body, { signal }),
+      )
       const message = completion.choices?.[0]?.message
       const text = message?.content ?? message?.refusal
       if (typeof text !== 'string') {
@@ -95,7 +100,10 @@ export function openaiModel(options: OpenAIChatOptions, env: NodeJS.ProcessEnv =
       return {
         text,
         model: typeof completion.model === 'string' && completion.model !== '' ? completion.model : undefined,
-        usage: usage && Number.isInteger(usage.prompt_tokens) && Number.isInteger(usage.completion_tokens) ? { input_tokens: usage.prompt_tokens, output_tokens: usage.completion_tokens } : undefined,
+        usage:
+          usage && Number.isInteger(usage.prompt_tokens) && Number.isInteger(usage.completion_tokens)
+            ? { input_tokens: usage.prompt_tokens, output_tokens: usage.completion_tokens }
+            : undefined,
       }
     },
   }

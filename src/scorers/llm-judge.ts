@@ -28,7 +28,8 @@ export function llmJudge(options: LlmJudgeOptions): ScorerObject {
   const owner = 'scorers.llmJudge()'
   if (options === null || typeof options !== 'object') throw invalid(owner, 'options', 'must be { model, rubric, scale?, passAt?, name? }')
   const { model, rubric } = options
-  if (model === null || typeof model !== 'object' || typeof model.complete !== 'function') throw invalid(owner, 'model', "must come from openaiModel() or aiSdkModel() in 'digline/models'")
+  if (model === null || typeof model !== 'object' || typeof model.complete !== 'function')
+    throw invalid(owner, 'model', "must come from openaiModel() or aiSdkModel() in 'digline/models'")
   if (typeof rubric !== 'string' || rubric.trim() === '') throw invalid(owner, 'rubric', 'must be a non-empty string')
   const scale = options.scale ?? { min: 1, max: 5 }
   if (!Number.isInteger(scale.min) || !Number.isInteger(scale.max) || scale.max <= scale.min || scale.max - scale.min > MAX_STEPS) {
@@ -50,7 +51,12 @@ export function llmJudge(options: LlmJudgeOptions): ScorerObject {
       const judgement = readJudgement(reply.text, schema, recorded === true)
       // The judge's reasoning is free text that may repeat the answer: it is kept only with the answers.
       const reasoning = judgement.reasoning.trim()
-      const said = recorded === true ? (reasoning.length > REASON_CHARS ? `${reasoning.slice(0, REASON_CHARS - 1)}…` : reasoning) : "the judge's reasoning is not kept, as answers are not recorded"
+      const said =
+        recorded === true
+          ? reasoning.length > REASON_CHARS
+            ? `${reasoning.slice(0, REASON_CHARS - 1)}…`
+            : reasoning
+          : "the judge's reasoning is not kept, as answers are not recorded"
       const reason = `${judgement.score}/${scale.max}: ${said}`
       return { pass: judgement.score >= passAt, score: normal(judgement.score), reason, model: reply.model, usage: reply.usage }
     },

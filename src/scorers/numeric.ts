@@ -36,7 +36,11 @@ export function numeric(options: NumericOptions): ScorerObject {
       if (Math.abs(got - want) <= bound + FLOAT_SLACK * Math.max(1, Math.abs(want))) return { pass: true, score: 1 }
       const within = relative ? `± ${tolerance * 100}%` : `± ${tolerance}`
       if (recorded === true) return { pass: false, score: 0, reason: `expected ${want} ${within}, got ${got}` }
-      return { pass: false, score: 0, reason: `the output is ${got > want ? 'above' : 'below'} the expected value by more than ${within.slice(2)} (neither is quoted, as answers are not recorded)` }
+      return {
+        pass: false,
+        score: 0,
+        reason: `the output is ${got > want ? 'above' : 'below'} the expected value by more than ${within.slice(2)} (neither is quoted, as answers are not recorded)`,
+      }
     },
   }
 }

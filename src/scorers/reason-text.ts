@@ -4,7 +4,6 @@
 export { kindOf, preview } from '../suite/preview.js'
 import { preview } from '../suite/preview.js'
 
-
 /** The value quoted when `recorded`, else `fallback` (a description that quotes nothing). */
 export function quoteIf(recorded: boolean | undefined, value: unknown, fallback: string, max?: number): string {
   return recorded === true ? preview(value, max) : fallback

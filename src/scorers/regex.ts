@@ -13,11 +13,7 @@ export function regex(pattern: RegExp | string, options: RegexOptions = {}): Sco
   try {
     compiled = typeof pattern === 'string' ? new RegExp(pattern) : new RegExp(pattern.source, pattern.flags)
   } catch (error) {
-    throw new InvalidSuiteError(
-      `scorers.regex() was given an invalid pattern ${preview(pattern)}: ${(error as Error).message}`,
-      'Fix the pattern in the suite file.',
-      ['scorers'],
-    )
+    throw new InvalidSuiteError(`scorers.regex() was given an invalid pattern ${preview(pattern)}: ${(error as Error).message}`, 'Fix the pattern in the suite file.', ['scorers'])
   }
   const { source, flags } = compiled
   return {

@@ -97,18 +97,11 @@ function nextStepFor(errno: string | undefined, dir: string): string {
 export function storeWriteError(what: string, path: string, error: unknown, outcome = 'the previous state is intact'): StoreWriteError {
   const errno = errnoOf(error)
   const reason = error instanceof Error ? error.message : String(error)
-  return new StoreWriteError(
-    `${what} ${path} failed with ${errno ?? 'an error'} (${reason}); ${outcome}`,
-    nextStepFor(errno, dirname(path)),
-    errno,
-  )
+  return new StoreWriteError(`${what} ${path} failed with ${errno ?? 'an error'} (${reason}); ${outcome}`, nextStepFor(errno, dirname(path)), errno)
 }
 
 function refuseSymlink(target: string): PathRefusedError {
-  return new PathRefusedError(
-    `refused to write ${target}: it is a symlink, and the store never writes through one`,
-    `remove the symlink ${target}, then run the command again`,
-  )
+  return new PathRefusedError(`refused to write ${target}: it is a symlink, and the store never writes through one`, `remove the symlink ${target}, then run the command again`)
 }
 
 async function lstatIfExists(fs: FsLayer, path: string) {
@@ -277,7 +270,11 @@ export async function appendLineDurably(fs: FsLayer, path: string, line: string)
     created = existing === undefined
     handle = await fs.open(path, constants.O_APPEND | constants.O_CREAT | constants.O_WRONLY | O_NOFOLLOW, FILE_MODE)
     const stats = await fs.fstat(handle)
-    if (stats.nlink > 1) throw new PathRefusedError(`${path} was refused: it is a hard link (${stats.nlink} names), so appending to it could change a file outside the store`, 'Replace it with a plain copy (cp --remove-destination), then run the command again.')
+    if (stats.nlink > 1)
+      throw new PathRefusedError(
+        `${path} was refused: it is a hard link (${stats.nlink} names), so appending to it could change a file outside the store`,
+        'Replace it with a plain copy (cp --remove-destination), then run the command again.',
+      )
     sizeBefore = stats.size
     written = await fs.write(handle, bytes, 0, bytes.length)
     if (written !== bytes.length) throw Object.assign(new Error(`short write: ${written} of ${bytes.length} bytes`), { code: 'EIO' })

@@ -20,8 +20,7 @@ export interface StoredRun {
 
 /** One entry of a listing: the header of a readable run, or the refusal of one that is not. */
 export type ListedRun =
-  | { key: string; header: RunHeader; aggregates?: Aggregates; refusal?: undefined }
-  | { key: string | undefined; header?: undefined; refusal: DiglineErrorData }
+  { key: string; header: RunHeader; aggregates?: Aggregates; refusal?: undefined } | { key: string | undefined; header?: undefined; refusal: DiglineErrorData }
 
 export interface RunListing {
   tenant: string

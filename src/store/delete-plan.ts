@@ -160,7 +160,15 @@ export class DeletePlanner {
     for (const { doc, parentSuite } of found.reverse()) {
       const replayRef = { tenant: ref.tenant, suite: doc.suite, key: doc.header.key }
       const legs = isSafeSegment(replayRef.key) ? await this.legsOf(ref.tenant, doc.suite, replayRef.key, mode) : []
-      replays.push({ ref: replayRef, file: doc.file, copies: [], created_at: doc.header.created_at, legs: legs.length, document: true, replayOf: { suite: parentSuite, key: doc.header.rejudged_from! } })
+      replays.push({
+        ref: replayRef,
+        file: doc.file,
+        copies: [],
+        created_at: doc.header.created_at,
+        legs: legs.length,
+        document: true,
+        replayOf: { suite: parentSuite, key: doc.header.rejudged_from! },
+      })
     }
     return replays
   }

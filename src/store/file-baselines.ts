@@ -6,14 +6,7 @@ import { constants } from 'node:fs'
 import { join } from 'node:path'
 import type { z } from 'zod'
 import { guardedWrite } from './guarded-io.js'
-import {
-  baselineDocumentSchema,
-  registerEntrySchema,
-  serializeBaseline,
-  serializeRegisterEntry,
-  type BaselineDocument,
-  type RegisterEntry,
-} from '../document/baseline.js'
+import { baselineDocumentSchema, registerEntrySchema, serializeBaseline, serializeRegisterEntry, type BaselineDocument, type RegisterEntry } from '../document/baseline.js'
 import { SCHEMA_VERSION } from '../document/schema.js'
 import {
   InternalError,
@@ -304,10 +297,12 @@ export class FileBaselines implements SupportsBaselines {
     await this.reading(file, () => this.paths.assertInsideStore(this.fs, file), unreadableRegister)
     let text = await this.registerText(file)
     if (text !== undefined && text !== '' && !text.endsWith('\n')) {
-      text = await guardedWrite(file, () => this.lockOf(tenant).holding(async () => {
-        await this.recoverTornRegister(tenant)
-        return this.registerText(file)
-      }))
+      text = await guardedWrite(file, () =>
+        this.lockOf(tenant).holding(async () => {
+          await this.recoverTornRegister(tenant)
+          return this.registerText(file)
+        }),
+      )
     }
     if (text === undefined || text === '') return []
     return text
@@ -338,7 +333,6 @@ export class FileBaselines implements SupportsBaselines {
       throw this.readFailure(file, error, unreadableRegister)
     }
   }
-
 
   private async reading<T>(path: string, step: () => Promise<T>, unreadable: (file: string, why: string) => Error): Promise<T> {
     try {

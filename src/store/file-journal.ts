@@ -213,8 +213,6 @@ export class FileJournal implements SupportsJournal {
       throw unreadableRun(dir, `the directory cannot be listed (${errnoOf(error) ?? String(error)})`)
     }
   }
-
-
 }
 
 /** One open leg. Appends run one at a time; after a failed write the leg takes nothing more. */

@@ -27,7 +27,6 @@ import { mapLimited } from './map-limited.js'
 import type { Removal, RemovalNotice, RunRef } from './removal.js'
 import { FileRemovalRecords, runRemovedError } from './removal-records.js'
 
-
 /** Headers read at once while listing: enough to hide latency, few enough to stay under fd limits. */
 const LISTING_CONCURRENCY = 16
 
@@ -173,11 +172,7 @@ export class FileResultStore implements Store {
       if (errnoOf(error) === 'ENOENT') {
         const notice = await this.records.find({ tenant, suite, key })
         if (notice !== undefined) throw runRemovedError({ tenant, suite, key }, notice, 'read')
-        throw new RunNotFoundError(
-          `refused to read run ${key} of suite ${suite} (tenant ${tenant}): there is no run under that key`,
-          `digline list --suite ${suite}`,
-          ['key'],
-        )
+        throw new RunNotFoundError(`refused to read run ${key} of suite ${suite} (tenant ${tenant}): there is no run under that key`, `digline list --suite ${suite}`, ['key'])
       }
       throw this.readFailure(file, error)
     }
@@ -255,14 +250,10 @@ export class FileResultStore implements Store {
     }
     const stats = await this.reading(file, () => this.fs.lstat(file))
     if (stats.isSymbolicLink()) {
-      throw new PathRefusedError(
-        `refused the run file ${file}: it is a symlink, and the store never follows a path out of itself`,
-        `remove the symlink ${file}`,
-      )
+      throw new PathRefusedError(`refused the run file ${file}: it is a symlink, and the store never follows a path out of itself`, `remove the symlink ${file}`)
     }
     if (!stats.isFile()) throw unreadableRun(file, 'it is not a regular file')
   }
-
 
   private async reading<T>(path: string, step: () => Promise<T>): Promise<T> {
     try {

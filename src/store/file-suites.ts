@@ -47,7 +47,8 @@ export class FileSuites {
       throw unreadableRetirement(file, 'it is not JSON')
     }
     const parsed = retirementSchema.safeParse(value)
-    if (!parsed.success || parsed.data.tenant !== tenant || parsed.data.suite !== suite) throw unreadableRetirement(file, `it is not the retirement of suite ${suite} of tenant ${tenant}`)
+    if (!parsed.success || parsed.data.tenant !== tenant || parsed.data.suite !== suite)
+      throw unreadableRetirement(file, `it is not the retirement of suite ${suite} of tenant ${tenant}`)
     return { suite, retired_at: parsed.data.retired_at }
   }
 

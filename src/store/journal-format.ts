@@ -6,15 +6,7 @@
 // is the run document's own serializer.
 import * as zlib from 'node:zlib'
 import { z } from 'zod'
-import {
-  caseResultSchema,
-  errorCauseSchema,
-  judgeConfigSchema,
-  observedSchema,
-  type CaseResult,
-  type ErrorCause,
-  type Observed,
-} from '../document/schema.js'
+import { caseResultSchema, errorCauseSchema, judgeConfigSchema, observedSchema, type CaseResult, type ErrorCause, type Observed } from '../document/schema.js'
 import { caseToJson } from '../document/serialize.js'
 import { isSafeSegment } from '../suite/safe-segment.js'
 import { JOURNAL_VERSION, type DeclaredCases, type JournalHeader } from './journal.js'
@@ -191,7 +183,10 @@ export function decodeLine(line: Buffer, binding: RunBinding): DecodedLine {
   }
   if (!isObject(value)) return { ok: false, why: 'is not a JSON object' }
   if (value.kind !== 'header' && value.run !== binding.key) {
-    return { ok: false, why: `names run ${JSON.stringify(value.run) ?? 'undefined'}, not run ${binding.key}: it was not written by this run, and a record of another run is never merged` }
+    return {
+      ok: false,
+      why: `names run ${JSON.stringify(value.run) ?? 'undefined'}, not run ${binding.key}: it was not written by this run, and a record of another run is never merged`,
+    }
   }
   switch (value.kind) {
     case 'header':
@@ -206,7 +201,8 @@ export function decodeLine(line: Buffer, binding: RunBinding): DecodedLine {
     }
     case 'case': {
       const cause = value.cause
-      if (cause !== null && !CAUSES.has(cause)) return { ok: false, why: `is not a valid case record at cause: ${JSON.stringify(cause) ?? 'undefined'} is not null or one of ${[...CAUSES].join(', ')}` }
+      if (cause !== null && !CAUSES.has(cause))
+        return { ok: false, why: `is not a valid case record at cause: ${JSON.stringify(cause) ?? 'undefined'} is not null or one of ${[...CAUSES].join(', ')}` }
       const parsed = caseResultSchema.safeParse(value.case)
       if (!parsed.success) return { ok: false, why: zodWhy('case record', prefixed(parsed.error, 'case')) }
       return { ok: true, record: { kind: 'case', cause: cause as ErrorCause | null, result: parsed.data } }
@@ -225,7 +221,8 @@ function checksumWhy(body: Uint8Array, binding: RunBinding, expected: number): s
       if (typeof run === 'string' && run !== binding.key && checksumOf({ ...binding, key: run }, body) === expected) {
         return `is a record of run ${run}, not of run ${binding.key}: it was copied from another run's journal, and a record of another run is never merged`
       }
-      if (crc32(body) === expected) return `carries a checksum that does not bind it to run ${binding.key} of suite ${binding.suite} (tenant ${binding.tenant}): it was written by a journal of another format or copied from another run's journal, and is never merged`
+      if (crc32(body) === expected)
+        return `carries a checksum that does not bind it to run ${binding.key} of suite ${binding.suite} (tenant ${binding.tenant}): it was written by a journal of another format or copied from another run's journal, and is never merged`
     }
   } catch {
     // Not JSON: the bytes changed.

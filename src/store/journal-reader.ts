@@ -88,7 +88,11 @@ export class JournalPlanner {
       } else if (record.kind === 'observed') {
         this.observed = record.observed
       } else {
-        throw this.corrupt(file, lineNumber, record.kind === 'header' ? 'is a header, and a header belongs only on line 1 of a leg' : 'is a declared-cases record, which belongs only on line 2 of a leg')
+        throw this.corrupt(
+          file,
+          lineNumber,
+          record.kind === 'header' ? 'is a header, and a header belongs only on line 1 of a leg' : 'is a declared-cases record, which belongs only on line 2 of a leg',
+        )
       }
     }
   }
@@ -112,7 +116,11 @@ export class JournalPlanner {
     const count = result.samples.length
     const fits = result.verdict === 'error' ? count <= declared.samples : count === declared.samples
     if (!fits) {
-      throw this.corrupt(file, lineNumber, `is a record of case ${result.case_id} with ${count} sample(s), and run ${this.place.key} takes ${declared.samples} per case; it is never merged`)
+      throw this.corrupt(
+        file,
+        lineNumber,
+        `is a record of case ${result.case_id} with ${count} sample(s), and run ${this.place.key} takes ${declared.samples} per case; it is never merged`,
+      )
     }
   }
 
@@ -186,10 +194,7 @@ export async function readLegs(fs: FsLayer, paths: StorePaths, place: JournalPla
     try {
       const stats = await fs.lstat(file)
       if (stats.isSymbolicLink()) {
-        throw new PathRefusedError(
-          `refused the journal leg ${file}: it is a symlink, and the store never follows a path out of itself`,
-          `remove the symlink ${file}`,
-        )
+        throw new PathRefusedError(`refused the journal leg ${file}: it is a symlink, and the store never follows a path out of itself`, `remove the symlink ${file}`)
       }
       if (!stats.isFile()) throw unreadableLeg(place, file, 'is not a regular file')
       bytes = await fs.readFile(file)

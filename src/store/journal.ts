@@ -132,4 +132,3 @@ export interface SupportsJournal {
   /** The suites of a tenant that have a runs directory. */
   listSuites(tenant: string): Promise<string[]>
 }
-

@@ -101,7 +101,9 @@ export class StorePaths {
   async assertInsideStore(fs: FsLayer, target: string): Promise<void> {
     const absolute = resolve(target)
     if (!isInside(this.root, absolute)) throw this.outside(absolute, 'it is not under the store root')
-    const segments = relative(this.root, absolute).split(sep).filter((s) => s !== '')
+    const segments = relative(this.root, absolute)
+      .split(sep)
+      .filter((s) => s !== '')
     let current = this.root
     let deepestExisting: string | undefined
     for (const segment of segments) {

@@ -31,8 +31,6 @@ const DRAFT_NAME = /^\.promote\.lock\.(\d+)-(\d+|x)\.([0-9a-f]+)\.tmp$/
 
 const WAIT_MS = 60_000
 
-
-
 export function thisHolder(): LockHolder {
   return { host: hostname(), boot: bootId(), pid: process.pid, start: processStartTime(process.pid), since: new Date().toISOString(), token: randomBytes(8).toString('hex') }
 }
@@ -50,7 +48,6 @@ export function holderIsGone(holder: LockHolder): boolean {
   if (holder.boot !== null && boot !== null && holder.boot !== boot) return true
   return processIsGone(holder.pid, holder.start, holder.token)
 }
-
 
 function parseHolder(text: string): LockHolder | undefined {
   try {
@@ -93,7 +90,9 @@ export class PromoteLock {
       // processIsGone judges stale, so it is said rather than thrown.
       const failed = await this.release(ino)
       if (failed !== undefined) {
-        this.say(`digline: removing the promotion lock ${this.file} failed with ${failed} after the work it guarded was done; nothing is undone, and the next promotion breaks the lock (in another process, once this one has ended)`)
+        this.say(
+          `digline: removing the promotion lock ${this.file} failed with ${failed} after the work it guarded was done; nothing is undone, and the next promotion breaks the lock (in another process, once this one has ended)`,
+        )
       }
       return result
     } finally {
@@ -152,7 +151,9 @@ export class PromoteLock {
         const who = held === undefined ? 'another process' : `process ${held.pid} on ${held.host} (since ${held.since})`
         throw new PromotionInProgressError(
           `refused to promote: ${who} has held the promotion lock ${this.file} for more than ${this.waitMs / 1000} s; nothing was written`,
-          held === undefined ? `wait for the other promotion to finish, then run the command again` : `wait for process ${held.pid} to finish (or end it), then run the command again`,
+          held === undefined
+            ? `wait for the other promotion to finish, then run the command again`
+            : `wait for process ${held.pid} to finish (or end it), then run the command again`,
         )
       }
       await sleep(10 + Math.floor(Math.random() * 40) + Math.min(attempt, 20) * 5)
@@ -183,7 +184,10 @@ export class PromoteLock {
       if (errnoOf(error) === 'ENOENT') return 'gone'
       throw error
     }
-    const asideIno = await this.fs.lstat(aside).then((stats) => stats.ino, () => ino)
+    const asideIno = await this.fs.lstat(aside).then(
+      (stats) => stats.ino,
+      () => ino,
+    )
     if (asideIno !== ino) await link(aside, this.file).catch(() => undefined)
     await this.fs.unlink(aside).catch(() => undefined)
     return 'gone'

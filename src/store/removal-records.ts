@@ -65,7 +65,6 @@ export class FileRemovalRecords {
     }
     await fsyncDirectory(this.fs, dirname(file))
   }
-
 }
 
 function parseRecord(bytes: Buffer, ref: RunRef): RemovalRecord | undefined {

@@ -17,11 +17,7 @@ export interface RunPlace {
 }
 
 export function unreadableRun(file: string, why: string, path: readonly (string | number)[] = []): UnreadableRunError {
-  return new UnreadableRunError(
-    `refused to read the run document ${file}: ${why}`,
-    `inspect ${file}; restore it from its source or remove it`,
-    path,
-  )
+  return new UnreadableRunError(`refused to read the run document ${file}: ${why}`, `inspect ${file}; restore it from its source or remove it`, path)
 }
 
 export function parseJsonText(text: string, file: string): unknown {

@@ -46,7 +46,14 @@ const definitionSchema = z.object({
   tolerances: z.object({ passRate: unit.optional(), meanScore: unit.optional() }).strict().optional(),
   recordResponses: z.boolean().optional(),
   concurrency: z.number().int().min(1).max(1024).optional(),
-  artifacts: z.array(z.string().min(1).refine((p) => !p.startsWith('!'), { message: 'must not be a negated glob (list only the files or globs to hash)' })).optional(),
+  artifacts: z
+    .array(
+      z
+        .string()
+        .min(1)
+        .refine((p) => !p.startsWith('!'), { message: 'must not be a negated glob (list only the files or globs to hash)' }),
+    )
+    .optional(),
   metadata: z.record(z.string(), z.unknown()).optional(),
   timeout: z.number().int().nonnegative().optional(),
   prices: z
@@ -83,7 +90,11 @@ export function resolveSuite(definition: SuiteDefinition<any, any, any>): Resolv
     const { path, sentence } = describeZodError(parsed.error, definition, 'suite', definitionSchema)
     const name = (definition as { name?: unknown } | undefined)?.name
     const where = path.length === 0 ? 'the suite definition' : path.map(String).join('.')
-    throw new InvalidSuiteError(`${typeof name === 'string' ? `suite ${JSON.stringify(name)}` : 'an evalSuite() call'} was refused: ${sentence}`, `Fix ${where} in the suite file, then run \`vitest run\` again.`, path)
+    throw new InvalidSuiteError(
+      `${typeof name === 'string' ? `suite ${JSON.stringify(name)}` : 'an evalSuite() call'} was refused: ${sentence}`,
+      `Fix ${where} in the suite file, then run \`vitest run\` again.`,
+      path,
+    )
   }
   const def = definition as SuiteDefinition
   const ids = new Set<string>()

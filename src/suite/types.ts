@@ -67,9 +67,7 @@ export interface ScoreResult {
 }
 
 export type ScorerReturn = boolean | number | ScoreResult
-export type ScorerFunction<I = unknown, O = unknown, E = unknown> = (
-  args: ScorerArgs<I, O, E>,
-) => ScorerReturn | Promise<ScorerReturn>
+export type ScorerFunction<I = unknown, O = unknown, E = unknown> = (args: ScorerArgs<I, O, E>) => ScorerReturn | Promise<ScorerReturn>
 
 export interface ScorerObject<I = unknown, O = unknown, E = unknown> {
   name: string

@@ -11,7 +11,12 @@ test('digline list and show read back what vitest run wrote', async () => {
 
   const list = await project.digline(['list', '--suite', 's'])
   expect(list.code, list.stderr).toBe(0)
-  expect(list.stdout.trim().split('\n').map((l) => l.split(/\s+/)[0])).toEqual(keys)
+  expect(
+    list.stdout
+      .trim()
+      .split('\n')
+      .map((l) => l.split(/\s+/)[0]),
+  ).toEqual(keys)
   expect(list.stdout).toContain('pass rate 83.3%')
 
   const json = await project.digline(['list', '--suite', 's', '--json'])
@@ -43,7 +48,6 @@ test('--tenant and --store override the config; unknown runs and bad usage are r
   const unsafe = await project.digline(['show', '--suite', '../x', '--run', 'latest'])
   expect(unsafe.code).toBe(64)
   expect(unsafe.stderr).toContain('PathRefusedError')
-
 
   const unknownFlag = await project.digline(['list', '--suite', 's', '--bogus'])
   expect(unknownFlag.code).toBe(64)

@@ -32,7 +32,10 @@ test('200 cases × 50 ms at concurrency 20: never more than 20 in flight, far un
   const inflight = readFileSync(join(project.dir, 'inflight.log'), 'utf8').trim().split('\n').map(Number)
   expect(inflight).toHaveLength(200)
   expect(Math.max(...inflight)).toBe(20)
-  const spans = readFileSync(join(project.dir, 'spans.log'), 'utf8').trim().split('\n').map((l) => l.split(' ').map(Number) as [number, number])
+  const spans = readFileSync(join(project.dir, 'spans.log'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => l.split(' ').map(Number) as [number, number])
   const wall = Math.max(...spans.map((s) => s[1])) - Math.min(...spans.map((s) => s[0]))
   const serial = spans.reduce((sum, [a, b]) => sum + (b - a), 0)
   const ratio = wall / serial

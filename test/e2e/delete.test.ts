@@ -45,7 +45,9 @@ describe('what it says', () => {
     ])
     const again = await del('s', k)
     expect(again.code).toBe(0)
-    expect(again.stdout).toMatch(new RegExp(`^Run ${k} of suite s \\(tenant ${TENANT}\\) was already removed at \\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z; nothing is filed under it now, and nothing was removed\\.$`))
+    expect(again.stdout).toMatch(
+      new RegExp(`^Run ${k} of suite s \\(tenant ${TENANT}\\) was already removed at \\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z; nothing is filed under it now, and nothing was removed\\.$`),
+    )
   })
 
   test('nothing to remove: exit 0, and no word claims a removal', async () => {
@@ -71,7 +73,9 @@ describe('what it says', () => {
     project.write('.digline/acme/runs/t/by-hand.json', serializeRun(runDoc({ suite: 't', at: 2, replayOf: { suite: 's', key: k } })))
     const result = await del('s', k)
     expect(result.code, result.stderr).toBe(0)
-    expect(result.stdout).toContain(`  replay ${other} of suite t: its document removed\n    another document is still filed under ${other} in suite t; it is not a replay of ${k}, and it was not removed`)
+    expect(result.stdout).toContain(
+      `  replay ${other} of suite t: its document removed\n    another document is still filed under ${other} in suite t; it is not a replay of ${k}, and it was not removed`,
+    )
   })
 })
 
@@ -79,7 +83,11 @@ describe('refused (64), nothing changed', () => {
   test('--run latest, --force, and a missing --run', async () => {
     const k = await fileRun(store, { suite: 's', at: 1 })
     const before = storeTree()
-    for (const args of [['delete', '--suite', 's', '--run', 'latest'], ['delete', '--suite', 's', '--run', k, '--force'], ['delete', '--suite', 's']]) {
+    for (const args of [
+      ['delete', '--suite', 's', '--run', 'latest'],
+      ['delete', '--suite', 's', '--run', k, '--force'],
+      ['delete', '--suite', 's'],
+    ]) {
       const result = await project.digline([...args, '--tenant', TENANT])
       expect(result.code, args.join(' ')).toBe(64)
       expect(result.stderr).toContain('UsageError')
@@ -104,12 +112,22 @@ describe('a removed key is refused by every writer that names it', () => {
     const k = await fileRun(store, { suite: 's', at: 1, legs: 2, document: false, host: ELSEWHERE })
     // An interrupted delete: its record is written, the legs are still there.
     await new FileRemovalRecords(store.paths, nodeFsLayer).write({
-      removal_version: 1, tenant: TENANT, suite: 's', key: k, created_at: createdAt(1), removed_at: '2026-03-03T00:00:00.000001Z',
-      removed: { document: false, legs: 2 }, replay_of: null, requested: { suite: 's', key: k },
+      removal_version: 1,
+      tenant: TENANT,
+      suite: 's',
+      key: k,
+      created_at: createdAt(1),
+      removed_at: '2026-03-03T00:00:00.000001Z',
+      removed: { document: false, legs: 2 },
+      replay_of: null,
+      requested: { suite: 's', key: k },
     })
     // a resume reads the tenant and store from the plugin options, as its workers do
     project.write('vitest.config.ts', defaultConfig(TENANT))
-    for (const args of [['run', '--resume', k], ['run', '--resume']]) {
+    for (const args of [
+      ['run', '--resume', k],
+      ['run', '--resume'],
+    ]) {
       const resumed = await project.digline(args)
       expect(resumed.code, resumed.stderr).toBe(64)
       expect(resumed.stderr).toContain(`refused RunRemovedError: refused to resume run ${k} of suite s`)
@@ -120,7 +138,10 @@ describe('a removed key is refused by every writer that names it', () => {
 
     const resumed = await project.digline(['run', '--resume', k])
     expect(resumed.stderr).toContain('RunRemovedError')
-    for (const [command, doing] of [['promote', 'promote'], ['rejudge', 're-judge']] as const) {
+    for (const [command, doing] of [
+      ['promote', 'promote'],
+      ['rejudge', 're-judge'],
+    ] as const) {
       const result = await project.digline([command, '--suite', 's', '--run', k, '--tenant', TENANT])
       expect(result.code, result.stderr).toBe(64)
       expect(result.stderr).toContain(`refused RunRemovedError: refused to ${doing} run ${k} of suite s`)

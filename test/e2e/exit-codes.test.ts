@@ -105,7 +105,10 @@ throw new UsageError('my own usage error at load')
     ["an Error named 'toString' thrown by a suite file", { 'evals/u.eval.ts': throwingFile(NAMED_TO_STRING), 'evals/s.eval.ts': countingSuite({ name: 's', cases: 2 }) }, 2],
     [
       "a user's own class UsageError failing a plain test beside a suite that holds",
-      { 'evals/plain.eval.ts': `import { test } from 'vitest'\n${USER_USAGE_ERROR}\ntest('plain', () => { throw new UsageError('mine') })\n`, 'evals/s.eval.ts': countingSuite({ name: 's', cases: 2 }) },
+      {
+        'evals/plain.eval.ts': `import { test } from 'vitest'\n${USER_USAGE_ERROR}\ntest('plain', () => { throw new UsageError('mine') })\n`,
+        'evals/s.eval.ts': countingSuite({ name: 's', cases: 2 }),
+      },
       1,
     ],
   ] as const)('not 64: %s is no refusal of digline', async (_label, files, expected) => {

@@ -103,7 +103,10 @@ describe('a judged run against an OpenAI-compatible endpoint', () => {
     // Answers are not recorded here, so neither the judge's reply nor its reasoning is written.
     expect(byId.prose.error.message).toContain(`JudgeReplyError: the judge's reply is not valid JSON (the reply is not quoted, as answers are not recorded)`)
     expect(byId.auth.error.message).toContain('Incorrect API key provided: Bearer [redacted]')
-    expect(byId.ok1.samples[0]).toMatchObject({ usage: { input_tokens: 10, output_tokens: 2 }, scorers: [{ name: 'llm_judge', score: 1, reason: "5/5: the judge's reasoning is not kept, as answers are not recorded", usage: { input_tokens: 40, output_tokens: 6 } }] })
+    expect(byId.ok1.samples[0]).toMatchObject({
+      usage: { input_tokens: 10, output_tokens: 2 },
+      scorers: [{ name: 'llm_judge', score: 1, reason: "5/5: the judge's reasoning is not kept, as answers are not recorded", usage: { input_tokens: 40, output_tokens: 6 } }],
+    })
     expect(doc.observed).toEqual({ target_model: 'gpt-mini-2026-01-01', judge_models: { llm_judge: 'judge-mini' } })
     expect(doc.target_config).toEqual({ provider: 'openai-compatible', model: 'gpt-mini', base_url: server.url, temperature: 0, system: 'Answer briefly.' })
     expect(doc.judge_config.scorers[0].config.model).toEqual({ provider: 'openai.chat', model: 'judge-mini' })
@@ -132,9 +135,7 @@ describe('a judged run against an OpenAI-compatible endpoint', () => {
   test('the next run announces an estimate from this one before its first call', async () => {
     const [file] = project.runFiles('acme', 'qa')
     server.script = (r) =>
-      r.body.response_format !== undefined
-        ? { reply: JSON.stringify({ reasoning: 'ok', score: 5 }), model: 'judge-mini' }
-        : { reply: 'fine', model: 'gpt-mini-2026-01-01' }
+      r.body.response_format !== undefined ? { reply: JSON.stringify({ reasoning: 'ok', score: 5 }), model: 'judge-mini' } : { reply: 'fine', model: 'gpt-mini-2026-01-01' }
     const second = await project.vitest([], { CHAT_URL: server.url, OPENAI_API_KEY: KEY, CASES: 'a,b,c,d' })
     // 5 calls gave 50 + 10 target and 200 + 30 judge tokens and cost 0.00025: per call ×4 calls
     expect(second.stderr).toContain(

@@ -46,7 +46,9 @@ describe('a value that is not plain JSON data is refused before any call', () =>
   })
 
   test('NaN in the target config and a Set in the metadata are refused the same way', async () => {
-    const config = makeProject({ 'evals/dates.eval.ts': suiteWithInputs(`[1]`, '', `{ config: { temperature: NaN }, async ask() { appendFileSync('calls.log', 'call\\n'); return { output: 'ok' } } }`) })
+    const config = makeProject({
+      'evals/dates.eval.ts': suiteWithInputs(`[1]`, '', `{ config: { temperature: NaN }, async ask() { appendFileSync('calls.log', 'call\\n'); return { output: 'ok' } } }`),
+    })
     const a = await config.vitest()
     expect(a.code, a.stdout + a.stderr).toBe(64)
     expect(a.stdout + a.stderr).toContain('target.config.temperature is NaN')

@@ -70,7 +70,11 @@ test('recordResponses false: journal legs of a killed run, the resumed run docum
   const pending = join(project.dir, '.digline', 'acme', 'runs', 'private', '.pending')
   const legs = readdirSync(pending)
   expect(legs.length).toBeGreaterThan(0)
-  const journaled = legs.flatMap((leg) => readFileSync(join(pending, leg), 'utf8').split('\n').filter((l) => l.includes('"case_id"')))
+  const journaled = legs.flatMap((leg) =>
+    readFileSync(join(pending, leg), 'utf8')
+      .split('\n')
+      .filter((l) => l.includes('"case_id"')),
+  )
   expect(journaled.length, 'the killed run journaled at least one failed case').toBeGreaterThan(0)
   expect(journaled.join('\n')).toContain('does not match /^[0-9]+$/')
   expect(leaks(project)).toEqual([])

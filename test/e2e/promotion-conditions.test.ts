@@ -62,7 +62,9 @@ describe('the CLI wiring of the promotion refusals (the whole matrix: test/unit/
   test('an errored, finished run: the next step is a new run, which vitest accepts, never a resume of it', async () => {
     const result = await refused(['--suite', 's', '--run', keys.errored!, '--replacing', keys.base!], 'ErroredRunNotPromotableError')
     expect(result.stderr).toContain('1 case(s) errored (c002)')
-    expect(result.stderr).toContain(`next: vitest run (to measure suite s again; a finished run is never resumed), then digline promote --suite s --run NEW_KEY --replacing ${keys.base}`)
+    expect(result.stderr).toContain(
+      `next: vitest run (to measure suite s again; a finished run is never resumed), then digline promote --suite s --run NEW_KEY --replacing ${keys.base}`,
+    )
     const resume = await project.digline(['run', '--resume', keys.errored!])
     expect(resume.code).toBe(64)
     expect(resume.stderr).toContain('NoPendingJournalError')
@@ -82,7 +84,11 @@ describe('a promotion that holds every condition', () => {
     expect(done.code, done.stdout + done.stderr).toBe(0)
     const baseline = JSON.parse(project.read('.digline/acme/baselines/s.json'))
     expect(baseline.promoted_from).toBe(keys.next)
-    const lines = project.read('.digline/acme/register.jsonl').trim().split('\n').map((l) => JSON.parse(l))
+    const lines = project
+      .read('.digline/acme/register.jsonl')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l))
     expect(lines.map((l) => [l.key, l.replaced])).toEqual([
       [keys.base, null],
       [keys.next, keys.base],

@@ -26,7 +26,13 @@ test('run → promote → regression (exit 1) → compare (exit 1) → promote w
   expect(promoted.stdout).toContain(`Promoted run ${firstKey} to the baseline of suite triage`)
   const baseline = JSON.parse(project.read('.digline/acme/baselines/triage.json'))
   expect(baseline).toMatchObject({ promoted_from: firstKey, suite: 'triage', aggregates: { passed: 20 } })
-  expect(project.read('.digline/acme/register.jsonl').trim().split('\n').map((l) => JSON.parse(l))).toEqual([
+  expect(
+    project
+      .read('.digline/acme/register.jsonl')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l)),
+  ).toEqual([
     { promoted_at: baseline.promoted_at, suite: 'triage', key: firstKey, replaced: null, config_hash: baseline.config_hash, cases: 20, passed: 20, failed: 0, pass_rate: 1 },
   ])
 
@@ -66,14 +72,21 @@ test('run → promote → regression (exit 1) → compare (exit 1) → promote w
   const sameAsSummary = md.split('\n').filter((l) => l.startsWith('| pass rate'))
   expect(asMd.stdout.split('\n').filter((l) => l.startsWith('| pass rate'))).toEqual(sameAsSummary)
 
-  const secondKey = project.runFiles('acme', 'triage').at(-1)!.replace(/\.json$/, '')
+  const secondKey = project
+    .runFiles('acme', 'triage')
+    .at(-1)!
+    .replace(/\.json$/, '')
   const unsaid = await project.digline(['promote', '--suite', 'triage', '--run', secondKey])
   expect(unsaid.code).toBe(64)
   expect(unsaid.stderr).toContain(`digline promote --suite triage --run ${secondKey} --replacing ${firstKey}`)
   const replaced = await project.digline(['promote', '--suite', 'triage', '--run', secondKey, '--replacing', firstKey])
   expect(replaced.code, replaced.stdout + replaced.stderr).toBe(0)
   expect(replaced.stdout).toContain(`replacing ${firstKey}`)
-  const register = project.read('.digline/acme/register.jsonl').trim().split('\n').map((l) => JSON.parse(l))
+  const register = project
+    .read('.digline/acme/register.jsonl')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l))
   expect(register.map((e) => [e.key, e.replaced, e.passed, e.failed])).toEqual([
     [firstKey, null, 20, 0],
     [secondKey, firstKey, 14, 6],

@@ -13,7 +13,16 @@ const env = { DIGLINE_CREATED_AT: '2026-11-29T22:39:56.123456Z' }
 
 function journal(project: Project): Record<string, string> {
   const dir = join(project.dir, '.digline', 'acme', 'runs', 'killed', '.pending')
-  return Object.fromEntries(readdirSync(dir).sort().map((f) => [f, createHash('sha256').update(readFileSync(join(dir, f))).digest('hex')]))
+  return Object.fromEntries(
+    readdirSync(dir)
+      .sort()
+      .map((f) => [
+        f,
+        createHash('sha256')
+          .update(readFileSync(join(dir, f)))
+          .digest('hex'),
+      ]),
+  )
 }
 
 test('filters and undeclared suites are refused before any call; --keep-errors KEY resumes KEY', async () => {

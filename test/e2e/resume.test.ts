@@ -17,10 +17,23 @@ function pendingDir(project: Project, suite = 'killed'): string {
 
 function journalBytes(project: Project, suite = 'killed'): Record<string, string> {
   const dir = pendingDir(project, suite)
-  return Object.fromEntries(readdirSync(dir).sort().map((f) => [f, createHash('sha256').update(readFileSync(join(dir, f))).digest('hex')]))
+  return Object.fromEntries(
+    readdirSync(dir)
+      .sort()
+      .map((f) => [
+        f,
+        createHash('sha256')
+          .update(readFileSync(join(dir, f)))
+          .digest('hex'),
+      ]),
+  )
 }
 
-async function killedProject(files: Record<string, string> = {}, suiteOptions: Parameters<typeof killSuite>[0] = { concurrency: 2 }, extraEnv: NodeJS.ProcessEnv = {}): Promise<Project> {
+async function killedProject(
+  files: Record<string, string> = {},
+  suiteOptions: Parameters<typeof killSuite>[0] = { concurrency: 2 },
+  extraEnv: NodeJS.ProcessEnv = {},
+): Promise<Project> {
   const project = makeProject({ 'evals/killed.eval.ts': killSuite(suiteOptions), 'prompt.txt': 'v1', ...files })
   await killAfterCalls(project, 20, { ...env, ...extraEnv })
   return project
@@ -96,7 +109,8 @@ test('a plain run names the pending journal and the command that finishes it, an
 
 test('errored cases are called again by default, kept with --keep-errors; the bill equals the calls', async () => {
   // cases 10..14 error while FLAKY is set
-  const suite = (extra = '') => killSuite({ concurrency: 1, delayMs: 4, answer: "(process.env.FLAKY && i >= 10 && i < 15) ? (() => { throw new Error('upstream 529') })() : i", extra })
+  const suite = (extra = '') =>
+    killSuite({ concurrency: 1, delayMs: 4, answer: "(process.env.FLAKY && i >= 10 && i < 15) ? (() => { throw new Error('upstream 529') })() : i", extra })
   for (const keep of [false, true]) {
     const project = makeProject({ 'evals/killed.eval.ts': suite() })
     await killAfterCalls(project, 40, { ...env, FLAKY: '1' })
@@ -108,7 +122,9 @@ test('errored cases are called again by default, kept with --keep-errors; the bi
     const judged = done.done.size - 5
     const expectedCalls = keep ? 100 - done.done.size : 100 - judged
     expect(calls).toBe(expectedCalls)
-    expect(result.stderr).toContain(`${expectedCalls} of 100 cases × 1 sample = ${expectedCalls} calls to the target; ${keep ? done.done.size : judged} case(s) already judged, ${keep ? 0 : 5} retried after an error`)
+    expect(result.stderr).toContain(
+      `${expectedCalls} of 100 cases × 1 sample = ${expectedCalls} calls to the target; ${keep ? done.done.size : judged} case(s) already judged, ${keep ? 0 : 5} retried after an error`,
+    )
     expect(result.code, result.stdout + result.stderr).toBe(keep ? 2 : 0)
   }
 })

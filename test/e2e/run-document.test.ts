@@ -60,7 +60,10 @@ describe('vitest run writes the run document', () => {
     const a = makeProject({ 'evals/known.eval.ts': countingSuite({ name: 'known', cases: 20, samples: 3, minAgreement: 2 / 3, answer, concurrency: 8 }) })
     const b = makeProject({ 'evals/known.eval.ts': countingSuite({ name: 'known', cases: 20, samples: 3, minAgreement: 2 / 3, answer, concurrency: 1 }) })
     for (const p of [a, b]) expect((await p.vitest([], { DIGLINE_CREATED_AT: CREATED_AT })).code).toBe(0)
-    const hash = (p: typeof a) => createHash('sha256').update(readFileSync(join(p.dir, '.digline', 'acme', 'runs', 'known', p.runFiles('acme', 'known')[0]!))).digest('hex')
+    const hash = (p: typeof a) =>
+      createHash('sha256')
+        .update(readFileSync(join(p.dir, '.digline', 'acme', 'runs', 'known', p.runFiles('acme', 'known')[0]!)))
+        .digest('hex')
     expect(hash(a)).toBe(hash(b))
   })
 

@@ -55,7 +55,10 @@ async function waitFor(project: Project, lines: number, child: { exitCode: numbe
 
 function expectStopped(project: Project, result: ProcessResult, inFlight: number): void {
   const lines = callLines(project)
-  expect(lines.filter((l) => l.startsWith('late:')), result.stdout + result.stderr).toEqual([])
+  expect(
+    lines.filter((l) => l.startsWith('late:')),
+    result.stdout + result.stderr,
+  ).toEqual([])
   expect(callLines(project, 'aborts.log')).toHaveLength(inFlight)
   expect(result.code, result.stdout + result.stderr).toBe(2)
 }

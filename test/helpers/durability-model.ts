@@ -56,7 +56,7 @@ export interface PowerLossReport {
 /** A generator of its own for each path; the atomic writer's temp names lose their pid and random part. */
 function randomFor(seed: number, path: string): () => number {
   let state = seed >>> 0 || 1
-  for (const ch of path.replace(/\.\d+\.[0-9a-f]+\.tmp$/, '.tmp')) state = (Math.imul(state ^ ch.charCodeAt(0), 0x01000193) >>> 0) || 1
+  for (const ch of path.replace(/\.\d+\.[0-9a-f]+\.tmp$/, '.tmp')) state = Math.imul(state ^ ch.charCodeAt(0), 0x01000193) >>> 0 || 1
   return () => {
     state ^= state << 13
     state ^= state >>> 17

@@ -9,22 +9,7 @@ import { DurabilityModel, type PowerLossMode, type PowerLossReport } from './dur
 import type { Stats } from 'node:fs'
 
 export type FaultOp =
-  | 'open'
-  | 'write'
-  | 'fsync'
-  | 'fstat'
-  | 'ftruncate'
-  | 'close'
-  | 'rename'
-  | 'unlink'
-  | 'mkdir'
-  | 'rmdir'
-  | 'readdir'
-  | 'lstat'
-  | 'stat'
-  | 'realpath'
-  | 'readPrefix'
-  | 'readFile'
+  'open' | 'write' | 'fsync' | 'fstat' | 'ftruncate' | 'close' | 'rename' | 'unlink' | 'mkdir' | 'rmdir' | 'readdir' | 'lstat' | 'stat' | 'realpath' | 'readPrefix' | 'readFile'
 
 export interface OpEvent {
   op: FaultOp

@@ -29,7 +29,11 @@ export function installPackedDigline(): string {
   const dependencies: Record<string, string> = { digline: `file:./${packed}` }
   for (const name of USER_PEERS) dependencies[name] = dev[name]!
   writeFileSync(join(root, 'package.json'), JSON.stringify({ name: 'digline-e2e-user', private: true, type: 'module', dependencies }, null, 2))
-  execFileSync('npm', ['install', '--prefix', root, '--prefer-offline', '--install-strategy=nested', '--no-audit', '--no-fund', '--no-package-lock', '--loglevel=error'], { cwd: root, env, stdio: ['ignore', 'ignore', 'pipe'] })
+  execFileSync('npm', ['install', '--prefix', root, '--prefer-offline', '--install-strategy=nested', '--no-audit', '--no-fund', '--no-package-lock', '--loglevel=error'], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  })
   if (!existsSync(join(root, 'node_modules', 'digline', 'dist', 'src', 'cli', 'bin.js'))) throw new Error(`the installed package has no dist/src/cli/bin.js (${root})`)
   return root
 }

@@ -6,7 +6,9 @@ import type { Project, ProcessResult } from './project.js'
 export function callLines(project: Project, file = 'calls.log'): string[] {
   const path = join(project.dir, file)
   if (!existsSync(path)) return []
-  return readFileSync(path, 'utf8').split('\n').filter((l) => l !== '')
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((l) => l !== '')
 }
 
 /** Starts `vitest run` (or, with `digline`, the bin) in its own process group and SIGKILLs the group after k calls in total. */

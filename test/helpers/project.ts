@@ -58,7 +58,9 @@ export function makeProject(files: Record<string, string> = {}): Project {
     return { ...clean, NO_COLOR: '1', FORCE_COLOR: '0', CI: '1', ...env }
   }
   const start = (bin: string, args: string[], env?: NodeJS.ProcessEnv, detached = false) => {
-    const child = spawn(process.execPath, [bin, ...args], { cwd: dir, env: baseEnv(env), stdio: ['ignore', 'pipe', 'pipe'], detached }) as ChildProcess & { done: Promise<ProcessResult> }
+    const child = spawn(process.execPath, [bin, ...args], { cwd: dir, env: baseEnv(env), stdio: ['ignore', 'pipe', 'pipe'], detached }) as ChildProcess & {
+      done: Promise<ProcessResult>
+    }
     let stdout = ''
     let stderr = ''
     child.stdout!.on('data', (d) => (stdout += d))
@@ -81,7 +83,9 @@ export function makeProject(files: Record<string, string> = {}): Project {
     spawnDigline: (args, env) => start(diglineBin, args, env, true),
     runFiles(tenant, suite) {
       try {
-        return readdirSync(join(dir, '.digline', tenant, 'runs', suite)).filter((f) => f.endsWith('.json') && !f.startsWith('.')).sort()
+        return readdirSync(join(dir, '.digline', tenant, 'runs', suite))
+          .filter((f) => f.endsWith('.json') && !f.startsWith('.'))
+          .sort()
       } catch {
         return []
       }

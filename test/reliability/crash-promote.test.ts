@@ -90,7 +90,11 @@ describe.each([
     figure('crash points', summary.crashPoints, `promote, ${what} (${ops.length} mutating operations)`)
     figure('power-loss points', summary.powerLossPoints, `promote, ${what}`)
     figure('documents differing', summary.problems.length, `promote, ${what}: points whose baseline, register or store differ after the repeated promote`)
-    figure('manual recoveries', summary.manual.length, `promote, ${what}: points where a torn register line refused the repeated promote until the register was restored (its named next step)`)
+    figure(
+      'manual recoveries',
+      summary.manual.length,
+      `promote, ${what}: points where a torn register line refused the repeated promote until the register was restored (its named next step)`,
+    )
     for (const p of summary.manual) console.log(`[reliability]   promote k=${p.k} ${p.kind}: ${p.op} → ${p.recovery}`)
     figure('stray temp files', summary.withTemps.length, `promote, ${what}: points that left a .tmp file behind`)
     for (const p of summary.withTemps) console.log(`[reliability]   promote k=${p.k} ${p.kind}: ${p.op}, left ${p.tempFiles.join(', ')}`)

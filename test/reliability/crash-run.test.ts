@@ -54,7 +54,8 @@ function report(what: string, summary: PointSummary): void {
   figure('documents differing', summary.problems.length, `${what}: points whose recovered store differs from the uncrashed one`)
   figure('manual recoveries', summary.manual.length, `${what}: points a resume refused until the named next step (remove the headerless leg) was taken`)
   figure('stray temp files', summary.withTemps.length, `${what}: points that left a .tmp file of the atomic writer behind`)
-  for (const p of [...summary.manual, ...summary.withTemps]) console.log(`[reliability]   ${what} k=${p.k} ${p.kind}: ${p.op} → ${p.recovery}${p.tempFiles.length > 0 ? `, left ${p.tempFiles.join(', ')}` : ''}`)
+  for (const p of [...summary.manual, ...summary.withTemps])
+    console.log(`[reliability]   ${what} k=${p.k} ${p.kind}: ${p.op} → ${p.recovery}${p.tempFiles.length > 0 ? `, left ${p.tempFiles.join(', ')}` : ''}`)
 }
 
 describe('crash points of a run and a resume', () => {

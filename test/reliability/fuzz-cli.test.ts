@@ -43,7 +43,17 @@ beforeAll(async () => {
   const replay = runDocumentSchema.parse({ ...makeRun({ createdAt: REPLAY_AT }), rejudged_from: keyOf(failed), rejudged_from_suite: 'capitals' })
   for (const doc of [failed, replay, errored(ERRORED_AT!, 'rivers')]) await store.writeRun(doc)
   await store.writeBaseline({ ...makeRun({ createdAt: BASE_AT }), promoted_at: '2026-12-01T09:00:00.000001Z', promoted_from: keyOf(base) })
-  await store.appendRegister('acme', { promoted_at: '2026-12-01T09:00:00.000001Z', suite: 'capitals', key: keyOf(base), replaced: null, config_hash: DEFAULT_CONFIG_HASH, cases: 3, passed: 3, failed: 0, pass_rate: 1 })
+  await store.appendRegister('acme', {
+    promoted_at: '2026-12-01T09:00:00.000001Z',
+    suite: 'capitals',
+    key: keyOf(base),
+    replaced: null,
+    config_hash: DEFAULT_CONFIG_HASH,
+    cases: 3,
+    passed: 3,
+    failed: 0,
+    pass_rate: 1,
+  })
   const corrupt = keyOf(makeRun({ createdAt: CORRUPT_AT }))
   writeFileSync(store.paths.runFile('acme', 'capitals', corrupt), '{"schema_version": 1, "tenant": "acme", garbage')
   const leg = await new FileJournal({ root: world.root }).openJournal(journalHeader(), 1)
@@ -57,7 +67,25 @@ const ANSI = /\u001b\[[0-9;]*m/g
 
 function argvArbitrary(): fc.Arbitrary<string[]> {
   const command = fc.constantFrom('list', 'show', 'pending', 'compare', 'promote', 'rejudge', 'help', '--help', '-h', '--version', '-v', 'lst', '', 'LIST', '--suite')
-  const flag = fc.constantFrom('--suite', '--run', '--tenant', '--store', '--config', '--json', '--all', '--format', '--replacing', '--into', '--help', '-h', '--bogus', '-x', '--', '--resume', '--no-json')
+  const flag = fc.constantFrom(
+    '--suite',
+    '--run',
+    '--tenant',
+    '--store',
+    '--config',
+    '--json',
+    '--all',
+    '--format',
+    '--replacing',
+    '--into',
+    '--help',
+    '-h',
+    '--bogus',
+    '-x',
+    '--',
+    '--resume',
+    '--no-json',
+  )
   // argv from a real shell never holds NUL, so neither do these
   const hostile = HOSTILE_NAMES.filter((n) => !n.includes('\0'))
   const value = fc.oneof(
@@ -65,11 +93,13 @@ function argvArbitrary(): fc.Arbitrary<string[]> {
     fc.constantFrom(...hostile),
     fc.string({ maxLength: 12 }).filter((s) => !s.includes('\0')),
   )
-  const token = fc.oneof(flag, value, fc.tuple(flag, value).map(([f, v]) => `${f}=${v}`))
+  const token = fc.oneof(
+    flag,
+    value,
+    fc.tuple(flag, value).map(([f, v]) => `${f}=${v}`),
+  )
   const loose = fc.tuple(command, fc.boolean(), fc.array(token, { maxLength: 8 })).map(([c, tenant, rest]) => [c, ...(tenant ? ['--tenant', 'acme'] : []), ...rest])
-  const shaped = fc
-    .tuple(command, value, value, fc.array(token, { maxLength: 3 }))
-    .map(([c, suite, run, rest]) => [c, '--tenant', 'acme', '--suite', suite, '--run', run, ...rest])
+  const shaped = fc.tuple(command, value, value, fc.array(token, { maxLength: 3 })).map(([c, suite, run, rest]) => [c, '--tenant', 'acme', '--suite', suite, '--run', run, ...rest])
   return fc.oneof(loose, shaped).map(withoutExistingConfig)
 }
 
@@ -105,7 +135,16 @@ test(`${FUZZ_RUNS} argument lists: an exit code of the contract, only named refu
       for (const line of err) {
         const failure = /^(refused|failed) (\S+?):/.exec(line)
         if (failure === null) continue
-        if (!(failure[2]! in REFUSALS || failure[2]! in FAILURES)) violation(`stderr names no refusal: ${line.split('\n').slice(0, 2).join(' / ').replace(/\/tmp\/\S+/g, '<tmp>').slice(0, 200)}`, argv)
+        if (!(failure[2]! in REFUSALS || failure[2]! in FAILURES))
+          violation(
+            `stderr names no refusal: ${line
+              .split('\n')
+              .slice(0, 2)
+              .join(' / ')
+              .replace(/\/tmp\/\S+/g, '<tmp>')
+              .slice(0, 200)}`,
+            argv,
+          )
       }
       if (code === 64 && err.length === 0) violation('exit 64 without a word on stderr', argv)
       expect(snapshotTree(world.dir)).toEqual(before)

@@ -67,7 +67,17 @@ describe('fuzzing the baseline and register readers', () => {
   test(`${FUZZ_RUNS} fuzzed registers: the entries, or a refusal by name; the only change on disk is an unterminated last fragment cut off`, async () => {
     const said: string[] = []
     const registers = new FileResultStore({ root: world.root, say: (line) => void said.push(line) })
-    const entry = (i: number) => ({ promoted_at: `2026-12-0${i}T09:00:00.000001Z`, suite: 'capitals', key: KEY, replaced: i === 1 ? null : KEY, config_hash: '3f9a0c1b2d4e', cases: 3, passed: 2, failed: 1, pass_rate: 2 / 3 })
+    const entry = (i: number) => ({
+      promoted_at: `2026-12-0${i}T09:00:00.000001Z`,
+      suite: 'capitals',
+      key: KEY,
+      replaced: i === 1 ? null : KEY,
+      config_hash: '3f9a0c1b2d4e',
+      cases: 3,
+      passed: 2,
+      failed: 1,
+      pass_rate: 2 / 3,
+    })
     const valid = Buffer.from([1, 2, 3].map((i) => `${serializeRegisterEntry(entry(i))}\n`).join(''))
     const file = join(world.root, TENANT, 'register.jsonl')
     const terminated = (bytes: Buffer) => bytes.subarray(0, bytes.lastIndexOf(0x0a) + 1)
@@ -79,7 +89,8 @@ describe('fuzzing the baseline and register readers', () => {
         said.length = 0
         await registers.readRegister(TENANT).catch((e: unknown) => assertNamed(e, 'readRegister()'))
         const torn = terminated(bytes).length < bytes.length
-        if (torn !== (said.length === 1 && said[0]!.includes('torn line'))) throw new Error(`readRegister() ${torn ? 'cut a torn last line without saying so' : 'said it cut a line it did not'}: ${said.join(' | ')}`)
+        if (torn !== (said.length === 1 && said[0]!.includes('torn line')))
+          throw new Error(`readRegister() ${torn ? 'cut a torn last line without saying so' : 'said it cut a line it did not'}: ${said.join(' | ')}`)
       },
       terminated,
     )
@@ -92,7 +103,17 @@ describe('fuzzing the removal record reader', () => {
 
   test(`${FUZZ_RUNS} fuzzed removal records: the key still reads as removed, every writer refuses it by name; nothing on disk changes`, async () => {
     const doc = makeRun({ results: 3 })
-    const record = { removal_version: 1, tenant: TENANT, suite: 'capitals', key: KEY, created_at: doc.created_at, removed_at: '2026-12-01T09:00:00.000001Z', removed: { document: true, legs: 0 }, replay_of: null, requested: { suite: 'capitals', key: KEY } }
+    const record = {
+      removal_version: 1,
+      tenant: TENANT,
+      suite: 'capitals',
+      key: KEY,
+      created_at: doc.created_at,
+      removed_at: '2026-12-01T09:00:00.000001Z',
+      removed: { document: true, legs: 0 },
+      replay_of: null,
+      requested: { suite: 'capitals', key: KEY },
+    }
     const file = join(world.root, TENANT, 'removed', 'capitals', `${KEY}.json`)
     const inputs = await fuzzReader(world.dir, Buffer.from(`${JSON.stringify(record, null, 2)}\n`), file, async () => {
       const notice = await store.removalOf(TENANT, 'capitals', KEY).catch((e: unknown) => assertNamed(e, 'removalOf()'))

@@ -53,7 +53,10 @@ describe('I/O errors in a run', () => {
     const faults: { label: string; fault: (k: number) => Fault }[] = [
       ...CODES.map((code) => ({ label: code, fault: (at: number): Fault => ({ kind: 'errno', at, code }) })),
       { label: 'ENOSPC on a disk that stays full', fault: (at: number): Fault => ({ kind: 'errno', at, code: 'ENOSPC', persists: FULL_DISK }) },
-      { label: 'a short write, then ENOSPC', fault: (at: number): Fault => ({ kind: 'errno', at, code: 'ENOSPC', shortWrite: true, persists: (op) => op === 'write' || op === 'ftruncate' }) },
+      {
+        label: 'a short write, then ENOSPC',
+        fault: (at: number): Fault => ({ kind: 'errno', at, code: 'ENOSPC', shortWrite: true, persists: (op) => op === 'write' || op === 'ftruncate' }),
+      },
     ]
     for (const { label, fault } of faults) {
       for (let k = 0; k < ops.length; k++) {
@@ -155,7 +158,15 @@ describe('I/O errors in a promotion', () => {
     const store = new FileResultStore({ root: start.root })
     await store.writeRun(first)
     await store.writeRun(second)
-    await promoteRun({ store, tenant: 'acme', suite: 'capitals', key: keyOf(first), replacing: undefined, currentConfigHash: async () => DEFAULT_CONFIG_HASH, now: () => '2026-11-30T09:00:00.000001Z' })
+    await promoteRun({
+      store,
+      tenant: 'acme',
+      suite: 'capitals',
+      key: keyOf(first),
+      replacing: undefined,
+      currentConfigHash: async () => DEFAULT_CONFIG_HASH,
+      now: () => '2026-11-30T09:00:00.000001Z',
+    })
     const clean = copyWorld(start, disk.dir)
     const probe = new FaultFs()
     await promote(clean, probe)

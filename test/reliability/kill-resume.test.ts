@@ -20,7 +20,9 @@ const env = { DIGLINE_CREATED_AT: CREATED_AT }
 function documentSha(project: Project, suite = 'killed'): string {
   const files = project.runFiles('acme', suite)
   expect(files).toHaveLength(1)
-  return createHash('sha256').update(readFileSync(join(project.dir, '.digline', 'acme', 'runs', suite, files[0]!))).digest('hex')
+  return createHash('sha256')
+    .update(readFileSync(join(project.dir, '.digline', 'acme', 'runs', suite, files[0]!)))
+    .digest('hex')
 }
 
 async function journaled(project: Project, suite = 'killed'): Promise<number> {
@@ -60,7 +62,9 @@ describe.each(CONCURRENCIES)('kill -9 at concurrency %i, then resume', (concurre
     'kill $cycle (seed $seed): byte-identical document, exactly the unjournaled calls re-paid',
     async ({ cycle, seed }) => {
       const k = killPoint(seed)
-      console.log(`kill cycle ${cycle} at concurrency ${concurrency}: seed ${seed}, kill after call ${k} (replay: DIGLINE_KILL_SEED=${seed} DIGLINE_KILLS=2 npm run test:reliability -- kill-resume -t 'concurrency ${concurrency}, then resume kill 1 ')`)
+      console.log(
+        `kill cycle ${cycle} at concurrency ${concurrency}: seed ${seed}, kill after call ${k} (replay: DIGLINE_KILL_SEED=${seed} DIGLINE_KILLS=2 npm run test:reliability -- kill-resume -t 'concurrency ${concurrency}, then resume kill 1 ')`,
+      )
       const project = makeProject({ 'evals/killed.eval.ts': killSuite({ concurrency, samples: 2 }) })
       await killAfterCalls(project, k, env)
       const before = callLines(project).length
@@ -72,7 +76,11 @@ describe.each(CONCURRENCIES)('kill -9 at concurrency %i, then resume', (concurre
       expect(documentSha(project), where).toBe(reference)
       expect(resumed.stderr).toContain(`${100 - done} of 100 cases × 2 samples = ${(100 - done) * 2} calls to the target; ${done} case(s) already judged, 0 retried after an error`)
       // cases whose calls were made before the kill but whose record was not yet durable
-      const startedCases = new Set(callLines(project).slice(0, before).map((l) => l.split(':')[0]))
+      const startedCases = new Set(
+        callLines(project)
+          .slice(0, before)
+          .map((l) => l.split(':')[0]),
+      )
       const rerun = startedCases.size - done
       expect(rerun, `${where}: cases re-run`).toBeLessThanOrEqual(concurrency)
       rerunCounts.push(rerun)

@@ -33,7 +33,15 @@ const OPS = {
   writeBaseline: (s: FileResultStore) => s.writeBaseline(baselineOf(RUN, RUN_KEY, '2026-12-02T09:00:00.000001Z')),
   readRegister: (s: FileResultStore) => s.readRegister('acme'),
   promote: (s: FileResultStore) =>
-    promoteRun({ store: s, tenant: 'acme', suite: 'capitals', key: RUN_KEY, replacing: keyOf(OTHER), currentConfigHash: async () => RUN.config_hash, now: () => '2026-12-02T09:00:00.000001Z' }),
+    promoteRun({
+      store: s,
+      tenant: 'acme',
+      suite: 'capitals',
+      key: RUN_KEY,
+      replacing: keyOf(OTHER),
+      currentConfigHash: async () => RUN.config_hash,
+      now: () => '2026-12-02T09:00:00.000001Z',
+    }),
   deleteRun: (s: FileResultStore) => s.deleteRun('acme', 'capitals', RUN_KEY),
   removalOf: (s: FileResultStore) => s.removalOf('acme', 'capitals', RUN_KEY),
 }
@@ -57,7 +65,8 @@ function fifoAt(path: string): void {
   execFileSync('mkfifo', [path])
 }
 
-type Group = 'symlinks and odd files' | 'removal records behind a symlink' | 'FIFOs where a file belongs' | 'hard links to files outside' | 'a directory swapped for a symlink mid-operation'
+type Group =
+  'symlinks and odd files' | 'removal records behind a symlink' | 'FIFOs where a file belongs' | 'hard links to files outside' | 'a directory swapped for a symlink mid-operation'
 
 interface Layout {
   group: Group
@@ -69,39 +78,194 @@ interface Layout {
   fifo?(w: AttackWorld): string
 }
 
-const opens = (path: (w: AttackWorld) => string, op: OpEvent['op'] = 'open') => (e: OpEvent, w: AttackWorld) => e.op === op && e.path.startsWith(path(w))
+const opens =
+  (path: (w: AttackWorld) => string, op: OpEvent['op'] = 'open') =>
+  (e: OpEvent, w: AttackWorld) =>
+    e.op === op && e.path.startsWith(path(w))
 
 const LAYOUTS: Layout[] = [
-  { group: 'symlinks and odd files', name: 'the tenant directory is a symlink out', targets: ALL.filter((op) => op !== 'promote' && op !== 'removalOf'), arrange: (w) => symlinkOut(w, w.tenantDir, w.mirror) },
-  { group: 'removal records behind a symlink', name: 'the tenant directory is a symlink out', targets: ['promote', 'removalOf'], arrange: (w) => symlinkOut(w, w.tenantDir, w.mirror) },
-  { group: 'symlinks and odd files', name: 'the runs directory is a symlink out', targets: ['writeRun', 'readRun', 'listRuns', 'scanRuns', 'latestKey', 'pending', 'listSuites', 'openJournal', 'promote', 'deleteRun'], arrange: (w) => symlinkOut(w, join(w.tenantDir, 'runs')) },
-  { group: 'symlinks and odd files', name: 'the suite directory is a symlink out', targets: ['writeRun', 'readRun', 'listRuns', 'scanRuns', 'latestKey', 'pending', 'openJournal', 'promote', 'deleteRun'], arrange: (w) => symlinkOut(w, suiteDir(w)) },
-  { group: 'symlinks and odd files', name: 'the suite directory is a symlink to another suite of the store', targets: ['writeRun', 'readRun', 'listRuns', 'scanRuns', 'pending', 'openJournal'], arrange: (w) => { renameSync(suiteDir(w), join(w.tenantDir, 'runs', 'rivers')); symlinkSync('rivers', suiteDir(w)) } },
-  { group: 'symlinks and odd files', name: 'the suite directory is a dangling symlink', targets: ['writeRun', 'readRun', 'listRuns', 'scanRuns', 'pending', 'openJournal'], arrange: (w) => symlinkOut(w, suiteDir(w), join(w.outside, 'nowhere')) },
-  { group: 'symlinks and odd files', name: 'the .pending directory is a symlink out', targets: ['pending', 'openJournal', 'deleteRun'], arrange: (w) => symlinkOut(w, join(suiteDir(w), '.pending')) },
-  { group: 'symlinks and odd files', name: 'the run file is a symlink out', targets: ['writeRun', 'readRun', 'listRuns', 'scanRuns', 'promote', 'deleteRun'], arrange: (w) => symlinkOut(w, runFileOf(w)) },
-  { group: 'symlinks and odd files', name: 'the run file is a dangling symlink', targets: ['writeRun', 'readRun', 'listRuns', 'scanRuns'], arrange: (w) => symlinkOut(w, runFileOf(w), join(w.outside, 'nothing.json')) },
+  {
+    group: 'symlinks and odd files',
+    name: 'the tenant directory is a symlink out',
+    targets: ALL.filter((op) => op !== 'promote' && op !== 'removalOf'),
+    arrange: (w) => symlinkOut(w, w.tenantDir, w.mirror),
+  },
+  {
+    group: 'removal records behind a symlink',
+    name: 'the tenant directory is a symlink out',
+    targets: ['promote', 'removalOf'],
+    arrange: (w) => symlinkOut(w, w.tenantDir, w.mirror),
+  },
+  {
+    group: 'symlinks and odd files',
+    name: 'the runs directory is a symlink out',
+    targets: ['writeRun', 'readRun', 'listRuns', 'scanRuns', 'latestKey', 'pending', 'listSuites', 'openJournal', 'promote', 'deleteRun'],
+    arrange: (w) => symlinkOut(w, join(w.tenantDir, 'runs')),
+  },
+  {
+    group: 'symlinks and odd files',
+    name: 'the suite directory is a symlink out',
+    targets: ['writeRun', 'readRun', 'listRuns', 'scanRuns', 'latestKey', 'pending', 'openJournal', 'promote', 'deleteRun'],
+    arrange: (w) => symlinkOut(w, suiteDir(w)),
+  },
+  {
+    group: 'symlinks and odd files',
+    name: 'the suite directory is a symlink to another suite of the store',
+    targets: ['writeRun', 'readRun', 'listRuns', 'scanRuns', 'pending', 'openJournal'],
+    arrange: (w) => {
+      renameSync(suiteDir(w), join(w.tenantDir, 'runs', 'rivers'))
+      symlinkSync('rivers', suiteDir(w))
+    },
+  },
+  {
+    group: 'symlinks and odd files',
+    name: 'the suite directory is a dangling symlink',
+    targets: ['writeRun', 'readRun', 'listRuns', 'scanRuns', 'pending', 'openJournal'],
+    arrange: (w) => symlinkOut(w, suiteDir(w), join(w.outside, 'nowhere')),
+  },
+  {
+    group: 'symlinks and odd files',
+    name: 'the .pending directory is a symlink out',
+    targets: ['pending', 'openJournal', 'deleteRun'],
+    arrange: (w) => symlinkOut(w, join(suiteDir(w), '.pending')),
+  },
+  {
+    group: 'symlinks and odd files',
+    name: 'the run file is a symlink out',
+    targets: ['writeRun', 'readRun', 'listRuns', 'scanRuns', 'promote', 'deleteRun'],
+    arrange: (w) => symlinkOut(w, runFileOf(w)),
+  },
+  {
+    group: 'symlinks and odd files',
+    name: 'the run file is a dangling symlink',
+    targets: ['writeRun', 'readRun', 'listRuns', 'scanRuns'],
+    arrange: (w) => symlinkOut(w, runFileOf(w), join(w.outside, 'nothing.json')),
+  },
   { group: 'symlinks and odd files', name: 'a journal leg is a symlink out', targets: ['pending', 'deleteRun'], arrange: (w) => symlinkOut(w, legOf(w)) },
-  { group: 'symlinks and odd files', name: 'the baselines directory is a symlink out', targets: ['readBaseline', 'writeBaseline', 'promote', 'deleteRun'], arrange: (w) => symlinkOut(w, join(w.tenantDir, 'baselines')) },
-  { group: 'symlinks and odd files', name: 'the baseline file is a symlink out', targets: ['readBaseline', 'writeBaseline', 'promote', 'deleteRun'], arrange: (w) => symlinkOut(w, baselineFile(w)) },
+  {
+    group: 'symlinks and odd files',
+    name: 'the baselines directory is a symlink out',
+    targets: ['readBaseline', 'writeBaseline', 'promote', 'deleteRun'],
+    arrange: (w) => symlinkOut(w, join(w.tenantDir, 'baselines')),
+  },
+  {
+    group: 'symlinks and odd files',
+    name: 'the baseline file is a symlink out',
+    targets: ['readBaseline', 'writeBaseline', 'promote', 'deleteRun'],
+    arrange: (w) => symlinkOut(w, baselineFile(w)),
+  },
   { group: 'symlinks and odd files', name: 'the register is a symlink out', targets: ['readRegister', 'promote'], arrange: (w) => symlinkOut(w, registerFile(w)) },
-  { group: 'removal records behind a symlink', name: 'the removed directory is a symlink out', targets: ['deleteRun', 'removalOf', 'writeRun', 'promote'], arrange: (w) => { mkdirSync(join(w.mirror, 'removed'), { recursive: true }); symlinkOut(w, join(w.tenantDir, 'removed')) } },
-  { group: 'symlinks and odd files', name: 'the store’s .gitignore is a symlink out', targets: ['writeRun', 'openJournal'], arrange: (w) => symlinkOut(w, join(w.root, '.gitignore'), join(w.outside, 'sentinel.txt')) },
-  { group: 'symlinks and odd files', name: 'the run file is a directory', targets: ['writeRun', 'readRun', 'listRuns', 'scanRuns', 'deleteRun'], arrange: (w) => { rmSync(runFileOf(w)); mkdirSync(runFileOf(w)) } },
-  { group: 'hard links to files outside', name: 'the run file is a hard link to a file outside', targets: ['writeRun', 'deleteRun'], arrange: (w) => { rmSync(runFileOf(w)); linkSync(inMirror(w, runFileOf(w)), runFileOf(w)) } },
-  { group: 'hard links to files outside', name: 'the register is a hard link to a file outside', targets: ['promote'], arrange: (w) => { rmSync(registerFile(w)); linkSync(inMirror(w, registerFile(w)), registerFile(w)) } },
-  { group: 'FIFOs where a file belongs', name: 'the run file is a FIFO', targets: ['readRun', 'listRuns', 'scanRuns', 'promote', 'deleteRun'], arrange: (w) => fifoAt(runFileOf(w)), fifo: runFileOf },
-  { group: 'FIFOs where a file belongs', name: 'the baseline file is a FIFO', targets: ['readBaseline', 'promote', 'deleteRun'], arrange: (w) => fifoAt(baselineFile(w)), fifo: baselineFile },
+  {
+    group: 'removal records behind a symlink',
+    name: 'the removed directory is a symlink out',
+    targets: ['deleteRun', 'removalOf', 'writeRun', 'promote'],
+    arrange: (w) => {
+      mkdirSync(join(w.mirror, 'removed'), { recursive: true })
+      symlinkOut(w, join(w.tenantDir, 'removed'))
+    },
+  },
+  {
+    group: 'symlinks and odd files',
+    name: 'the store’s .gitignore is a symlink out',
+    targets: ['writeRun', 'openJournal'],
+    arrange: (w) => symlinkOut(w, join(w.root, '.gitignore'), join(w.outside, 'sentinel.txt')),
+  },
+  {
+    group: 'symlinks and odd files',
+    name: 'the run file is a directory',
+    targets: ['writeRun', 'readRun', 'listRuns', 'scanRuns', 'deleteRun'],
+    arrange: (w) => {
+      rmSync(runFileOf(w))
+      mkdirSync(runFileOf(w))
+    },
+  },
+  {
+    group: 'hard links to files outside',
+    name: 'the run file is a hard link to a file outside',
+    targets: ['writeRun', 'deleteRun'],
+    arrange: (w) => {
+      rmSync(runFileOf(w))
+      linkSync(inMirror(w, runFileOf(w)), runFileOf(w))
+    },
+  },
+  {
+    group: 'hard links to files outside',
+    name: 'the register is a hard link to a file outside',
+    targets: ['promote'],
+    arrange: (w) => {
+      rmSync(registerFile(w))
+      linkSync(inMirror(w, registerFile(w)), registerFile(w))
+    },
+  },
+  {
+    group: 'FIFOs where a file belongs',
+    name: 'the run file is a FIFO',
+    targets: ['readRun', 'listRuns', 'scanRuns', 'promote', 'deleteRun'],
+    arrange: (w) => fifoAt(runFileOf(w)),
+    fifo: runFileOf,
+  },
+  {
+    group: 'FIFOs where a file belongs',
+    name: 'the baseline file is a FIFO',
+    targets: ['readBaseline', 'promote', 'deleteRun'],
+    arrange: (w) => fifoAt(baselineFile(w)),
+    fifo: baselineFile,
+  },
   { group: 'FIFOs where a file belongs', name: 'the register is a FIFO', targets: ['readRegister', 'promote'], arrange: (w) => fifoAt(registerFile(w)), fifo: registerFile },
-  { group: 'a directory swapped for a symlink mid-operation', name: 'the suite directory is swapped for a symlink out before the temp file is opened', targets: ['writeRun'], swap: { when: opens(suiteDir), path: suiteDir } },
-  { group: 'a directory swapped for a symlink mid-operation', name: 'the .pending directory is swapped for a symlink out before the leg is created', targets: ['openJournal'], swap: { when: opens((w) => join(suiteDir(w), '.pending', '')), path: (w) => join(suiteDir(w), '.pending') } },
-  { group: 'a directory swapped for a symlink mid-operation', name: 'the baselines directory is swapped for a symlink out before the temp file is opened', targets: ['writeBaseline'], swap: { when: opens((w) => join(w.tenantDir, 'baselines', '.')), path: (w) => join(w.tenantDir, 'baselines') } },
-  { group: 'a directory swapped for a symlink mid-operation', name: 'the tenant directory is swapped for a symlink out before the register is opened', targets: ['promote'], swap: { when: opens(registerFile), path: (w) => w.tenantDir } },
-  { group: 'a directory swapped for a symlink mid-operation', name: 'the run file is swapped for a symlink out before it is read', targets: ['readRun'], swap: { when: opens(runFileOf, 'readFile'), path: runFileOf } },
-  { group: 'a directory swapped for a symlink mid-operation', name: 'the suite directory is swapped for a symlink out before the run is read', targets: ['readRun'], swap: { when: opens(runFileOf, 'readFile'), path: suiteDir } },
-  { group: 'a directory swapped for a symlink mid-operation', name: 'the suite directory is swapped for a symlink out before it is listed', targets: ['listRuns', 'scanRuns'], swap: { when: opens(suiteDir, 'readdir'), path: suiteDir } },
-  { group: 'a directory swapped for a symlink mid-operation', name: 'the suite directory is swapped for a symlink out before a file of the run is unlinked', targets: ['deleteRun'], swap: { when: opens(suiteDir, 'unlink'), path: suiteDir } },
-  { group: 'a directory swapped for a symlink mid-operation', name: 'the removed directory is swapped for a symlink out before a record is written', targets: ['deleteRun'], swap: { when: opens((w) => join(w.tenantDir, 'removed', 'capitals', '.')), path: (w) => join(w.tenantDir, 'removed') } },
+  {
+    group: 'a directory swapped for a symlink mid-operation',
+    name: 'the suite directory is swapped for a symlink out before the temp file is opened',
+    targets: ['writeRun'],
+    swap: { when: opens(suiteDir), path: suiteDir },
+  },
+  {
+    group: 'a directory swapped for a symlink mid-operation',
+    name: 'the .pending directory is swapped for a symlink out before the leg is created',
+    targets: ['openJournal'],
+    swap: { when: opens((w) => join(suiteDir(w), '.pending', '')), path: (w) => join(suiteDir(w), '.pending') },
+  },
+  {
+    group: 'a directory swapped for a symlink mid-operation',
+    name: 'the baselines directory is swapped for a symlink out before the temp file is opened',
+    targets: ['writeBaseline'],
+    swap: { when: opens((w) => join(w.tenantDir, 'baselines', '.')), path: (w) => join(w.tenantDir, 'baselines') },
+  },
+  {
+    group: 'a directory swapped for a symlink mid-operation',
+    name: 'the tenant directory is swapped for a symlink out before the register is opened',
+    targets: ['promote'],
+    swap: { when: opens(registerFile), path: (w) => w.tenantDir },
+  },
+  {
+    group: 'a directory swapped for a symlink mid-operation',
+    name: 'the run file is swapped for a symlink out before it is read',
+    targets: ['readRun'],
+    swap: { when: opens(runFileOf, 'readFile'), path: runFileOf },
+  },
+  {
+    group: 'a directory swapped for a symlink mid-operation',
+    name: 'the suite directory is swapped for a symlink out before the run is read',
+    targets: ['readRun'],
+    swap: { when: opens(runFileOf, 'readFile'), path: suiteDir },
+  },
+  {
+    group: 'a directory swapped for a symlink mid-operation',
+    name: 'the suite directory is swapped for a symlink out before it is listed',
+    targets: ['listRuns', 'scanRuns'],
+    swap: { when: opens(suiteDir, 'readdir'), path: suiteDir },
+  },
+  {
+    group: 'a directory swapped for a symlink mid-operation',
+    name: 'the suite directory is swapped for a symlink out before a file of the run is unlinked',
+    targets: ['deleteRun'],
+    swap: { when: opens(suiteDir, 'unlink'), path: suiteDir },
+  },
+  {
+    group: 'a directory swapped for a symlink mid-operation',
+    name: 'the removed directory is swapped for a symlink out before a record is written',
+    targets: ['deleteRun'],
+    swap: { when: opens((w) => join(w.tenantDir, 'removed', 'capitals', '.')), path: (w) => join(w.tenantDir, 'removed') },
+  },
 ]
 
 function refusedIn(value: unknown): boolean {
@@ -124,46 +288,47 @@ describe.each(GROUPS)('%s', (group) => {
   test(`${layouts.length} layout(s) × the entry points each concerns: refused or stepped around, never followed out, nothing outside written`, async () => {
     const problems: string[] = []
     let refused = 0
-    for (const layout of layouts) for (const op of layout.targets) {
-      let swapped = false
-      const world = await makeAttackWorld(disk.dir, (event, w) => {
-        if (swapped || layout.swap === undefined || !layout.swap.when(event, w)) return
-        swapped = true
-        const path = layout.swap.path(w)
-        renameSync(path, `${path}.moved-aside`)
-        symlinkSync(inMirror(w, path), path)
-      })
-      layout.arrange?.(world)
-      const settled = OPS[op](world.store).then(
-        (value) => ({ value, error: undefined as unknown }),
-        (error: unknown) => ({ value: undefined, error }),
-      )
-      const timer = new Promise<'hang'>((resolve) => setTimeout(() => resolve('hang'), 800))
-      let outcome = await Promise.race([settled, timer])
-      if (outcome === 'hang') {
-        problems.push(`${layout.name}, ${op}: hung opening the FIFO (released after 0.8 s)`)
-        let done: Awaited<typeof settled> | undefined
-        void settled.then((o) => (done = o))
-        for (let i = 0; i < 250 && done === undefined; i++) {
-          if (layout.fifo !== undefined) releaseFifo(layout.fifo(world))
-          await new Promise((r) => setTimeout(r, 20))
+    for (const layout of layouts)
+      for (const op of layout.targets) {
+        let swapped = false
+        const world = await makeAttackWorld(disk.dir, (event, w) => {
+          if (swapped || layout.swap === undefined || !layout.swap.when(event, w)) return
+          swapped = true
+          const path = layout.swap.path(w)
+          renameSync(path, `${path}.moved-aside`)
+          symlinkSync(inMirror(w, path), path)
+        })
+        layout.arrange?.(world)
+        const settled = OPS[op](world.store).then(
+          (value) => ({ value, error: undefined as unknown }),
+          (error: unknown) => ({ value: undefined, error }),
+        )
+        const timer = new Promise<'hang'>((resolve) => setTimeout(() => resolve('hang'), 800))
+        let outcome = await Promise.race([settled, timer])
+        if (outcome === 'hang') {
+          problems.push(`${layout.name}, ${op}: hung opening the FIFO (released after 0.8 s)`)
+          let done: Awaited<typeof settled> | undefined
+          void settled.then((o) => (done = o))
+          for (let i = 0; i < 250 && done === undefined; i++) {
+            if (layout.fifo !== undefined) releaseFifo(layout.fifo(world))
+            await new Promise((r) => setTimeout(r, 20))
+          }
+          if (done === undefined) throw new Error(`${layout.name}, ${op}: still stuck on the FIFO after 5 s of releasing it`)
+          outcome = done
         }
-        if (done === undefined) throw new Error(`${layout.name}, ${op}: still stuck on the FIFO after 5 s of releasing it`)
-        outcome = done
+        const short = (text: string) => text.replaceAll(world.dir, '')
+        const where = `${layout.name}, ${op}`
+        if (layout.swap !== undefined && !swapped) problems.push(`${where}: the swap never happened (the operation took another path)`)
+        if (world.escapes.length > 0) problems.push(`${where}: went outside the store: ${short(world.escapes.slice(0, 2).join('; '))}`)
+        if (outsideChanged(world)) {
+          problems.push(`${where}: the sentinel directory outside the store changed`)
+          outsideWrites++
+        }
+        if (outcome.error !== undefined && namedError(outcome.error) === undefined) problems.push(`${where}: unnamed ${short(String(outcome.error)).slice(0, 160)}`)
+        if (outcome.error !== undefined || refusedIn(outcome.value)) refused++
+        else steppedAround++
+        rmSync(world.dir, { recursive: true, force: true })
       }
-      const short = (text: string) => text.replaceAll(world.dir, '')
-      const where = `${layout.name}, ${op}`
-      if (layout.swap !== undefined && !swapped) problems.push(`${where}: the swap never happened (the operation took another path)`)
-      if (world.escapes.length > 0) problems.push(`${where}: went outside the store: ${short(world.escapes.slice(0, 2).join('; '))}`)
-      if (outsideChanged(world)) {
-        problems.push(`${where}: the sentinel directory outside the store changed`)
-        outsideWrites++
-      }
-      if (outcome.error !== undefined && namedError(outcome.error) === undefined) problems.push(`${where}: unnamed ${short(String(outcome.error)).slice(0, 160)}`)
-      if (outcome.error !== undefined || refusedIn(outcome.value)) refused++
-      else steppedAround++
-      rmSync(world.dir, { recursive: true, force: true })
-    }
     refusedTotal += refused
     expect(problems).toEqual([])
   })

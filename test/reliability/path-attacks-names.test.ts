@@ -24,7 +24,11 @@ type Entry = { name: string; roles: Role[]; call: (store: FileResultStore, n: Re
 const OK = { tenant: 'acme', suite: 'capitals', key: RUN_KEY, replacing: RUN_KEY }
 
 const ENTRIES: Entry[] = [
-  { name: 'writeRun', roles: ['tenant', 'suite', 'key'], call: (s, n) => s.writeRun({ ...makeRun({ tenant: n.tenant, suite: n.suite }), ...(n.key === OK.key ? {} : { created_at: n.key }) }) },
+  {
+    name: 'writeRun',
+    roles: ['tenant', 'suite', 'key'],
+    call: (s, n) => s.writeRun({ ...makeRun({ tenant: n.tenant, suite: n.suite }), ...(n.key === OK.key ? {} : { created_at: n.key }) }),
+  },
   { name: 'readRun', roles: ['tenant', 'suite', 'key'], call: (s, n) => s.readRun(n.tenant, n.suite, n.key) },
   { name: 'listRuns', roles: ['tenant', 'suite'], call: (s, n) => s.listRuns(n.tenant, n.suite) },
   { name: 'scanRuns', roles: ['tenant', 'suite'], call: (s, n) => s.scanRuns(n.tenant, n.suite) },
@@ -35,7 +39,11 @@ const ENTRIES: Entry[] = [
   // a leg's key is made from its header's created_at, which only the resume checks (see docs/reliability.md)
   { name: 'openJournal', roles: ['tenant', 'suite'], call: (s, n) => s.openJournal(journalHeader({ tenant: n.tenant, suite: n.suite }), 2) },
   { name: 'readBaseline', roles: ['tenant', 'suite'], call: (s, n) => s.readBaseline(n.tenant, n.suite) },
-  { name: 'writeBaseline', roles: ['tenant', 'suite'], call: (s, n) => s.writeBaseline(baselineOf(makeRun({ tenant: n.tenant, suite: n.suite }), RUN_KEY, '2026-12-01T09:00:00.000001Z')) },
+  {
+    name: 'writeBaseline',
+    roles: ['tenant', 'suite'],
+    call: (s, n) => s.writeBaseline(baselineOf(makeRun({ tenant: n.tenant, suite: n.suite }), RUN_KEY, '2026-12-01T09:00:00.000001Z')),
+  },
   {
     name: 'promote',
     roles: ['tenant', 'suite', 'key', 'replacing'],

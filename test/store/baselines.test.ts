@@ -222,7 +222,9 @@ describe('a promotion whose register append fails', () => {
     temp = makeTempStore({ fs })
     const run = makeRun()
     await temp.store.writeRun(run)
-    await expect(promoteRun({ store: temp.store, tenant: 'acme', suite: 'capitals', key: keyOf(run), replacing: undefined, currentConfigHash: async () => run.config_hash })).rejects.toMatchObject({ name: 'StoreWriteError' })
+    await expect(
+      promoteRun({ store: temp.store, tenant: 'acme', suite: 'capitals', key: keyOf(run), replacing: undefined, currentConfigHash: async () => run.config_hash }),
+    ).rejects.toMatchObject({ name: 'StoreWriteError' })
     expect(existsSync(join(temp.root, 'acme', 'baselines', 'capitals.json'))).toBe(false)
     expect(existsSync(join(temp.root, 'acme', 'register.jsonl'))).toBe(false)
   })

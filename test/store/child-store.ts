@@ -63,10 +63,9 @@ export function writeRunAsNobody(child: ChildStore, root: string, doc: unknown):
     } catch (error) {
       console.log(JSON.stringify({ ok: false, name: error.name, errno: error.errno, message: error.message }))
     }`
-  const stdout = execFileSync(
-    'setpriv',
-    ['--reuid=nobody', '--regid=nogroup', '--clear-groups', process.execPath, '--input-type=module', '-e', script, JSON.stringify(doc)],
-    { encoding: 'utf8', cwd: '/' },
-  )
+  const stdout = execFileSync('setpriv', ['--reuid=nobody', '--regid=nogroup', '--clear-groups', process.execPath, '--input-type=module', '-e', script, JSON.stringify(doc)], {
+    encoding: 'utf8',
+    cwd: '/',
+  })
   return JSON.parse(stdout.trim().split('\n').pop() ?? '{}') as ChildWriteResult
 }

@@ -15,7 +15,8 @@ export interface CrashingFs extends FsLayer {
 export function crashingFs(limit: number, base: FsLayer = nodeFsLayer): CrashingFs {
   let done = 0
   let crashed = false
-  const mutate = <A extends unknown[], R>(call: (...args: A) => Promise<R>) =>
+  const mutate =
+    <A extends unknown[], R>(call: (...args: A) => Promise<R>) =>
     (...args: A): Promise<R> => {
       if (done >= limit) {
         crashed = true

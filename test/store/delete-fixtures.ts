@@ -48,7 +48,12 @@ export async function fileRun(store: FileResultStore, spec: RunSpec): Promise<st
   const doc = runDoc(spec)
   const journal = new FileJournal({ root: store.root })
   for (let leg = 1; leg <= (spec.legs ?? 0); leg++) {
-    const header = journalHeader({ suite: spec.suite, created_at: doc.created_at, config_hash: doc.config_hash, lease: { host: spec.host ?? hostname(), boot: bootId(), pid: spec.pid ?? process.pid, start_time: processStartTime(spec.pid ?? process.pid) } })
+    const header = journalHeader({
+      suite: spec.suite,
+      created_at: doc.created_at,
+      config_hash: doc.config_hash,
+      lease: { host: spec.host ?? hostname(), boot: bootId(), pid: spec.pid ?? process.pid, start_time: processStartTime(spec.pid ?? process.pid) },
+    })
     await (await journal.openJournal(header, leg)).close()
   }
   if (spec.document !== false) await store.writeRun(doc)
@@ -61,7 +66,17 @@ export async function promote(store: FileResultStore, suite: string, key: string
   const promotedAt = '2026-03-02T09:00:00.000001Z'
   await store.writeBaseline(baselineOf(run, key, promotedAt))
   const a = run.aggregates
-  await store.appendRegister(TENANT, { promoted_at: promotedAt, suite, key, replaced: replacing, config_hash: run.config_hash, cases: a.cases, passed: a.passed, failed: a.failed, pass_rate: a.pass_rate })
+  await store.appendRegister(TENANT, {
+    promoted_at: promotedAt,
+    suite,
+    key,
+    replaced: replacing,
+    config_hash: run.config_hash,
+    cases: a.cases,
+    passed: a.passed,
+    failed: a.failed,
+    pass_rate: a.pass_rate,
+  })
 }
 
 export function writeNameTable(root: string): string {

@@ -42,11 +42,24 @@ async function buildTree(): Promise<Tree> {
   await promote(store, 'u', promoted)
   temp.plant(TENANT, 't', 'garbage', '{ not json')
   writeNameTable(temp.root)
-  const order = [`runs/s/${r2}.json`, 'runs/u/misnamed.json', `runs/t/.pending/${r1}.1.jsonl`, `runs/t/${r1}.json`, `runs/s/.pending/${k}.1.jsonl`, `runs/s/.pending/${k}.2.jsonl`, `runs/s/${k}.json`]
+  const order = [
+    `runs/s/${r2}.json`,
+    'runs/u/misnamed.json',
+    `runs/t/.pending/${r1}.1.jsonl`,
+    `runs/t/${r1}.json`,
+    `runs/s/.pending/${k}.1.jsonl`,
+    `runs/s/.pending/${k}.2.jsonl`,
+    `runs/s/${k}.json`,
+  ]
   return {
     temp,
     k,
-    chain: [{ suite: 's', key: k }, { suite: 't', key: r1 }, { suite: 's', key: r2 }, { suite: 'u', key: keyOf(r3) }],
+    chain: [
+      { suite: 's', key: k },
+      { suite: 't', key: r1 },
+      { suite: 's', key: r2 },
+      { suite: 'u', key: keyOf(r3) },
+    ],
     order: order.map((p) => `${TENANT}/${p}`),
   }
 }
@@ -67,7 +80,10 @@ const isRecordArea = (path: string) => path.startsWith(`${TENANT}/removed/`)
 
 function expectOnlyThePlanChanged(before: Map<string, string>, after: Map<string, string>, removedAtMost: readonly string[]): string[] {
   const removed = [...before.keys()].filter((p) => !after.has(p))
-  expect(removed.every((p) => removedAtMost.includes(p)), `removed outside the plan: ${removed.join(', ')}`).toBe(true)
+  expect(
+    removed.every((p) => removedAtMost.includes(p)),
+    `removed outside the plan: ${removed.join(', ')}`,
+  ).toBe(true)
   expect([...before].filter(([p, h]) => after.has(p) && after.get(p) !== h)).toEqual([])
   expect([...after.keys()].filter((p) => !before.has(p) && !isRecordArea(p))).toEqual([])
   return removed

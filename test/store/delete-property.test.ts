@@ -139,7 +139,10 @@ test('a delete, stopped anywhere and repeated, removes exactly the model’s fil
       expect(gone).toEqual([...model.removed].sort())
       expect([...before].filter(([p, h]) => after.has(p) && after.get(p) !== h)).toEqual([])
       expect([...after.keys()].filter((p) => !before.has(p) && !p.startsWith(`${TENANT}/removed/`) && p !== '.gitignore')).toEqual([])
-      await expectGone(temp.store, [c.target, ...model.chain].map((i) => ({ suite: c.nodes[i]!.suite, key: keys[i]! })))
+      await expectGone(
+        temp.store,
+        [c.target, ...model.chain].map((i) => ({ suite: c.nodes[i]!.suite, key: keys[i]! })),
+      )
       if (done !== undefined) expect(done.replays.map((r) => r.ref.key).sort()).toEqual(model.chain.map((i) => keys[i]!).sort())
       const anything = model.removed.size > 0
       expect((await temp.store.removalOf(TENANT, target.suite, keys[c.target]!)) !== undefined).toBe(anything)

@@ -35,7 +35,10 @@ test(`a run finished by another process while its key is deleted never comes bac
   for (let round = 0; round < ROUNDS; round++) {
     const doc = runDoc({ suite: 's', at: round })
     const key = keyOf(doc)
-    await writer.prepare(round, journalHeader({ suite: 's', created_at: doc.created_at, config_hash: doc.config_hash, lease: { ...journalHeader().lease, host: `${hostname()}-elsewhere` } }))
+    await writer.prepare(
+      round,
+      journalHeader({ suite: 's', created_at: doc.created_at, config_hash: doc.config_hash, lease: { ...journalHeader().lease, host: `${hostname()}-elsewhere` } }),
+    )
     const target = join(temp.root, TENANT, 'runs', 's', `${key}.json`)
     const finishing = writer.go(round, doc, target, Math.random() * SPREAD_MS)
     await new Promise((resolve) => setTimeout(resolve, Math.random() * SPREAD_MS))

@@ -93,9 +93,12 @@ describe('the refusals come before the first step, and leave every file as it wa
     const k = await fileRun(store, { suite: 's', at: 1, legs: 1 })
     await fileRun(store, { suite: 't', at: 2 })
     const tDir = join(temp.root, TENANT, 'runs', 't')
-    const denying = new FileResultStore({ root: temp.root, fs: hookedFs(nodeFsLayer, (op, path) => {
-      if (op === 'readdir' && path === tDir) throw errno('EACCES')
-    }) })
+    const denying = new FileResultStore({
+      root: temp.root,
+      fs: hookedFs(nodeFsLayer, (op, path) => {
+        if (op === 'readdir' && path === tDir) throw errno('EACCES')
+      }),
+    })
     const before = temp.snapshot()
     const refusal = await refusalOf(denying.deleteRun(TENANT, 's', k), DirectoryUnreadableError)
     expect(refusal.message).toContain(tDir)
@@ -111,7 +114,11 @@ describe('the refusals come before the first step, and leave every file as it wa
   })
 
   it('unsafe names are refused before any I/O', async () => {
-    for (const [tenant, suite, key] of [['..', 's', 'k'], [TENANT, 'a/b', 'k'], [TENANT, 's', '../k']]) {
+    for (const [tenant, suite, key] of [
+      ['..', 's', 'k'],
+      [TENANT, 'a/b', 'k'],
+      [TENANT, 's', '../k'],
+    ]) {
       await refusalOf(store.deleteRun(tenant!, suite!, key!), PathRefusedError)
     }
   })
@@ -160,11 +167,17 @@ describe('what is removed', () => {
     const r2 = await fileRun(store, { suite: 's', at: 3, replayOf: { suite: 't', key: r1 } })
     const bystander = await fileRun(store, { suite: 't', at: 4 })
     const unlinked: string[] = []
-    const recording = new FileResultStore({ root: temp.root, fs: hookedFs(nodeFsLayer, (op, path) => {
-      if (op === 'unlink' && path !== undefined) unlinked.push(path.slice(temp.root.length + 1))
-    }) })
+    const recording = new FileResultStore({
+      root: temp.root,
+      fs: hookedFs(nodeFsLayer, (op, path) => {
+        if (op === 'unlink' && path !== undefined) unlinked.push(path.slice(temp.root.length + 1))
+      }),
+    })
     const removal = await recording.deleteRun(TENANT, 's', k)
-    expect(removal.replays.map((r) => [r.ref.suite, r.ref.key])).toEqual([['s', r2], ['t', r1]])
+    expect(removal.replays.map((r) => [r.ref.suite, r.ref.key])).toEqual([
+      ['s', r2],
+      ['t', r1],
+    ])
     expect(unlinked).toEqual([
       `${TENANT}/runs/s/${r2}.json`,
       `${TENANT}/runs/t/.pending/${r1}.1.jsonl`,
@@ -173,7 +186,11 @@ describe('what is removed', () => {
       `${TENANT}/runs/s/.pending/${k}.2.jsonl`,
       `${TENANT}/runs/s/${k}.json`,
     ])
-    await expectGone(store, [{ suite: 's', key: k }, { suite: 't', key: r1 }, { suite: 's', key: r2 }])
+    await expectGone(store, [
+      { suite: 's', key: k },
+      { suite: 't', key: r1 },
+      { suite: 's', key: r2 },
+    ])
     expect((await visibility(store, 't', bystander)).read).toBe(true)
   })
 
@@ -260,7 +277,15 @@ describe('removal records', () => {
     await store.deleteRun(TENANT, 's', k)
     const record = JSON.parse(readFileSync(join(temp.root, TENANT, 'removed', 's', `${k}.json`), 'utf8'))
     expect(Object.keys(record)).toEqual(['removal_version', 'tenant', 'suite', 'key', 'created_at', 'removed_at', 'removed', 'replay_of', 'requested'])
-    expect(record).toMatchObject({ tenant: TENANT, suite: 's', key: k, created_at: createdAt(1), removed: { document: true, legs: 1 }, replay_of: null, requested: { suite: 's', key: k } })
+    expect(record).toMatchObject({
+      tenant: TENANT,
+      suite: 's',
+      key: k,
+      created_at: createdAt(1),
+      removed: { document: true, legs: 1 },
+      replay_of: null,
+      requested: { suite: 's', key: k },
+    })
     const replayRecord = JSON.parse(readFileSync(join(temp.root, TENANT, 'removed', 't', `${r}.json`), 'utf8'))
     expect(replayRecord).toMatchObject({ replay_of: { suite: 's', key: k }, requested: { suite: 's', key: k } })
     const again = await store.deleteRun(TENANT, 's', k)

@@ -11,7 +11,17 @@ test('an empty file, a torn document, a directory or another run’s document at
   const project = makeProject({ 'evals/killed.eval.ts': killSuite({ concurrency: 2 }) })
   await killAfterCalls(project, 20, { DIGLINE_CREATED_AT: '2026-11-29T22:39:56.123456Z' })
   const pending = join(project.dir, '.digline', 'acme', 'runs', 'killed', '.pending')
-  const legs = () => Object.fromEntries(readdirSync(pending).sort().map((f) => [f, createHash('sha256').update(readFileSync(join(pending, f))).digest('hex')]))
+  const legs = () =>
+    Object.fromEntries(
+      readdirSync(pending)
+        .sort()
+        .map((f) => [
+          f,
+          createHash('sha256')
+            .update(readFileSync(join(pending, f)))
+            .digest('hex'),
+        ]),
+    )
   const before = legs()
   const key = Object.keys(before)[0]!.split('.')[0]!
   const document = join(project.dir, '.digline', 'acme', 'runs', 'killed', `${key}.json`)
@@ -19,7 +29,23 @@ test('an empty file, a torn document, a directory or another run’s document at
     ['an empty file', () => writeFileSync(document, '')],
     ['a torn document', () => writeFileSync(document, '{"not":"a run"')],
     ['a directory', () => mkdirSync(document)],
-    ['another run’s document', () => writeFileSync(document, readFileSync(join(project.dir, '.digline', 'acme', 'runs', 'killed', project.runFiles('acme', 'killed').find((f) => f !== `${key}.json`)!)))],
+    [
+      'another run’s document',
+      () =>
+        writeFileSync(
+          document,
+          readFileSync(
+            join(
+              project.dir,
+              '.digline',
+              'acme',
+              'runs',
+              'killed',
+              project.runFiles('acme', 'killed').find((f) => f !== `${key}.json`)!,
+            ),
+          ),
+        ),
+    ],
   ]
   for (const [what, plant] of plants) {
     plant()

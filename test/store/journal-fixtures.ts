@@ -14,7 +14,10 @@ export const SUITE = 'capitals'
 export const KEY = keyOf(makeRun())
 
 /** The cases the fixtures' run declares: case-00000 … case-00199, one sample each (as makeRun builds them). */
-export const DECLARED = { samples: 1, digests: Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`case-${String(i).padStart(5, '0')}`, `d${String(i).padStart(11, '0')}`])) }
+export const DECLARED = {
+  samples: 1,
+  digests: Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`case-${String(i).padStart(5, '0')}`, `d${String(i).padStart(11, '0')}`])),
+}
 
 export function journalHeader(overrides: Partial<JournalOpening> = {}): JournalOpening {
   return {
@@ -65,9 +68,7 @@ export function progress(result: CaseResult, observed: Observed, index = 0): Cas
  * Leg 1: cases 0–11 (3 errors at the target, 7 at the mapper). Leg 2: 3 again (judged now), 7 again
  * (the mapper again), then 12–17, with a judge identity observed from case 12. 20 case records.
  */
-export const LEG_1: CaseProgress[] = Array.from({ length: 12 }, (_, i) =>
-  progress(i === 3 ? errored(3, 'target') : i === 7 ? errored(7, 'mapper') : judged(i), OBSERVED_1, i),
-)
+export const LEG_1: CaseProgress[] = Array.from({ length: 12 }, (_, i) => progress(i === 3 ? errored(3, 'target') : i === 7 ? errored(7, 'mapper') : judged(i), OBSERVED_1, i))
 export const LEG_2: CaseProgress[] = [
   progress(judged(3), OBSERVED_1, 3),
   progress(errored(7, 'mapper'), OBSERVED_1, 7),

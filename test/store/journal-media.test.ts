@@ -54,7 +54,9 @@ describe('two processes open the same leg at once', () => {
       expect(losers[0]?.message).toContain(`another process is resuming run ${KEY} (leg ${leg} exists`)
       const { declared, ...fields } = header
       const binding = { tenant: header.tenant, suite: header.suite, key: KEY }
-      expect(readFileSync(legFile(root, leg))).toEqual(Buffer.concat([encodeHeader(binding, { ...fields, lease: { ...fields.lease, pid: winners[0]!.pid, start_time: null }, leg }), encodeDeclared(binding, declared)]))
+      expect(readFileSync(legFile(root, leg))).toEqual(
+        Buffer.concat([encodeHeader(binding, { ...fields, lease: { ...fields.lease, pid: winners[0]!.pid, start_time: null }, leg }), encodeDeclared(binding, declared)]),
+      )
     }
   })
 })
@@ -73,9 +75,7 @@ describe('a disk that fills up mid-run (64 KiB tmpfs)', () => {
     ['the partial record stays (ftruncate fails too) and is read as a torn tail', true],
   ])('fails with StoreWriteError ENOSPC, refuses later appends, and every earlier record reads back: %s', async (_, truncateFails) => {
     const mnt = mountTmpfs(truncateFails ? 'full-torn' : 'full-cut')
-    const fs = truncateFails
-      ? { ...nodeFsLayer, ftruncate: () => Promise.reject(Object.assign(new Error('no space'), { code: 'ENOSPC' })) }
-      : nodeFsLayer
+    const fs = truncateFails ? { ...nodeFsLayer, ftruncate: () => Promise.reject(Object.assign(new Error('no space'), { code: 'ENOSPC' })) } : nodeFsLayer
     const root = join(mnt, '.digline')
     const journal = new FileJournal({ root, fs })
     const leg = await journal.openJournal(journalHeader(), 1)

@@ -289,7 +289,10 @@ describe('an unknown journal_version', () => {
 
 describe('opening a leg', () => {
   it('exactly one of two opens of the same leg wins; the other is refused and the winner’s file is untouched', async () => {
-    const [a, b] = await Promise.allSettled([journal.openJournal(journalHeader({ lease: { ...journalHeader().lease, pid: 1001 } }), 1), journal.openJournal(journalHeader({ lease: { ...journalHeader().lease, pid: 1002 } }), 1)])
+    const [a, b] = await Promise.allSettled([
+      journal.openJournal(journalHeader({ lease: { ...journalHeader().lease, pid: 1001 } }), 1),
+      journal.openJournal(journalHeader({ lease: { ...journalHeader().lease, pid: 1002 } }), 1),
+    ])
     const winners = [a, b].filter((r) => r.status === 'fulfilled')
     const losers = [a, b].filter((r): r is PromiseRejectedResult => r.status === 'rejected')
     expect(winners).toHaveLength(1)
@@ -297,7 +300,12 @@ describe('opening a leg', () => {
     expect(losers[0]!.reason).toBeInstanceOf(JournalLegExistsError)
     expect(String(losers[0]!.reason.message)).toContain(`another process is resuming run ${KEY} (leg 1 exists`)
     const winnerPid = a.status === 'fulfilled' ? 1001 : 1002
-    expect(readFileSync(legFile(temp.root, 1))).toEqual(Buffer.concat([encodeHeader(BINDING, { ...headerOnly(journalHeader({ lease: { ...journalHeader().lease, pid: winnerPid } })), leg: 1 }), encodeDeclared(BINDING, journalHeader().declared)]))
+    expect(readFileSync(legFile(temp.root, 1))).toEqual(
+      Buffer.concat([
+        encodeHeader(BINDING, { ...headerOnly(journalHeader({ lease: { ...journalHeader().lease, pid: winnerPid } })), leg: 1 }),
+        encodeDeclared(BINDING, journalHeader().declared),
+      ]),
+    )
     await (winners[0] as PromiseFulfilledResult<Awaited<ReturnType<FileJournal['openJournal']>>>).value.close()
   })
 
@@ -318,7 +326,9 @@ describe('opening a leg', () => {
     const leg = await journal.openJournal(journalHeader(), 1)
     await Promise.all(LEG_1.map((p) => leg.append(p)))
     await leg.close()
-    const ids = lines(legFile(temp.root, 1)).slice(3).map((l) => (recordOf(l).case as { case_id: string }).case_id)
+    const ids = lines(legFile(temp.root, 1))
+      .slice(3)
+      .map((l) => (recordOf(l).case as { case_id: string }).case_id)
     expect(ids).toEqual(LEG_1.map((p) => p.result.case_id))
     expect((await onlyPending()).done).toEqual(expectedDone(LEG_1))
   })

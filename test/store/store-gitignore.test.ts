@@ -26,14 +26,27 @@ describe('the generated .digline/.gitignore', () => {
     execFileSync('git', ['init', '--quiet'], { cwd: repo })
     await new FileResultStore({ root: join(repo, '.digline') }).writeRun(makeRun({ tenant: 't', suite: 's' }))
     const crashLeftovers = ['.digline/..gitignore.41.ab12.tmp', '.digline/t/baselines/.s.json.41.ab12.tmp']
-    for (const path of ['.digline/t/runs/s/k.json', '.digline/t/runs/s/.pending/x.jsonl', '.digline/t/removed/x', '.digline/t/baselines/s.json', '.digline/t/register.jsonl', ...crashLeftovers]) {
+    for (const path of [
+      '.digline/t/runs/s/k.json',
+      '.digline/t/runs/s/.pending/x.jsonl',
+      '.digline/t/removed/x',
+      '.digline/t/baselines/s.json',
+      '.digline/t/register.jsonl',
+      ...crashLeftovers,
+    ]) {
       mkdirSync(dirname(join(repo, path)), { recursive: true })
       writeFileSync(join(repo, path), '{}\n')
     }
   })
   afterAll(() => rmSync(repo, { recursive: true, force: true }))
 
-  it.each(['.digline/t/runs/s/k.json', '.digline/t/runs/s/.pending/x.jsonl', '.digline/t/removed/x', '.digline/..gitignore.41.ab12.tmp', '.digline/t/baselines/.s.json.41.ab12.tmp'])('ignores %s', (path) => {
+  it.each([
+    '.digline/t/runs/s/k.json',
+    '.digline/t/runs/s/.pending/x.jsonl',
+    '.digline/t/removed/x',
+    '.digline/..gitignore.41.ab12.tmp',
+    '.digline/t/baselines/.s.json.41.ab12.tmp',
+  ])('ignores %s', (path) => {
     expect(ignored(repo, path)).toBe(true)
   })
 

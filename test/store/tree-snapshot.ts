@@ -5,10 +5,7 @@ import { lstatSync, readdirSync, readFileSync, readlinkSync } from 'node:fs'
 import { join, relative } from 'node:path'
 
 export type TreeEntry =
-  | { path: string; type: 'dir' }
-  | { path: string; type: 'file'; size: number; sha256: string }
-  | { path: string; type: 'symlink'; target: string }
-  | { path: string; type: 'other' }
+  { path: string; type: 'dir' } | { path: string; type: 'file'; size: number; sha256: string } | { path: string; type: 'symlink'; target: string } | { path: string; type: 'other' }
 
 export function snapshotTree(root: string): TreeEntry[] {
   const entries: TreeEntry[] = []

@@ -10,7 +10,10 @@ import { renderRefusalsDoc } from '../../scripts/refusals-doc.js'
 const classes = Object.entries(errors).filter(([, v]) => typeof v === 'function' && v.prototype instanceof Error) as [string, new (...a: never[]) => Error][]
 
 test('every exported refusal class is in REFUSALS under its own name, and nothing else is', () => {
-  const refusals = classes.filter(([, c]) => c.prototype instanceof DiglineRefusal).map(([n]) => n).sort()
+  const refusals = classes
+    .filter(([, c]) => c.prototype instanceof DiglineRefusal)
+    .map(([n]) => n)
+    .sort()
   expect(Object.keys(REFUSALS).sort()).toEqual(refusals)
   for (const [name, entry] of Object.entries(REFUSALS)) {
     const instance = new (entry.error as unknown as new (w: string, n: string) => DiglineRefusal)('something was refused', 'run the next thing')
@@ -22,7 +25,10 @@ test('every exported refusal class is in REFUSALS under its own name, and nothin
 })
 
 test('every exported failure class is in FAILURES and exits 2', () => {
-  const failures = classes.filter(([, c]) => c.prototype instanceof DiglineFailure).map(([n]) => n).sort()
+  const failures = classes
+    .filter(([, c]) => c.prototype instanceof DiglineFailure)
+    .map(([n]) => n)
+    .sort()
   expect(Object.keys(FAILURES).sort()).toEqual(failures)
   for (const [name, entry] of Object.entries(FAILURES)) {
     const instance = new (entry.error as unknown as new (w: string, n: string) => DiglineFailure)('x', 'y')
@@ -32,7 +38,16 @@ test('every exported failure class is in FAILURES and exits 2', () => {
 })
 
 test('every exported internal error class is in INTERNAL_ERRORS, exits 2 and asks to be reported', () => {
-  const internal = classes.filter(([, c]) => c.prototype instanceof DiglineError && !([DiglineRefusal, DiglineFailure] as unknown[]).includes(c) && !(c.prototype instanceof DiglineRefusal) && !(c.prototype instanceof DiglineFailure)).map(([n]) => n).sort()
+  const internal = classes
+    .filter(
+      ([, c]) =>
+        c.prototype instanceof DiglineError &&
+        !([DiglineRefusal, DiglineFailure] as unknown[]).includes(c) &&
+        !(c.prototype instanceof DiglineRefusal) &&
+        !(c.prototype instanceof DiglineFailure),
+    )
+    .map(([n]) => n)
+    .sort()
   expect(Object.keys(INTERNAL_ERRORS).sort()).toEqual(internal)
   for (const [name, entry] of Object.entries(INTERNAL_ERRORS)) {
     const instance = new (entry.error as unknown as new (w: string) => DiglineError)('x')

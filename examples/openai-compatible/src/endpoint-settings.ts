@@ -14,7 +14,10 @@ export function endpointFromEnvironment(env: NodeJS.ProcessEnv = process.env): E
   const model = env.DIGLINE_EXAMPLE_MODEL?.trim()
   const baseURL = env.DIGLINE_EXAMPLE_BASE_URL?.trim() || undefined
   if (!model) {
-    return { ok: false, skipReason: 'skipped: set DIGLINE_EXAMPLE_MODEL (with OPENAI_API_KEY for OpenAI, or DIGLINE_EXAMPLE_BASE_URL for a local server) to run against a real model' }
+    return {
+      ok: false,
+      skipReason: 'skipped: set DIGLINE_EXAMPLE_MODEL (with OPENAI_API_KEY for OpenAI, or DIGLINE_EXAMPLE_BASE_URL for a local server) to run against a real model',
+    }
   }
   if (baseURL === undefined && !env.OPENAI_API_KEY) {
     return { ok: false, skipReason: 'skipped: set OPENAI_API_KEY to call OpenAI, or DIGLINE_EXAMPLE_BASE_URL for a server that needs no key' }

@@ -14,16 +14,9 @@ export interface PriorityEstimate {
 const STEP = 0.5
 const MAX_SHIFT = 1
 
-export function estimatePriority(
-  neighbours: readonly Neighbour<{ priority: Priority }>[],
-  cues: UrgencyCues,
-  fallback: Priority,
-): PriorityEstimate {
+export function estimatePriority(neighbours: readonly Neighbour<{ priority: Priority }>[], cues: UrgencyCues, fallback: Priority): PriorityEstimate {
   const weight = neighbours.reduce((sum, n) => sum + n.similarity, 0)
-  const neighbourLevel =
-    weight > 0
-      ? neighbours.reduce((sum, n) => sum + n.similarity * priorityLevel(n.item.priority), 0) / weight
-      : priorityLevel(fallback)
+  const neighbourLevel = weight > 0 ? neighbours.reduce((sum, n) => sum + n.similarity * priorityLevel(n.item.priority), 0) / weight : priorityLevel(fallback)
   const shift = Math.max(-MAX_SHIFT, Math.min(MAX_SHIFT, STEP * (cues.lower.length - cues.raise.length)))
   const level = neighbourLevel + shift
   return { priority: priorityAt(level), neighbourLevel, level }

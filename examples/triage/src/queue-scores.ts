@@ -8,12 +8,7 @@ import type { SparseVector } from './sparse-vector.js'
 
 const CLOSEST = 2
 
-export function queueScores(
-  vector: SparseVector,
-  classifier: CentroidClassifier,
-  index: NearestNeighbours<LabelledTicket>,
-  neighbourWeight: number,
-): QueueSimilarity[] {
+export function queueScores(vector: SparseVector, classifier: CentroidClassifier, index: NearestNeighbours<LabelledTicket>, neighbourWeight: number): QueueSimilarity[] {
   return classifier.similarities(vector).map(({ queue, similarity }) => {
     const closest = index.nearest(vector, CLOSEST, queue)
     const closeness = closest.reduce((sum, n) => sum + n.similarity, 0) / CLOSEST

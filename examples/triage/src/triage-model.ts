@@ -96,8 +96,7 @@ export function createTriageModel(trainingFile: string, settings: TriageSettings
       const reason =
         words.length === 0
           ? `no word of the ticket pulls towards ${queue}; the decoder picked it anyway`
-          : `words like ${words.map((w) => `"${w}"`).join(', ')}` +
-            (closest ? `; closest training ticket ${closest.item.id} (${closest.similarity.toFixed(2)})` : '')
+          : `words like ${words.map((w) => `"${w}"`).join(', ')}` + (closest ? `; closest training ticket ${closest.item.id} (${closest.similarity.toFixed(2)})` : '')
       return {
         queue,
         priority: estimate.priority,

@@ -34,7 +34,7 @@ ${PROJECT_HELP}`,
       json: { type: 'boolean' },
       format: { type: 'string' },
     })
-    if (values.help) return io.stdout(compareCommand.help), 0
+    if (values.help) return (io.stdout(compareCommand.help), 0)
     const suite = requireFlag('compare', 'suite', values.suite)
     const runArg = requireFlag('compare', 'run', values.run)
     const format = values.format ?? 'text'
@@ -48,7 +48,9 @@ ${PROJECT_HELP}`,
     const outcome = outcomeOf({ document, stored: { tenant: settings.tenant, suite, key, location }, thresholds: judgeThresholds(document.aggregates, document.rules) }, comparison)
     const exitCode = exitCodeForStatus(outcome.status)
     if (values.json) {
-      io.stdout(JSON.stringify({ suite, key, status: outcome.status, exit_code: exitCode, aggregates: outcome.aggregates, misses: outcome.misses, baseline: comparison ?? null }, null, 2))
+      io.stdout(
+        JSON.stringify({ suite, key, status: outcome.status, exit_code: exitCode, aggregates: outcome.aggregates, misses: outcome.misses, baseline: comparison ?? null }, null, 2),
+      )
     } else if (format === 'md') {
       io.stdout(formatLaunchMarkdown([outcome], exitCode))
     } else {

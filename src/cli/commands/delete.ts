@@ -28,7 +28,7 @@ Exit 0 whether something or nothing was removed, said in words.
 ${PROJECT_HELP}`,
   async run(argv, io) {
     const { values } = parseCommand('delete', argv, { ...PROJECT_OPTIONS, suite: { type: 'string' }, run: { type: 'string' } })
-    if (values.help) return io.stdout(deleteCommand.help), 0
+    if (values.help) return (io.stdout(deleteCommand.help), 0)
     const suite = requireFlag('delete', 'suite', values.suite)
     const key = requireFlag('delete', 'run', values.run)
     if (key === 'latest') {

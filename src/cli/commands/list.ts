@@ -32,8 +32,8 @@ async function listSuites(store: Store, tenant: string, storeRoot: string, json:
     }
     lines.push(line)
   }
-  if (json) return io.stdout(JSON.stringify({ tenant, suites: lines }, null, 2)), 0
-  if (lines.length === 0) return io.stdout(`No suites with runs in tenant ${tenant} (${storeRoot}).`), 0
+  if (json) return (io.stdout(JSON.stringify({ tenant, suites: lines }, null, 2)), 0)
+  if (lines.length === 0) return (io.stdout(`No suites with runs in tenant ${tenant} (${storeRoot}).`), 0)
   for (const l of lines) {
     const baseline = l.baseline_refusal !== undefined ? `baseline unreadable (${l.baseline_refusal})` : l.baseline === null ? 'no baseline' : `baseline ${l.baseline}`
     io.stdout(`${l.suite}  ${l.runs} run(s)  latest ${l.latest ?? 'none'}  ${baseline}`)
@@ -56,7 +56,7 @@ Files that cannot be read are listed with the refusal that names why.
 ${PROJECT_HELP}`,
   async run(argv, io) {
     const { values } = parseCommand('list', argv, { ...PROJECT_OPTIONS, suite: { type: 'string' }, json: { type: 'boolean' } })
-    if (values.help) return io.stdout(listCommand.help), 0
+    if (values.help) return (io.stdout(listCommand.help), 0)
     const { settings, store } = await openProject(io.cwd, values, io.env)
     if (values.suite === undefined) return listSuites(store, settings.tenant, settings.storeRoot, values.json === true, io)
     const suite = requireFlag('list', 'suite', values.suite)
@@ -75,7 +75,10 @@ ${PROJECT_HELP}`,
         continue
       }
       const h = run.header
-      const rate = run.aggregates === undefined ? '' : `  pass rate ${percent(run.aggregates.pass_rate)}  ${run.aggregates.cases} cases${run.aggregates.errored > 0 ? `, ${run.aggregates.errored} errored` : ''}`
+      const rate =
+        run.aggregates === undefined
+          ? ''
+          : `  pass rate ${percent(run.aggregates.pass_rate)}  ${run.aggregates.cases} cases${run.aggregates.errored > 0 ? `, ${run.aggregates.errored} errored` : ''}`
       const replay = h.rejudged_from === undefined ? '' : `  replay of ${h.rejudged_from_suite ?? suite}/${h.rejudged_from}`
       io.stdout(`${run.key}  ${h.environment}  ${shortCommit(h.git_commit)}${rate}${replay}`)
     }

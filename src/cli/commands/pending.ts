@@ -17,7 +17,7 @@ cases are journaled and how many errored, and the command that finishes it.
 ${PROJECT_HELP}`,
   async run(argv, io) {
     const { values } = parseCommand('pending', argv, { ...PROJECT_OPTIONS, suite: { type: 'string' }, json: { type: 'boolean' } })
-    if (values.help) return io.stdout(pendingCommand.help), 0
+    if (values.help) return (io.stdout(pendingCommand.help), 0)
     const { settings, store } = await openProject(io.cwd, values, io.env)
     const pending = await pendingOfTenant(store, settings.tenant, values.suite)
     const rows = pending.map((p) => ({
@@ -38,7 +38,12 @@ ${PROJECT_HELP}`,
       return 0
     }
     for (const r of rows) {
-      const state = r.refusal !== null ? `cannot be resumed: ${r.refusal.name}` : r.finished ? 'finished (its leftover journal is removed by the next run)' : `\`digline run --resume ${r.key}\``
+      const state =
+        r.refusal !== null
+          ? `cannot be resumed: ${r.refusal.name}`
+          : r.finished
+            ? 'finished (its leftover journal is removed by the next run)'
+            : `\`digline run --resume ${r.key}\``
       io.stdout(`${r.suite}  ${r.key}  legs ${r.legs.join(',')}  ${r.journaled} case(s) journaled, ${r.errored} errored  ${state}`)
     }
     return 0

@@ -26,7 +26,7 @@ and, when the suite has a baseline, a --replacing that is missing or not the bas
 ${PROJECT_HELP}`,
   async run(argv, io) {
     const { values } = parseCommand('promote', argv, { ...PROJECT_OPTIONS, suite: { type: 'string' }, run: { type: 'string' }, replacing: { type: 'string' } })
-    if (values.help) return io.stdout(promoteCommand.help), 0
+    if (values.help) return (io.stdout(promoteCommand.help), 0)
     const suite = requireFlag('promote', 'suite', values.suite)
     const runArg = requireFlag('promote', 'run', values.run)
     if (values.replacing === '') requireFlag('promote', 'replacing', values.replacing)
@@ -51,10 +51,7 @@ ${PROJECT_HELP}`,
     } else {
       const replaced = promotion.replaced === null ? '' : `, replacing ${promotion.replaced}`
       const rate = promotion.entry?.pass_rate
-      io.stdout(
-        `Promoted run ${key} to the baseline of suite ${suite}${replaced} (pass rate ${percent(rate)}).\n` +
-          `Commit ${files}.`,
-      )
+      io.stdout(`Promoted run ${key} to the baseline of suite ${suite}${replaced} (pass rate ${percent(rate)}).\n` + `Commit ${files}.`)
     }
     return 0
   },

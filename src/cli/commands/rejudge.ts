@@ -48,7 +48,7 @@ no case with it. Exit code otherwise as \`vitest run\`: 0 holds, 1 missed, 2 not
 ${PROJECT_HELP}`,
   async run(argv, io) {
     const { values } = parseCommand('rejudge', argv, { ...PROJECT_OPTIONS, suite: { type: 'string' }, run: { type: 'string' }, into: { type: 'string' } })
-    if (values.help) return io.stdout(rejudgeCommand.help), 0
+    if (values.help) return (io.stdout(rejudgeCommand.help), 0)
     const suite = requireFlag('rejudge', 'suite', values.suite)
     const runArg = requireFlag('rejudge', 'run', values.run)
     const into = values.into === undefined ? suite : requireFlag('rejudge', 'into', values.into)
@@ -66,7 +66,12 @@ ${PROJECT_HELP}`,
     const createdAt = createdAtNow()
     const env = encodeDirective(withoutDirectives(io.env), { kind: 'rejudge', value: { into, suite, key, created_at: createdAt, tenant, store: settings.storeRoot } })
     io.stderr(`digline: re-judging run ${key} of suite ${suite} with the scorers of suite ${into}`)
-    const code = await launchVitest(io, [...(settings.configFile === undefined ? [] : ['--config', settings.configFile]), ...files.map((f) => relative(io.cwd, f) || f)], env, 'rejudge')
+    const code = await launchVitest(
+      io,
+      [...(settings.configFile === undefined ? [] : ['--config', settings.configFile]), ...files.map((f) => relative(io.cwd, f) || f)],
+      env,
+      'rejudge',
+    )
 
     const filed = await filedReplay(store, tenant, into, createdAt, { suite, key })
     if (filed === undefined) {

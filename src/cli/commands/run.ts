@@ -42,15 +42,13 @@ function splitArgs(argv: string[]): RunArgs {
       // `--resume --keep-errors KEY`: the key may follow the flag that came after --resume
       const next = argv[i + 1]
       if (out.resume && out.key === undefined && next !== undefined && isKey(next)) out.key = argv[++i]
-    }
-    else if (/^--(suite|tenant|store)=/.test(arg)) {
+    } else if (/^--(suite|tenant|store)=/.test(arg)) {
       const [flag, v] = [arg.slice(2, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] as ['suite' | 'tenant' | 'store', string]
       out[flag] = v
     } else if (arg.startsWith('--config=')) {
       out.config = arg.slice('--config='.length)
       out.vitest.push('--config', out.config)
-    }
-    else if (arg === '--suite') out.suite = value(i++, '--suite')
+    } else if (arg === '--suite') out.suite = value(i++, '--suite')
     else if (arg === '--tenant') out.tenant = value(i++, '--tenant')
     else if (arg === '--store') out.store = value(i++, '--store')
     else if (arg === '--config') {
@@ -60,13 +58,18 @@ function splitArgs(argv: string[]): RunArgs {
   }
   if (out.tenant !== undefined || out.store !== undefined) {
     // The workers write where the digline() options say; a resume that read journals elsewhere would finish nothing.
-    throw new UsageError('digline run: --tenant and --store are not taken by run', 'Set tenant and store in the digline() plugin options of the Vitest config; `digline run --resume` reads journals where the plugin writes them.', [out.tenant !== undefined ? '--tenant' : '--store'])
+    throw new UsageError(
+      'digline run: --tenant and --store are not taken by run',
+      'Set tenant and store in the digline() plugin options of the Vitest config; `digline run --resume` reads journals where the plugin writes them.',
+      [out.tenant !== undefined ? '--tenant' : '--store'],
+    )
   }
   if (out.resume && out.key === undefined) {
     const i = out.vitest.findIndex((a) => isKey(a))
     if (i >= 0) out.key = out.vitest.splice(i, 1)[0]
   }
-  if (!out.resume && (out.keepErrors || out.key !== undefined)) throw new UsageError('digline run: --keep-errors goes with --resume', 'Run `digline run --resume [KEY] --keep-errors`.', ['--keep-errors'])
+  if (!out.resume && (out.keepErrors || out.key !== undefined))
+    throw new UsageError('digline run: --keep-errors goes with --resume', 'Run `digline run --resume [KEY] --keep-errors`.', ['--keep-errors'])
   return out
 }
 
@@ -89,7 +92,7 @@ ${exitCodesLine()} (docs/cli.md#exit-codes).
 The tenant and store are the digline() plugin options of the Vitest config (--config FILE picks
 another config, for Vitest and for digline alike).`,
   async run(argv, io) {
-    if (argv.includes('--help') || argv.includes('-h')) return io.stdout(runCommand.help), 0
+    if (argv.includes('--help') || argv.includes('-h')) return (io.stdout(runCommand.help), 0)
     const args = splitArgs(argv)
     let env = encodeDirective(io.env, { kind: 'fresh' })
     if (args.resume) {
@@ -128,7 +131,10 @@ async function assertResumedSuitesRun(io: CliIo, env: NodeJS.ProcessEnv, vitestA
   const launched = await declared(vitestArgs)
   const missing = Object.entries(choice.chosen).filter(([suite]) => !launched.has(suite))
   if (missing.length === 0) return
-  const anywhere = vitestArgs.length === 0 ? launched : await declared(vitestArgs.filter((a) => a === '--config' || a.startsWith('--config=') || vitestArgs[vitestArgs.indexOf(a) - 1] === '--config'))
+  const anywhere =
+    vitestArgs.length === 0
+      ? launched
+      : await declared(vitestArgs.filter((a) => a === '--config' || a.startsWith('--config=') || vitestArgs[vitestArgs.indexOf(a) - 1] === '--config'))
   const [suite, key] = missing[0]!
   if (anywhere.has(suite)) {
     throw new ResumeFilteredError(

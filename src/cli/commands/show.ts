@@ -26,7 +26,7 @@ ${PROJECT_HELP}`,
       json: { type: 'boolean' },
       all: { type: 'boolean' },
     })
-    if (values.help) return io.stdout(showCommand.help), 0
+    if (values.help) return (io.stdout(showCommand.help), 0)
     const suite = requireFlag('show', 'suite', values.suite)
     const runArg = requireFlag('show', 'run', values.run)
     const { settings, store } = await openProject(io.cwd, values, io.env)

@@ -60,7 +60,13 @@ export function escapeOf(root: string, realRoot: string, event: OpEvent): string
   // An operation on an open descriptor goes where its open went, and that open was audited. The
   // store's own realpath() is how it detects a symlink, not a way out of the store.
   if (ON_A_HANDLE.has(event.op) || event.op === 'realpath') return undefined
-  const paths = event.to === undefined ? [[event.path, event.via]] : [[event.path, event.via], [event.to, event.viaTo]]
+  const paths =
+    event.to === undefined
+      ? [[event.path, event.via]]
+      : [
+          [event.path, event.via],
+          [event.to, event.viaTo],
+        ]
   for (const [path, via] of paths as [string, string | undefined][]) {
     if (inside(path, root)) continue
     // reached through a held-open directory: where that directory really is now
@@ -83,7 +89,17 @@ export async function makeAttackWorld(parent: string, beforeOp?: (event: OpEvent
   await setup.writeRun(RUN)
   await setup.writeRun(OTHER)
   await setup.writeBaseline(baselineOf(OTHER, keyOf(OTHER), '2026-12-01T09:00:00.000001Z'))
-  await setup.appendRegister('acme', { promoted_at: '2026-12-01T09:00:00.000001Z', suite: 'capitals', key: keyOf(OTHER), replaced: null, config_hash: OTHER.config_hash, cases: 2, passed: 2, failed: 0, pass_rate: 1 })
+  await setup.appendRegister('acme', {
+    promoted_at: '2026-12-01T09:00:00.000001Z',
+    suite: 'capitals',
+    key: keyOf(OTHER),
+    replaced: null,
+    config_hash: OTHER.config_hash,
+    cases: 2,
+    passed: 2,
+    failed: 0,
+    pass_rate: 1,
+  })
   const leg = await new FileJournal({ root: base.root }).openJournal(journalHeader(), 1)
   for (const r of LEG_1.slice(0, 2)) await leg.append(r)
   await leg.close()

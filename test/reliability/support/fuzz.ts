@@ -27,9 +27,32 @@ export function assertNamed(error: unknown, what: string): string {
   return name
 }
 
-const TOKENS = ['{', '}', '[', ']', '"', ',', ':', '\n', '\r\n', ' ', 'null', 'true', '-1', '1e309', '0.5', '"__proto__"', '{"__proto__":{}}', '\\u0000', '\u0000', '\uFFFD', '\u2028', '"schema_version":99', '"kind":"header"', '😀'].map(
-  (t) => Buffer.from(t, 'utf8'),
-)
+const TOKENS = [
+  '{',
+  '}',
+  '[',
+  ']',
+  '"',
+  ',',
+  ':',
+  '\n',
+  '\r\n',
+  ' ',
+  'null',
+  'true',
+  '-1',
+  '1e309',
+  '0.5',
+  '"__proto__"',
+  '{"__proto__":{}}',
+  '\\u0000',
+  '\u0000',
+  '\uFFFD',
+  '\u2028',
+  '"schema_version":99',
+  '"kind":"header"',
+  '😀',
+].map((t) => Buffer.from(t, 'utf8'))
 
 function splice(bytes: Buffer, at: number, remove: number, insert: Uint8Array): Buffer {
   const start = Math.min(at, bytes.length)
@@ -59,10 +82,26 @@ function edit(valid: Buffer): fc.Arbitrary<(bytes: Buffer) => Buffer> {
       out[i % b.length] = out[i % b.length]! ^ (1 << bit)
       return out
     }),
-    fc.tuple(at, fc.nat({ max: 64 })).map(([i, len]) => (b: Buffer) => splice(b, i, len, Buffer.alloc(0))),
-    fc.tuple(at, fc.uint8Array({ minLength: 1, maxLength: 16 })).map(([i, ins]) => (b: Buffer) => splice(b, i, 0, ins)),
-    fc.tuple(at, fc.nat({ max: 8 }), fc.uint8Array({ minLength: 1, maxLength: 8 })).map(([i, len, ins]) => (b: Buffer) => splice(b, i, len, ins)),
-    fc.tuple(at, fc.nat({ max: 4 }), fc.constantFrom(...TOKENS)).map(([i, len, token]) => (b: Buffer) => splice(b, i, len, token)),
+    fc.tuple(at, fc.nat({ max: 64 })).map(
+      ([i, len]) =>
+        (b: Buffer) =>
+          splice(b, i, len, Buffer.alloc(0)),
+    ),
+    fc.tuple(at, fc.uint8Array({ minLength: 1, maxLength: 16 })).map(
+      ([i, ins]) =>
+        (b: Buffer) =>
+          splice(b, i, 0, ins),
+    ),
+    fc.tuple(at, fc.nat({ max: 8 }), fc.uint8Array({ minLength: 1, maxLength: 8 })).map(
+      ([i, len, ins]) =>
+        (b: Buffer) =>
+          splice(b, i, len, ins),
+    ),
+    fc.tuple(at, fc.nat({ max: 4 }), fc.constantFrom(...TOKENS)).map(
+      ([i, len, token]) =>
+        (b: Buffer) =>
+          splice(b, i, len, token),
+    ),
     fc.tuple(fc.nat(), fc.nat()).map(([i, j]) => (b: Buffer) => {
       const ls = lines(b)
       if (ls.length < 2) return b

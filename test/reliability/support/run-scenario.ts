@@ -109,7 +109,9 @@ export async function launch(world: World, fs: FsLayer | undefined, options: Lau
     if (options.resumeKey !== undefined) resume = { pending: await findPending(store, TENANT, SUITE, options.resumeKey), keepErrors: false }
     else await notePendingJournals(store, TENANT, SUITE, () => undefined)
     const prepared = await prepareRun(suite, ctx, undefined, resume)
-    out.measured = await measureRun(prepared, { store, onCase: [
+    out.measured = await measureRun(prepared, {
+      store,
+      onCase: [
         (p) => {
           out.acknowledged.push(p.result.case_id)
           options.onAck?.(out.acknowledged)

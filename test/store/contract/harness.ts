@@ -74,5 +74,15 @@ export function headerOf(doc: RunDocument): Record<string, unknown> {
 
 export function registerEntryFor(run: RunDocument, replaced: string | null, promotedAt: string): RegisterEntry {
   const a = run.aggregates
-  return { promoted_at: promotedAt, suite: run.suite, key: keyOf(run), replaced, config_hash: run.config_hash, cases: a.cases, passed: a.passed, failed: a.failed, pass_rate: a.pass_rate }
+  return {
+    promoted_at: promotedAt,
+    suite: run.suite,
+    key: keyOf(run),
+    replaced,
+    config_hash: run.config_hash,
+    cases: a.cases,
+    passed: a.passed,
+    failed: a.failed,
+    pass_rate: a.pass_rate,
+  }
 }

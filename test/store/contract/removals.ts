@@ -52,7 +52,11 @@ export function removalsPart(current: () => ContractSubject): void {
       await (await store.openJournal(journalHeader(), 1)).close()
       await store.writeRun(run)
       const first = await store.deleteRun('acme', 'capitals', keyOf(run))
-      expect(first).toMatchObject({ nothing: false, alreadyRemovedAt: undefined, run: { ref: { tenant: 'acme', suite: 'capitals', key: keyOf(run) }, document: true, legs: 1, created_at: run.created_at } })
+      expect(first).toMatchObject({
+        nothing: false,
+        alreadyRemovedAt: undefined,
+        run: { ref: { tenant: 'acme', suite: 'capitals', key: keyOf(run) }, document: true, legs: 1, created_at: run.created_at },
+      })
       expect(await store.listRuns('acme', 'capitals')).toEqual({ tenant: 'acme', suite: 'capitals', runs: [] })
       expect(await store.pending('acme', 'capitals')).toEqual([])
       const notice = await store.removalOf('acme', 'capitals', keyOf(run))
@@ -84,7 +88,10 @@ export function removalsPart(current: () => ContractSubject): void {
       expect((await store.scanRuns('acme', 'capitals')).runs).toEqual([])
       expect((await store.scanRuns('acme', 'rivers')).runs).toEqual([])
       expect((await store.scanRuns('globex', 'capitals')).runs).toEqual([other])
-      for (const [suite, key] of [['capitals', keyOf(replay)], ['rivers', keyOf(replayOfReplay)]] as const) {
+      for (const [suite, key] of [
+        ['capitals', keyOf(replay)],
+        ['rivers', keyOf(replayOfReplay)],
+      ] as const) {
         expect(await store.removalOf('acme', suite, key)).toBeDefined()
       }
     })

@@ -49,7 +49,12 @@ describe('FileResultStore: planted documents', () => {
     ['that is not JSON', () => 'this is not { json', UnreadableRunError, 'not JSON'],
     ['that is an empty file', () => '', UnreadableRunError, 'not JSON'],
     ['that is JSON but not an object', () => '[1, 2, 3]', UnreadableRunError, 'not a JSON object'],
-    ['with a header field of the wrong type', () => serializeRun(makeRun()).replace('"config_hash": "3f9a0c1b2d4e"', '"config_hash": "NOT-HEX"'), UnreadableRunError, 'config_hash'],
+    [
+      'with a header field of the wrong type',
+      () => serializeRun(makeRun()).replace('"config_hash": "3f9a0c1b2d4e"', '"config_hash": "NOT-HEX"'),
+      UnreadableRunError,
+      'config_hash',
+    ],
     ['with a missing header field', () => serializeRun(makeRun()).replace(/\n {2}"environment": [^\n]*/, ''), UnreadableRunError, 'environment'],
   ]
 

@@ -53,9 +53,18 @@ describe('wilson', () => {
 describe('aggregate', () => {
   it('counts verdicts, rates over judged cases only, means over judged cases, sums usage', () => {
     const results = [
-      result('a', 'pass', 1, [[10, 2], [12, 3]]),
-      result('b', 'pass', 0.75, [[10, 2], [10, 2]]),
-      result('c', 'fail', 0.2, [[5, 1], [5, 1]]),
+      result('a', 'pass', 1, [
+        [10, 2],
+        [12, 3],
+      ]),
+      result('b', 'pass', 0.75, [
+        [10, 2],
+        [10, 2],
+      ]),
+      result('c', 'fail', 0.2, [
+        [5, 1],
+        [5, 1],
+      ]),
       result('d', 'error', null),
     ]
     const aggregates = aggregate(results, rules())

@@ -10,7 +10,15 @@ const sample = (target: [number, number] | undefined, judge?: [number, number]) 
   scorers: [{ name: 'llm_judge', pass: true, score: 1, reason: null, ...(judge ? { usage: { input_tokens: judge[0], output_tokens: judge[1] } } : {}) }],
   ...(target ? { usage: { input_tokens: target[0], output_tokens: target[1] } } : {}),
 })
-const result = (samples: ReturnType<typeof sample>[]): CaseResult => ({ case_id: 'c', verdict: 'pass', score: 1, passed_samples: samples.length, reason: null, error: null, samples })
+const result = (samples: ReturnType<typeof sample>[]): CaseResult => ({
+  case_id: 'c',
+  verdict: 'pass',
+  score: 1,
+  passed_samples: samples.length,
+  reason: null,
+  error: null,
+  samples,
+})
 const judgeConfig = { scorers: [{ name: 'llm_judge', config: { model: { provider: 'openai-compatible', model: 'judge-mini' } }, pass_at: 0.75 }] }
 
 test('target tokens are priced by the observed model, judge tokens by the judge observed or declared', () => {

@@ -54,7 +54,9 @@ describe('execute: verdicts', () => {
     expect(results[0]).toMatchObject({ verdict: 'fail', score: 0, passed_samples: 0, error: null })
     expect(results[0]!.reason).toBe('0/1 samples passed; sample 0, exact: expected "Lima", got "Quito"')
     const unrecorded = await execute({ suite: suiteOf({ cases: capital, target }) })
-    expect(unrecorded.results[0]!.reason).toBe('0/1 samples passed; sample 0, exact: the output does not equal the expected value (both strings; neither is quoted, as answers are not recorded)')
+    expect(unrecorded.results[0]!.reason).toBe(
+      '0/1 samples passed; sample 0, exact: the output does not equal the expected value (both strings; neither is quoted, as answers are not recorded)',
+    )
   })
 
   it('2 of 3 samples at minAgreement 2/3 passes; 1 of 3 fails naming the first failing sample', async () => {

@@ -13,9 +13,21 @@ function runWith(verdicts: string, options: { createdAt?: string; tolerance?: nu
   doc.results = [...verdicts].map((v, i): CaseResult => {
     const verdict = v === 'p' ? 'pass' : v === 'f' ? 'fail' : 'error'
     const score = verdict === 'error' ? null : (options.scores?.[i] ?? (verdict === 'pass' ? 1 : 0))
-    return { case_id: `c${String(i).padStart(3, '0')}`, verdict, score, passed_samples: verdict === 'pass' ? 1 : 0, reason: null, error: verdict === 'error' ? { cause: 'target', message: 'boom' } : null, samples: [] }
+    return {
+      case_id: `c${String(i).padStart(3, '0')}`,
+      verdict,
+      score,
+      passed_samples: verdict === 'pass' ? 1 : 0,
+      reason: null,
+      error: verdict === 'error' ? { cause: 'target', message: 'boom' } : null,
+      samples: [],
+    }
   })
-  doc.rules = { ...doc.rules, thresholds: {}, tolerances: { pass_rate: options.tolerance, ...(options.scoreTolerance === undefined ? {} : { mean_score: options.scoreTolerance }) } }
+  doc.rules = {
+    ...doc.rules,
+    thresholds: {},
+    tolerances: { pass_rate: options.tolerance, ...(options.scoreTolerance === undefined ? {} : { mean_score: options.scoreTolerance }) },
+  }
   doc.aggregates = aggregate(doc.results, doc.rules)
   return doc
 }

@@ -40,7 +40,9 @@ const old = makeRun({ createdAt: T2, configHash: OLD_HASH })
 
 function errored(): RunDocument {
   const doc = makeRun({ createdAt: T3 })
-  const results = doc.results.map((r, i) => (i === 1 ? { ...r, verdict: 'error' as const, score: null, passed_samples: 0, error: { cause: 'target' as const, message: 'upstream 529' }, samples: [] } : r))
+  const results = doc.results.map((r, i) =>
+    i === 1 ? { ...r, verdict: 'error' as const, score: null, passed_samples: 0, error: { cause: 'target' as const, message: 'upstream 529' }, samples: [] } : r,
+  )
   return { ...doc, results, aggregates: { ...doc.aggregates, errored: 1, passed: doc.aggregates.passed - 1 } }
 }
 
@@ -145,7 +147,7 @@ describe('a promotion that holds every condition', () => {
     expect(temp.snapshot()).toEqual(before)
 
     const register = join(temp.root, 'acme', 'register.jsonl')
-    const lines = (await temp.store.readRegister('acme'))
+    const lines = await temp.store.readRegister('acme')
     mkdirSync(join(temp.root, 'acme'), { recursive: true })
     writeFileSync(register, `${JSON.stringify(lines[0])}\n`)
     const finished = await promoteRun(request(keyOf(next), keyOf(base)))

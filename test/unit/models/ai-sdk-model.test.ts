@@ -25,10 +25,23 @@ const chat = (id = 'gpt-test') => createOpenAI({ baseURL: server.url, apiKey: KE
 test('a reply: its text, the model the server says answered, the usage; system messages go to `system`', async () => {
   const seen = scripted([{ reply: 'Paris', model: 'gpt-test-2026-01-01', usage: { prompt_tokens: 30, completion_tokens: 4 } }])
   const model = aiSdkModel(chat(), { temperature: 0, maxTokens: 20 })
-  const reply = await model.complete({ messages: [{ role: 'system', content: 'be brief' }, { role: 'user', content: 'capital of France?' }] })
+  const reply = await model.complete({
+    messages: [
+      { role: 'system', content: 'be brief' },
+      { role: 'user', content: 'capital of France?' },
+    ],
+  })
   expect(reply).toEqual({ text: 'Paris', model: 'gpt-test-2026-01-01', usage: { input_tokens: 30, output_tokens: 4 } })
   expect(seen()).toHaveLength(1)
-  expect(seen()[0]!.body).toMatchObject({ model: 'gpt-test', temperature: 0, max_tokens: 20, messages: [{ role: 'system', content: 'be brief' }, { role: 'user', content: 'capital of France?' }] })
+  expect(seen()[0]!.body).toMatchObject({
+    model: 'gpt-test',
+    temperature: 0,
+    max_tokens: 20,
+    messages: [
+      { role: 'system', content: 'be brief' },
+      { role: 'user', content: 'capital of France?' },
+    ],
+  })
   expect(model.config).toEqual({ provider: 'openai.chat', model: 'gpt-test', temperature: 0, max_tokens: 20 })
 })
 
@@ -38,7 +51,9 @@ test('429 with retry-after-ms, 529 and a dropped connection are retried by digli
   expect((await model.complete({ messages: [{ role: 'user', content: 'hi' }] })).text).toBe('at last')
   expect(seen()).toHaveLength(4)
   expect(model.stats()).toEqual({ calls: 1, attempts: 4, retried: { '429': 1, '529': 1, network: 1 }, gaveUp: 0, failed: 0 })
-  const gaps = seen().slice(1).map((r, i) => r.startedAt - seen()[i]!.endedAt!)
+  const gaps = seen()
+    .slice(1)
+    .map((r, i) => r.startedAt - seen()[i]!.endedAt!)
   expect(gaps[0]).toBeGreaterThanOrEqual(190)
 })
 
@@ -56,7 +71,11 @@ test('a JSON reply is asked for as structured output; one that does not parse co
   const seen = scripted([{ reply: '{"score":4}' }, { reply: 'Score: four out of five', model: 'judge-x' }])
   const model = aiSdkModel(chat())
   expect((await model.complete({ messages: [{ role: 'user', content: 'a' }], json })).text).toBe('{"score":4}')
-  expect(await model.complete({ messages: [{ role: 'user', content: 'b' }], json })).toEqual({ text: 'Score: four out of five', model: 'judge-x', usage: { input_tokens: 10, output_tokens: 2 } })
+  expect(await model.complete({ messages: [{ role: 'user', content: 'b' }], json })).toEqual({
+    text: 'Score: four out of five',
+    model: 'judge-x',
+    usage: { input_tokens: 10, output_tokens: 2 },
+  })
   expect(seen()[0]!.body.response_format).toMatchObject({ type: 'json_schema', json_schema: { name: 'judgement', schema: json.schema } })
 })
 

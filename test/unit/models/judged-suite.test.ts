@@ -37,7 +37,10 @@ function suite(ids: string[], judgeModel = model(), extra: object = {}) {
 }
 
 test('the judge scores on its scale, passes at 4 of 5 by default, and reports its model and usage', async () => {
-  server.script = (r) => (isJudge(r) ? { reply: judgement(r.user.includes('answer a') ? 4 : 3, 'close enough'), model: 'judge-1', usage: { prompt_tokens: 50, completion_tokens: 9 } } : { reply: `answer ${r.user.slice(-1)}`, model: 'target-1' })
+  server.script = (r) =>
+    isJudge(r)
+      ? { reply: judgement(r.user.includes('answer a') ? 4 : 3, 'close enough'), model: 'judge-1', usage: { prompt_tokens: 50, completion_tokens: 9 } }
+      : { reply: `answer ${r.user.slice(-1)}`, model: 'target-1' }
   const s = suite(['a', 'b'], model(), { recordResponses: true })
   const { results, observed } = await execute({ suite: s })
   expect(results.map((r) => [r.case_id, r.verdict, r.score])).toEqual([
@@ -81,7 +84,10 @@ test('a judge reply that is not valid JSON, or out of scale, errors its case wit
   const { results } = await execute({ suite: suite(['ok', 'prose', 'big', 'down'], model(), { recordResponses: true }) })
   const byId = Object.fromEntries(results.map((r) => [r.case_id, r]))
   expect(byId.ok!.verdict).toBe('pass')
-  expect(byId.prose!.error).toEqual({ cause: 'scorer', message: expect.stringContaining(`scorer "llm_judge": JudgeReplyError: the judge's reply is not valid JSON: "I would give it a 4."`) })
+  expect(byId.prose!.error).toEqual({
+    cause: 'scorer',
+    message: expect.stringContaining(`scorer "llm_judge": JudgeReplyError: the judge's reply is not valid JSON: "I would give it a 4."`),
+  })
   expect(byId.big!.error).toEqual({ cause: 'scorer', message: expect.stringMatching(/JudgeReplyError: the judge's reply is not a judgement \(score must be .* at reply\.score\)/) })
   expect(byId.down!.error).toEqual({ cause: 'target', message: expect.stringMatching(/ModelCallError: .*HTTP 500 .*gave up after 2 attempts \(500, 500\)/) })
   // 3 target calls + 3 judge calls + 2 attempts for the failing target
@@ -92,7 +98,10 @@ test('a judge reply that is not valid JSON, or out of scale, errors its case wit
 test('a model id that changes mid-run errors the case where it changed, for the target and for the judge', async () => {
   let targetCalls = 0
   let judgeCalls = 0
-  server.script = (r) => (isJudge(r) ? { reply: judgement(5), model: ++judgeCalls <= 3 ? 'judge-2026-01' : 'judge-2026-02' } : { reply: 'x', model: ++targetCalls <= 2 ? 'target-2026-01' : 'target-2026-02' })
+  server.script = (r) =>
+    isJudge(r)
+      ? { reply: judgement(5), model: ++judgeCalls <= 3 ? 'judge-2026-01' : 'judge-2026-02' }
+      : { reply: 'x', model: ++targetCalls <= 2 ? 'target-2026-01' : 'target-2026-02' }
   const { results, observed } = await execute({ suite: suite(['a', 'b', 'c', 'd']) })
   expect(results.map((r) => r.error?.cause ?? r.verdict)).toEqual(['pass', 'pass', 'target', 'target'])
   expect(results[2]!.error!.message).toContain('ObservedIdentityChangedError: the target\'s model changed within the run: first "target-2026-01", now "target-2026-02"')

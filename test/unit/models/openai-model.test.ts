@@ -22,11 +22,25 @@ function scripted(steps: Step[], then: Step = { reply: 'ok' }) {
 test('a reply: its text, the model the server says answered, the usage; the request carries the declared sampling and the key', async () => {
   const seen = scripted([{ reply: 'Paris', model: 'gpt-test-2026-01-01', usage: { prompt_tokens: 21, completion_tokens: 3 } }])
   const model = openaiModel({ model: 'gpt-test', baseURL: server.url, apiKey: KEY, temperature: 0.2, maxTokens: 16, seed: 7 })
-  const reply = await model.complete({ messages: [{ role: 'system', content: 'be brief' }, { role: 'user', content: 'capital of France?' }] })
+  const reply = await model.complete({
+    messages: [
+      { role: 'system', content: 'be brief' },
+      { role: 'user', content: 'capital of France?' },
+    ],
+  })
   expect(reply).toEqual({ text: 'Paris', model: 'gpt-test-2026-01-01', usage: { input_tokens: 21, output_tokens: 3 } })
   expect(seen()).toHaveLength(1)
   const [request] = seen()
-  expect(request!.body).toMatchObject({ model: 'gpt-test', temperature: 0.2, max_tokens: 16, seed: 7, messages: [{ role: 'system', content: 'be brief' }, { role: 'user', content: 'capital of France?' }] })
+  expect(request!.body).toMatchObject({
+    model: 'gpt-test',
+    temperature: 0.2,
+    max_tokens: 16,
+    seed: 7,
+    messages: [
+      { role: 'system', content: 'be brief' },
+      { role: 'user', content: 'capital of France?' },
+    ],
+  })
   expect(request!.body.response_format).toBeUndefined()
   expect(request!.authorization).toBe(`Bearer ${KEY}`)
   expect(model.config).toEqual({ provider: 'openai-compatible', model: 'gpt-test', base_url: server.url, temperature: 0.2, max_tokens: 16, seed: 7 })
@@ -41,7 +55,9 @@ test('429 with Retry-After, 500, 529 and a dropped connection are each retried; 
   expect(reply.text).toBe('at last')
   expect(seen()).toHaveLength(5)
   expect(model.stats()).toEqual({ calls: 1, attempts: 5, retried: { '429': 1, '500': 1, '529': 1, network: 1 }, gaveUp: 0, failed: 0 })
-  const gaps = seen().slice(1).map((r, i) => r.startedAt - seen()[i]!.endedAt!)
+  const gaps = seen()
+    .slice(1)
+    .map((r, i) => r.startedAt - seen()[i]!.endedAt!)
   // Retry-After: 1 asked for a second; the other waits are backoffs of a few ms.
   expect(gaps[0]).toBeGreaterThanOrEqual(950)
   expect(gaps[0]).toBeGreaterThan(3 * Math.max(...gaps.slice(1)))
@@ -75,7 +91,10 @@ test('an error that echoes the key is redacted before it leaves the adapter', as
 
 test('a 400 body that echoes a prefix of the key (given, or read from the environment) has the prefix redacted', async () => {
   const LIVE = 'sk-live-SUPERSECRET-9f8e7d6c5b4a'
-  server.script = (r) => ({ status: 400, message: `invalid key: your key prefix ${r.authorization!.slice('Bearer '.length, 'Bearer '.length + 13)}... is not enabled for this model` })
+  server.script = (r) => ({
+    status: 400,
+    message: `invalid key: your key prefix ${r.authorization!.slice('Bearer '.length, 'Bearer '.length + 13)}... is not enabled for this model`,
+  })
   for (const model of [openaiModel({ model: 'gpt-test', baseURL: server.url, apiKey: LIVE }), openaiModel({ model: 'gpt-test', baseURL: server.url }, { OPENAI_API_KEY: LIVE })]) {
     const error = (await model.complete({ messages: [{ role: 'user', content: 'hi' }] }).catch((e: unknown) => e)) as Error
     expect(error).toBeInstanceOf(ModelCallError)

@@ -18,7 +18,9 @@ test('the book grants up to the cap, queues the rest in order, and counts what e
   expect(granted).toEqual(['a', 'b', 'c'])
   const [pool] = book.summary()
   expect(pool).toEqual({ pool: 'p', cap: 2, peak: 2, calls: 3, attempts: 4, waited: 2, retried: { '429': 1 }, gaveUp: 1, failed: 0 })
-  expect(describePool(pool!)).toBe('p: 3 calls, 4 attempts (1 retry: 429 ×1), 1 gave up after the retry ceiling, 0 failed without retry; at most 2 in flight (cap 2), 2 attempts waited for a slot')
+  expect(describePool(pool!)).toBe(
+    'p: 3 calls, 4 attempts (1 retry: 429 ×1), 1 gave up after the retry ceiling, 0 failed without retry; at most 2 in flight (cap 2), 2 attempts waited for a slot',
+  )
 })
 
 function client(path: string) {

@@ -19,7 +19,9 @@ describe('built-in scorers in a suite', () => {
     }
     const { results } = await execute({ suite: resolveSuite(definition) })
     expect(results.map((r) => r.verdict)).toEqual(['pass', 'fail'])
-    expect(results[1]!.reason).toBe('0/1 samples passed; sample 0, includes: the output does not contain the expected value (the output is not quoted, as answers are not recorded)')
+    expect(results[1]!.reason).toBe(
+      '0/1 samples passed; sample 0, includes: the output does not contain the expected value (the output is not quoted, as answers are not recorded)',
+    )
     const recorded = await execute({ suite: resolveSuite({ ...definition, recordResponses: true }) })
     expect(recorded.results[1]!.reason).toBe('0/1 samples passed; sample 0, includes: "{\\"city\\":\\"Quito\\"}" does not contain "Lima"')
     expect(results[1]!.samples[0]!.scorers.map((s) => [s.name, s.pass])).toEqual([

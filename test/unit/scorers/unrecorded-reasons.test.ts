@@ -48,7 +48,9 @@ describe('built-in scorers when answers are not recorded', () => {
   })
 
   it('says how the answer failed: kinds, direction, the fixed needle or pattern (config, not answers)', async () => {
-    expect(await outcome(exact(), 42, 'x')).toBe('the output does not equal the expected value (the output is a number, the expected value a string; neither is quoted, as answers are not recorded)')
+    expect(await outcome(exact(), 42, 'x')).toBe(
+      'the output does not equal the expected value (the output is a number, the expected value a string; neither is quoted, as answers are not recorded)',
+    )
     expect(await outcome(numeric({ tolerance: 0.5 }), 9, 4)).toBe('the output is above the expected value by more than 0.5 (neither is quoted, as answers are not recorded)')
     expect(await outcome(includes('refund'), 'no', undefined)).toBe('the output does not contain "refund" (the output is not quoted, as answers are not recorded)')
     expect(await outcome(regex(/^\d+$/), 'abc', undefined)).toBe('the output (not quoted, as answers are not recorded) does not match /^\\d+$/')

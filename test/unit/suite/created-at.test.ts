@@ -29,9 +29,12 @@ test.each([
   expect(isCreatedAt(value)).toBe(false)
 })
 
-test.each(['2028-02-29T00:00:00.000000Z', '2000-02-29T23:59:59.999999Z', '2026-11-29T22:39:56.123456Z', '2026-12-31T23:59:59.000000Z'])('%s is a real instant and kept as given', (value) => {
-  expect(launchCreatedAt({ DIGLINE_CREATED_AT: value })).toBe(value)
-})
+test.each(['2028-02-29T00:00:00.000000Z', '2000-02-29T23:59:59.999999Z', '2026-11-29T22:39:56.123456Z', '2026-12-31T23:59:59.000000Z'])(
+  '%s is a real instant and kept as given',
+  (value) => {
+    expect(launchCreatedAt({ DIGLINE_CREATED_AT: value })).toBe(value)
+  },
+)
 
 test('a value not in the format is refused as such', () => {
   expect((refusal('yesterday') as Error).message).toMatch(/DIGLINE_CREATED_AT="yesterday" is not ISO-8601 UTC with microseconds/)

@@ -21,13 +21,19 @@ describe('findNotPlain', () => {
     ['nested objects and arrays', { a: [{ b: { c: [1, [2]] } }], 'odd key': null }],
     ['an object without a prototype', Object.assign(Object.create(null) as object, { a: 1 })],
     ['an undefined object member (JSON leaves it out, and reading gives undefined again)', { a: undefined, b: 1 }],
-    ['a shared reference that is not a cycle', (() => { const shared = { s: 1 }; return { a: shared, b: shared } })()],
+    [
+      'a shared reference that is not a cycle',
+      (() => {
+        const shared = { s: 1 }
+        return { a: shared, b: shared }
+      })(),
+    ],
   ])('accepts %s', (_label, value) => {
     expect(findNotPlain(value)).toBeUndefined()
   })
 
   const cyclic: Record<string, unknown> = { a: { b: [] as unknown[] } }
-  ;((cyclic.a as { b: unknown[] }).b).push(cyclic.a)
+  ;(cyclic.a as { b: unknown[] }).b.push(cyclic.a)
   // eslint-disable-next-line no-sparse-arrays -- a hole is what is being refused
   const sparse = [1, , 3]
   const namedArray = Object.assign([1, 2], { extra: true })
@@ -112,11 +118,28 @@ describe('resolveSuite refuses data that is not plain, by name and path, before 
   }
 
   it.each<[string, Partial<SuiteDefinition>, (string | number)[], string]>([
-    ['a Map in a case input', { cases: [{ id: 'a', input: 1 }, { id: 'b', input: 2 }, { id: 'c', input: 3 }, { id: 'd', input: { when: new Map() } }] }, ['cases', 3, 'input', 'when'], 'cases[3].input.when is a Map'],
+    [
+      'a Map in a case input',
+      {
+        cases: [
+          { id: 'a', input: 1 },
+          { id: 'b', input: 2 },
+          { id: 'c', input: 3 },
+          { id: 'd', input: { when: new Map() } },
+        ],
+      },
+      ['cases', 3, 'input', 'when'],
+      'cases[3].input.when is a Map',
+    ],
     ['a Date as expected', { cases: [{ id: 'a', input: 1, expected: new Date(0) }] }, ['cases', 0, 'expected'], 'cases[0].expected is a Date'],
     ['a BigInt in case metadata', { cases: [{ id: 'a', input: 1, metadata: { n: 5n } }] }, ['cases', 0, 'metadata', 'n'], 'cases[0].metadata.n is the BigInt 5n'],
     ['NaN in the target config', { target: { config: { temperature: NaN }, ask: () => ({ output: 1 }) } }, ['target', 'config', 'temperature'], 'target.config.temperature is NaN'],
-    ['a RegExp in a scorer config', { scorers: [{ name: 'r', config: { pattern: /x/ }, score: () => true }] }, ['scorers', 0, 'config', 'pattern'], 'scorers[0].config.pattern is a RegExp'],
+    [
+      'a RegExp in a scorer config',
+      { scorers: [{ name: 'r', config: { pattern: /x/ }, score: () => true }] },
+      ['scorers', 0, 'config', 'pattern'],
+      'scorers[0].config.pattern is a RegExp',
+    ],
     ['a Set in the suite metadata', { metadata: { tags: new Set(['a']) } }, ['metadata', 'tags'], 'metadata.tags is a Set'],
     ['undefined inside an input array', { cases: [{ id: 'a', input: [1, undefined] }] }, ['cases', 0, 'input', 1], 'cases[0].input[1] is undefined'],
   ])('%s', (_label, change, path, words) => {
