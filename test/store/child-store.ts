@@ -25,16 +25,21 @@ function importClosure(entry: string): string[] {
 export interface ChildStore {
   /** The compiled `src/store/index.js`, importable by the child. */
   storeModule: string
+  /** Where the compiled form of a repository source file (one of `entries`, or a file it reaches) is. */
+  compiled(source: string): string
   cleanup(): void
 }
 
-export function compileStoreForChild(): ChildStore {
+/** Compiles the store, and the child scripts named by `entries` (repository .ts files) with what they import. */
+export function compileStoreForChild(entries: readonly string[] = []): ChildStore {
   const dir = mkdtempSync(join(tmpdir(), 'digline-child-'))
   chmodSync(dir, 0o755)
   symlinkSync(join(REPO, 'node_modules'), join(dir, 'node_modules'))
   writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n')
-  for (const source of importClosure(join(REPO, 'src', 'store', 'index.ts'))) {
-    const out = join(dir, relative(REPO, source)).replace(/\.ts$/, '.js')
+  const compiled = (source: string): string => join(dir, relative(REPO, source)).replace(/\.ts$/, '.js')
+  const sources = new Set([join(REPO, 'src', 'store', 'index.ts'), ...entries].flatMap(importClosure))
+  for (const source of sources) {
+    const out = compiled(source)
     mkdirSync(dirname(out), { recursive: true, mode: 0o755 })
     const { outputText } = ts.transpileModule(readFileSync(source, 'utf8'), {
       compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, verbatimModuleSyntax: true },
@@ -42,7 +47,7 @@ export function compileStoreForChild(): ChildStore {
     })
     writeFileSync(out, outputText, { mode: 0o644 })
   }
-  return { storeModule: join(dir, 'src', 'store', 'index.js'), cleanup: () => rmSync(dir, { recursive: true, force: true }) }
+  return { storeModule: join(dir, 'src', 'store', 'index.js'), compiled, cleanup: () => rmSync(dir, { recursive: true, force: true }) }
 }
 
 export interface ChildWriteResult {

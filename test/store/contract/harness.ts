@@ -10,6 +10,14 @@ import { keyOf } from '../../helpers/make-run.js'
 /** A fresh, empty store of one backend, and a comparable picture of everything it holds. */
 export interface ContractSubject {
   store: Store
+  /**
+   * What `openStore({ store: locator })` opens as this same store, from another process: the file
+   * store's root directory, the team store's URL. The lease and killed-writer rules run a writer
+   * child through it.
+   */
+  locator: string
+  /** How long a SIGKILLed writer's lease may still hold (a lease expiring on its own); 0 when unset. */
+  deadLeaseMs?: number
   /** Everything the backend holds, comparable with toEqual: a refusal must leave it equal. */
   snapshot(): unknown
   /** A name that would address something outside the store, tried as one more hostile name. */

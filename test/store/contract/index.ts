@@ -3,6 +3,7 @@
 import { afterEach, beforeEach, describe } from 'vitest'
 import { baselinesPart } from './baselines.js'
 import type { ContractFactory, ContractSubject } from './harness.js'
+import { leasesPart } from './leases.js'
 import { removalsPart } from './removals.js'
 import { runsPart } from './runs.js'
 import { suitesPart } from './suites.js'
@@ -26,6 +27,7 @@ export function runStoreContract(label: string, makeSubject: ContractFactory): v
     runsPart(current)
     baselinesPart(current)
     removalsPart(current)
+    leasesPart(current)
     suitesPart(current)
   })
 }

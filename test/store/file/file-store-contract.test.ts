@@ -4,5 +4,5 @@ import { makeTempStore } from '../temp-store.js'
 
 runStoreContract('FileResultStore', () => {
   const temp = makeTempStore()
-  return { store: temp.store, snapshot: () => temp.snapshot(), outsideName: temp.outside, cleanup: () => temp.cleanup() }
+  return { store: temp.store, locator: temp.root, snapshot: () => temp.snapshot(), outsideName: temp.outside, cleanup: () => temp.cleanup() }
 })

@@ -15,7 +15,7 @@ describe('FileResultStore: planted documents', () => {
   beforeEach(() => {
     temp = makeTempStore()
     store = temp.store
-    subject = { store, snapshot: () => temp.snapshot(), cleanup: () => temp.cleanup() }
+    subject = { store, locator: temp.root, snapshot: () => temp.snapshot(), cleanup: () => temp.cleanup() }
   })
   afterEach(() => temp.cleanup())
   const plantRaw = (tenant: string, suite: string, fileKey: string, bytes: string) => temp.plant(tenant, suite, fileKey, bytes)

@@ -52,7 +52,7 @@ function request(key: string, replacing?: string): PromoteRequest {
 
 beforeEach(async () => {
   temp = makeTempStore()
-  subject = { store: temp.store, snapshot: () => temp.snapshot(), cleanup: () => temp.cleanup() }
+  subject = { store: temp.store, locator: temp.root, snapshot: () => temp.snapshot(), cleanup: () => temp.cleanup() }
   for (const doc of [base, next, old, errored()]) await temp.store.writeRun(doc)
   await promoteRun(request(keyOf(base)))
 })
