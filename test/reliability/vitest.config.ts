@@ -3,6 +3,9 @@ import { defineConfig } from 'vitest/config'
 import base from '../vitest.config.js'
 import FiguresReporter from './figures-reporter.js'
 
+// The long mode (run by hand) loops 100 kills and 100,000 inputs per reader: its tests get hours, not 120 s.
+const LONG = process.env.DIGLINE_RELIABILITY_LONG === '1'
+
 export default defineConfig({
   ...base,
   test: {
@@ -10,6 +13,7 @@ export default defineConfig({
     projects: undefined,
     include: ['test/reliability/**/*.test.ts'],
     maxWorkers: Number(process.env.DIGLINE_TEST_WORKERS ?? 2),
+    ...(LONG ? { testTimeout: 4 * 3_600_000, hookTimeout: 4 * 3_600_000 } : {}),
     globalSetup: ['test/helpers/global-setup.ts', 'test/reliability/report-setup.ts'],
     reporters: ['default', new FiguresReporter()],
   },
