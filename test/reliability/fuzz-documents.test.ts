@@ -1,5 +1,5 @@
 // The readers of run documents, baselines, the register and removal records against malformed files
-// (SPEC §4, §7, §8, §9): FUZZ_RUNS files each (300; 100,000 with DIGLINE_RELIABILITY_LONG=1) made by
+// (SPEC §4, §7, §8, §9): FUZZ_RUNS files each (300; 10,000 with DIGLINE_RELIABILITY_LONG=1) made by
 // fast-check, mostly by mutating a valid one. Each reader answers or refuses by name, never anything
 // else, and the store is byte-identical afterwards, but for the one repair the register reader makes
 // (an unterminated last fragment, which only a torn append leaves, is cut off and said); a removal

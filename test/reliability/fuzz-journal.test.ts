@@ -1,4 +1,4 @@
-// The journal's reader against malformed legs (SPEC §6, §9): FUZZ_RUNS legs (300; 100,000 with
+// The journal's reader against malformed legs (SPEC §6, §9): FUZZ_RUNS legs (300; 10,000 with
 // DIGLINE_RELIABILITY_LONG=1) made by fast-check, mostly by mutating a valid leg, through pending()
 // and the strict read dropPending() makes before it removes anything. Each answers or refuses by
 // name, and the store is byte-identical afterwards. The exact torn-tail rule holds too: a cut anywhere

@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config'
 import base from '../vitest.config.js'
 import FiguresReporter from './figures-reporter.js'
 
-// The long mode (run by hand) loops 100 kills and 100,000 inputs per reader: its tests get hours, not 120 s.
+// The long mode (run by hand) loops 100 kills and over 100,000 fuzzed inputs: its tests get hours, not 120 s.
 const LONG = process.env.DIGLINE_RELIABILITY_LONG === '1'
 
 export default defineConfig({
