@@ -1,29 +1,13 @@
 // `--resume` runs whole suites (SPEC §6): a test-name filter, or a file filter that leaves the
 // resumed suite out, is refused before any call (64); resuming a suite no file declares any more is
 // refused (64), never exit 0; `--resume --keep-errors KEY` reads KEY as the key.
-import { createHash } from 'node:crypto'
-import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, test } from 'vitest'
 import { FileResultStore } from '../../src/store/file-store.js'
-import { makeProject, type Project } from '../helpers/project.js'
+import { journalBytes, makeProject } from '../helpers/project.js'
 import { callLines, killAfterCalls, killSuite } from '../helpers/kill.js'
 
 const env = { DIGLINE_CREATED_AT: '2026-11-29T22:39:56.123456Z' }
-
-function journal(project: Project): Record<string, string> {
-  const dir = join(project.dir, '.digline', 'acme', 'runs', 'killed', '.pending')
-  return Object.fromEntries(
-    readdirSync(dir)
-      .sort()
-      .map((f) => [
-        f,
-        createHash('sha256')
-          .update(readFileSync(join(dir, f)))
-          .digest('hex'),
-      ]),
-  )
-}
 
 test('filters and undeclared suites are refused before any call; --keep-errors KEY resumes KEY', async () => {
   const project = makeProject({
@@ -31,8 +15,8 @@ test('filters and undeclared suites are refused before any call; --keep-errors K
     'evals/other.eval.ts': killSuite({ concurrency: 2, cases: 3, name: 'other' }).replace("'calls.log'", "'other-calls.log'"),
   })
   await killAfterCalls(project, 20, env)
-  const key = Object.keys(journal(project))[0]!.split('.')[0]!
-  const before = journal(project)
+  const key = Object.keys(journalBytes(project))[0]!.split('.')[0]!
+  const before = journalBytes(project)
   const calls = callLines(project).length
   const otherCalls = callLines(project, 'other-calls.log').length
   const journaled = (await new FileResultStore({ root: join(project.dir, '.digline') }).pending('acme', 'killed'))[0]!.done.size
@@ -45,7 +29,7 @@ test('filters and undeclared suites are refused before any call; --keep-errors K
     expect(out).toContain(says)
     expect(callLines(project).length, out).toBe(calls)
     expect(callLines(project, 'other-calls.log').length, out).toBe(otherCalls)
-    expect(journal(project)).toEqual(before)
+    expect(journalBytes(project)).toEqual(before)
     return out
   }
   await refusedBeforeAnyCall(['--resume', '-t', 'c019'], 'ResumeFilteredError', `digline run --resume (without -t)`)

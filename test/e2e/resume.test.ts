@@ -1,33 +1,14 @@
 // `digline run --resume` against real processes and a real disk: the refusal table, errored cases,
 // the announcement, the rolled alias, pending journals named by plain runs.
-import { createHash } from 'node:crypto'
 import { execFileSync } from 'node:child_process'
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { FileResultStore } from '../../src/store/file-store.js'
-import { makeProject, type Project } from '../helpers/project.js'
+import { journalBytes, makeProject, pendingDir, type Project } from '../helpers/project.js'
 import { callLines, killAfterCalls, killSuite } from '../helpers/kill.js'
 
 const env = { DIGLINE_CREATED_AT: '2026-11-29T22:39:56.123456Z' }
-
-function pendingDir(project: Project, suite = 'killed'): string {
-  return join(project.dir, '.digline', 'acme', 'runs', suite, '.pending')
-}
-
-function journalBytes(project: Project, suite = 'killed'): Record<string, string> {
-  const dir = pendingDir(project, suite)
-  return Object.fromEntries(
-    readdirSync(dir)
-      .sort()
-      .map((f) => [
-        f,
-        createHash('sha256')
-          .update(readFileSync(join(dir, f)))
-          .digest('hex'),
-      ]),
-  )
-}
 
 async function killedProject(
   files: Record<string, string> = {},

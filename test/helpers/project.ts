@@ -1,6 +1,7 @@
 // Temp user projects for end-to-end tests: a vitest.config.ts with the digline() plugin, suite
 // files, and real `vitest run` / `digline` processes.
 import { spawn, type ChildProcess } from 'node:child_process'
+import { createHash } from 'node:crypto'
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { inject } from 'vitest'
@@ -131,4 +132,24 @@ evalSuite({
   ${opts.extra ?? ''}
 })
 `
+}
+
+/** The pending-journal directory of a suite of tenant acme in a project. */
+export function pendingDir(project: Project, suite = 'killed'): string {
+  return join(project.dir, '.digline', 'acme', 'runs', suite, '.pending')
+}
+
+/** Each journal leg of a suite, by file name, as the sha256 of its bytes: to prove a refusal changed none. */
+export function journalBytes(project: Project, suite = 'killed'): Record<string, string> {
+  const dir = pendingDir(project, suite)
+  return Object.fromEntries(
+    readdirSync(dir)
+      .sort()
+      .map((f) => [
+        f,
+        createHash('sha256')
+          .update(readFileSync(join(dir, f)))
+          .digest('hex'),
+      ]),
+  )
 }

@@ -1,27 +1,15 @@
 // SPEC §6 end to end: a plain `vitest run` keeps a pending journal whatever sits at its run
 // document's path, unless it is that run's own readable document, and names what it found.
-import { createHash } from 'node:crypto'
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, test } from 'vitest'
 import { killAfterCalls, killSuite } from '../helpers/kill.js'
-import { makeProject } from '../helpers/project.js'
+import { journalBytes, makeProject } from '../helpers/project.js'
 
 test('an empty file, a torn document, a directory or another run’s document at the path: the journal is kept and named', async () => {
   const project = makeProject({ 'evals/killed.eval.ts': killSuite({ concurrency: 2 }) })
   await killAfterCalls(project, 20, { DIGLINE_CREATED_AT: '2026-11-29T22:39:56.123456Z' })
-  const pending = join(project.dir, '.digline', 'acme', 'runs', 'killed', '.pending')
-  const legs = () =>
-    Object.fromEntries(
-      readdirSync(pending)
-        .sort()
-        .map((f) => [
-          f,
-          createHash('sha256')
-            .update(readFileSync(join(pending, f)))
-            .digest('hex'),
-        ]),
-    )
+  const legs = () => journalBytes(project)
   const before = legs()
   const key = Object.keys(before)[0]!.split('.')[0]!
   const document = join(project.dir, '.digline', 'acme', 'runs', 'killed', `${key}.json`)

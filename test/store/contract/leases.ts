@@ -4,6 +4,7 @@
 // tail or not. The writer is a real child process that opens the same store by its locator.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { LiveRunError } from '../../../src/errors.js'
+import { seededRandom } from '../../../src/stats/prng.js'
 import type { Pending } from '../../../src/store/journal.js'
 import type { ChildStore } from '../child-store.js'
 import { DECLARED, journalHeader, judged, KEY, OBSERVED_1, progress, SUITE, TENANT } from '../journal-fixtures.js'
@@ -21,18 +22,6 @@ const RECORDS = Array.from({ length: 40 }, (_, i) => progress(judged(i), OBSERVE
 
 /** The seeds of the kill points: each one a reproducible run of the killed-writer rule. */
 const KILL_SEEDS = [20261201, 4, 977]
-
-/** mulberry32: a small seeded generator, so a failing kill point can be replayed by its seed. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 async function onlyPending(subject: ContractSubject): Promise<Pending> {
   const all = await subject.store.pending(TENANT, SUITE)
@@ -96,7 +85,7 @@ export function leasesPart(current: () => ContractSubject): void {
 
     it.each(KILL_SEEDS)('a writer SIGKILLed mid-append (seed %i) leaves every append it confirmed pending, nothing it did not append, and no refusal', async (seed) => {
       const subject = current()
-      const killAfter = Math.floor(seeded(seed)() * RECORDS.length)
+      const killAfter = Math.floor(seededRandom(seed)() * RECORDS.length)
       const w = await writer()
       await w.open(opening(), 1)
       w.startAppending(RECORDS)
