@@ -49,6 +49,28 @@ FRONT_ENDS.forEach((path) => {
   })
 })
 
+forbidden.push({
+  name: 'host-never-reaches-into-a-backend',
+  comment: 'the host reaches the store through its contract and open-store.ts, never a backend folder',
+  severity: 'error',
+  from: { path: '^src/host/' },
+  to: { path: '^src/store/(file|postgres)/' },
+})
+forbidden.push({
+  name: 'backends-stay-apart',
+  comment: 'the file store and the team store share only what lies in src/store/ itself',
+  severity: 'error',
+  from: { path: '^src/store/file/' },
+  to: { path: '^src/store/postgres/' },
+})
+forbidden.push({
+  name: 'backends-stay-apart-postgres',
+  comment: 'the file store and the team store share only what lies in src/store/ itself',
+  severity: 'error',
+  from: { path: '^src/store/postgres/' },
+  to: { path: '^src/store/file/' },
+})
+
 module.exports = {
   forbidden,
   options: {

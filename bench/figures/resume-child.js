@@ -7,7 +7,7 @@ import { caseResult, CONFIG_HASH, createdAt, gc, importDist, reply } from './com
 
 const input = JSON.parse(process.argv[2])
 const { pkg, dir, records, reps } = input
-const { FileJournal } = await importDist(pkg, 'src/store/file-journal.js')
+const { FileJournal } = await importDist(pkg, 'src/store/file/journal.js')
 const { FileResultStore } = await importDist(pkg, 'src/store/index.js')
 const { leaseOfThisProcess } = await importDist(pkg, 'src/store/live-writer.js')
 

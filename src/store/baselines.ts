@@ -10,7 +10,7 @@ export interface StoredBaseline {
   location: string
 }
 
-/** The baselines as the file store's delete plan reads them (file-delete.ts, delete-plan.ts). */
+/** The baselines as the file store's delete plan reads them (file/delete.ts, file/delete-plan.ts). */
 export interface SupportsBaselines {
   readBaseline(tenant: string, suite: string): Promise<import('../document/baseline.js').BaselineDocument | undefined>
   /** Where the baseline is, for messages. */

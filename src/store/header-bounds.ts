@@ -4,9 +4,9 @@
 import { HeaderTooLargeError } from '../errors.js'
 import type { RunHeader } from '../document/schema.js'
 import { documentHeaderBytes } from '../document/serialize.js'
-import { HEADER_PREFIX_LIMIT_BYTES } from './header-reader.js'
+import { HEADER_PREFIX_LIMIT_BYTES } from './file/header-reader.js'
 import type { JournalHeader } from './journal.js'
-import { JOURNAL_HEADER_LIMIT_BYTES } from './leg-peek.js'
+import { JOURNAL_HEADER_LIMIT_BYTES } from './file/leg-peek.js'
 
 /** Room kept in a document header for what is only known at the end of the run (the observed identities). */
 export const OBSERVED_RESERVE_BYTES = 16 * 1024

@@ -1,12 +1,12 @@
 // `digline/store`: the store library. openStore opens the configured backend; FileResultStore is the
 // embedded default; every backend implements Store and passes the same contract suite.
-export { FileResultStore, type FileResultStoreOptions } from './file-store.js'
+export { FileResultStore, type FileResultStoreOptions } from './file/store.js'
 export { DEFAULT_STORE, TEAM_STORE_ISSUE, assertStoreAvailable, openStore, storeLocator, storeTarget, type OpenStoreOptions, type StoreTarget } from './open-store.js'
-export { STORE_GITIGNORE } from './gitignore.js'
+export { STORE_GITIGNORE } from './file/gitignore.js'
 export type { BaselinesPart, JournalPart, ListedRun, PromotionRequest, PromotionResult, RemovalsPart, RunListing, RunScan, RunsPart, Store, StoredRun } from './contract.js'
 export { REMOVAL_RECORD_VERSION, removalRecordSchema, type Removal, type RemovalNotice, type RemovalRecord, type RemovedRun, type RunRef } from './removal.js'
-export { nodeFsLayer, type FilePrefix, type FileHandle, type FsLayer } from './fs-layer.js'
-export { readRunHeader, HEADER_PREFIX_BYTES, HEADER_PREFIX_LIMIT_BYTES, type RunHeaderRead } from './header-reader.js'
+export { nodeFsLayer, type FilePrefix, type FileHandle, type FsLayer } from './file/fs-layer.js'
+export { readRunHeader, HEADER_PREFIX_BYTES, HEADER_PREFIX_LIMIT_BYTES, type RunHeaderRead } from './file/header-reader.js'
 export {
   DiglineError,
   DiglineFailure,

@@ -4,7 +4,7 @@
 import { isAbsolute, resolve } from 'node:path'
 import { InvalidOptionsError, TeamStoreUnavailableError } from '../errors.js'
 import type { Store } from './contract.js'
-import { FileResultStore } from './file-store.js'
+import { FileResultStore } from './file/store.js'
 
 /** The issue that brings the team store (PostgreSQL) into digline. */
 export const TEAM_STORE_ISSUE = 'issue 13 (the team store on PostgreSQL)'

@@ -3,7 +3,7 @@
 // refused (64), never exit 0; `--resume --keep-errors KEY` reads KEY as the key.
 import { join } from 'node:path'
 import { expect, test } from 'vitest'
-import { FileResultStore } from '../../src/store/file-store.js'
+import { FileResultStore } from '../../src/store/file/store.js'
 import { journalBytes, makeProject } from '../helpers/project.js'
 import { callLines, killAfterCalls, killSuite } from '../helpers/kill.js'
 

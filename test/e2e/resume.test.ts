@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process'
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
-import { FileResultStore } from '../../src/store/file-store.js'
+import { FileResultStore } from '../../src/store/file/store.js'
 import { journalBytes, makeProject, pendingDir, type Project } from '../helpers/project.js'
 import { callLines, killAfterCalls, killSuite } from '../helpers/kill.js'
 

@@ -4,7 +4,7 @@
 // or loses power there (a crash, then the disk rewritten by the DurabilityModel to a state the
 // kernel could have left). Production code is untouched: it only ever sees nodeFsLayer.
 import { constants, readFileSync, lstatSync, realpathSync } from 'node:fs'
-import { nodeFsLayer, type FileHandle, type FilePrefix, type FsLayer } from '../../src/store/fs-layer.js'
+import { nodeFsLayer, type FileHandle, type FilePrefix, type FsLayer } from '../../src/store/file/fs-layer.js'
 import { DurabilityModel, type PowerLossMode, type PowerLossReport } from './durability-model.js'
 import type { Stats } from 'node:fs'
 

@@ -5,7 +5,7 @@
 import { constants, existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import type { FsLayer } from '../../src/store/fs-layer.js'
+import type { FsLayer } from '../../src/store/file/fs-layer.js'
 import { CrashError, FaultFs } from '../helpers/fault-fs.js'
 import { mountTmpfs, type Tmpfs } from '../helpers/tmpfs.js'
 import { durableCases, exercisePoints } from './support/crash-driver.js'

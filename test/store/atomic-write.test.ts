@@ -5,10 +5,19 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { PathRefusedError, StoreWriteError } from '../../src/errors.js'
-import { appendLineDurably, ensureDirectory, fsyncDirectory, isTempName, removeCreatedDirectories, tempNameFor, tempNameOf, writeFileAtomic } from '../../src/store/atomic-write.js'
+import {
+  appendLineDurably,
+  ensureDirectory,
+  fsyncDirectory,
+  isTempName,
+  removeCreatedDirectories,
+  tempNameFor,
+  tempNameOf,
+  writeFileAtomic,
+} from '../../src/store/file/atomic-write.js'
 import { processStartTime } from '../../src/store/live-writer.js'
 import { spawn } from 'node:child_process'
-import { nodeFsLayer, type FsLayer } from '../../src/store/fs-layer.js'
+import { nodeFsLayer, type FsLayer } from '../../src/store/file/fs-layer.js'
 import { refusalOf } from './contract.js'
 import { snapshotTree, tempFilesIn } from './tree-snapshot.js'
 

@@ -1,7 +1,7 @@
 // A filesystem layer that stops after its k-th mutation, as a process killed there would: the first
 // k calls that change the disk go through, and every later one fails. Reads keep working.
 import { constants } from 'node:fs'
-import { nodeFsLayer, type FsLayer } from '../../src/store/fs-layer.js'
+import { nodeFsLayer, type FsLayer } from '../../src/store/file/fs-layer.js'
 
 const WRITING = constants.O_CREAT | constants.O_WRONLY | constants.O_RDWR | constants.O_APPEND | constants.O_TRUNC
 

@@ -80,7 +80,7 @@ test('every class of the repository that defines deleteRun reaches the baseline 
   writeFileSync(
     control,
     `import { DeletePlanner, type DeletePlan } from ${JSON.stringify(join(REPO, 'src/store/delete-plan.js'))}
-import type { FileResultStore } from ${JSON.stringify(join(REPO, 'src/store/file-store.js'))}
+import type { FileResultStore } from ${JSON.stringify(join(REPO, 'src/store/file/store.js'))}
 import { unlink } from 'node:fs/promises'
 
 /** Uses the delete's own machinery, but never the plan that holds the baseline check. */
@@ -105,7 +105,7 @@ export class DelegatesToTheStore {
   const repo = [...sources(join(REPO, 'src')), ...sources(join(REPO, 'plugin')), ...sources(join(REPO, 'test'))].filter((file) => readFileSync(file, 'utf8').includes('deleteRun'))
   const found = walk([...repo, control], (file) => file.startsWith(REPO) || file === control)
   const inRepo = [...found].filter(([name]) => !name.startsWith(controlDir))
-  expect(inRepo.map(([name]) => name).sort()).toEqual(['src/store/file-delete.ts#FileDelete', 'src/store/file-store.ts#FileResultStore'])
+  expect(inRepo.map(([name]) => name).sort()).toEqual(['src/store/file/delete.ts#FileDelete', 'src/store/file/store.ts#FileResultStore'])
   for (const [name, reached] of inRepo) expect(reached, `${name} does not reach the baseline check`).toBe(true)
   expect(found.get(`${control}#SkipsTheCheck`)).toBe(false)
   expect(found.get(`${control}#DelegatesToTheStore`)).toBe(true)

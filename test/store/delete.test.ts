@@ -16,8 +16,8 @@ import {
   UnknownSchemaVersionError,
   UnreadableRunError,
 } from '../../src/errors.js'
-import { FileResultStore } from '../../src/store/file-store.js'
-import { nodeFsLayer } from '../../src/store/fs-layer.js'
+import { FileResultStore } from '../../src/store/file/store.js'
+import { nodeFsLayer } from '../../src/store/file/fs-layer.js'
 import { serializeRun } from '../../src/document/serialize.js'
 import { refusalOf } from './contract.js'
 import { createdAt, errno, expectGone, fileRun, GONE, hookedFs, promote, runDoc, TENANT, visibility, writeNameTable } from './delete-fixtures.js'

@@ -20,7 +20,7 @@ export interface ChildOpen {
 
 export function compileJournalForChildren(): JournalChildren {
   const child = compileStoreForChild()
-  const module = join(dirname(child.storeModule), 'file-journal.js')
+  const module = join(dirname(child.storeModule), 'file', 'journal.js')
   const script = `
     import { existsSync, writeFileSync } from 'node:fs'
     const { FileJournal } = await import(${JSON.stringify(module)})

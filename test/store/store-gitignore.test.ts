@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { FileResultStore } from '../../src/store/file-store.js'
+import { FileResultStore } from '../../src/store/file/store.js'
 import { makeRun } from '../helpers/make-run.js'
 
 /** Whether git ignores the path: `git check-ignore` exits 0 when it does, 1 when it does not. */

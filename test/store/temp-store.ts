@@ -3,8 +3,8 @@
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
-import { FileResultStore } from '../../src/store/file-store.js'
-import type { FsLayer } from '../../src/store/fs-layer.js'
+import { FileResultStore } from '../../src/store/file/store.js'
+import type { FsLayer } from '../../src/store/file/fs-layer.js'
 import { snapshotTree, type TreeEntry } from './tree-snapshot.js'
 
 export interface TempStore {

@@ -3,7 +3,7 @@
 // the clean outcome. Problems are collected, not thrown, so one report names every bad point.
 import { readFileSync } from 'node:fs'
 import { isDeepStrictEqual } from 'node:util'
-import { FileResultStore } from '../../../src/store/file-store.js'
+import { FileResultStore } from '../../../src/store/file/store.js'
 import type { PowerLossMode, PowerLossReport } from '../../helpers/durability-model.js'
 import { FaultFs, type Fault } from '../../helpers/fault-fs.js'
 import type { TreeEntry } from '../../store/tree-snapshot.js'

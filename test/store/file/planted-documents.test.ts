@@ -3,7 +3,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { serializeRun } from '../../../src/document/serialize.js'
 import { MisfiledRunError, SuiteMismatchError, TenantMismatchError, UnknownSchemaVersionError, UnreadableRunError } from '../../../src/errors.js'
-import type { FileResultStore } from '../../../src/store/file-store.js'
+import type { FileResultStore } from '../../../src/store/file/store.js'
 import { createdAtSeconds, keyOf, makeRun } from '../../helpers/make-run.js'
 import { headerOf, refusedWithoutChange, type ContractSubject, type ErrorClass } from '../contract/harness.js'
 import { makeTempStore, type TempStore } from '../temp-store.js'

@@ -3,14 +3,14 @@
 // from the leaves towards the run asked for, each one's legs before its document, then the run's
 // legs, then its document. Every interrupted state is finished by calling it again.
 import { dirname } from 'node:path'
-import { createdAtNow } from '../suite/keys.js'
-import { isSafeSegment } from '../suite/safe-segment.js'
+import { createdAtNow } from '../../suite/keys.js'
+import { isSafeSegment } from '../../suite/safe-segment.js'
 import { fsyncDirectory, storeWriteError } from './atomic-write.js'
-import type { SupportsBaselines } from './baselines.js'
+import type { SupportsBaselines } from '../baselines.js'
 import { DeletePlanner, type DeletePlan, type PlannedRun } from './delete-plan.js'
 import { errnoOf, type FsLayer } from './fs-layer.js'
 import type { StorePaths } from './paths.js'
-import { REMOVAL_RECORD_VERSION, emptyRemovedRun, type Removal, type RemovedRun, type RunRef } from './removal.js'
+import { REMOVAL_RECORD_VERSION, emptyRemovedRun, type Removal, type RemovedRun, type RunRef } from '../removal.js'
 import type { FileRemovalRecords } from './removal-records.js'
 
 export class FileDelete {

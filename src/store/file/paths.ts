@@ -1,12 +1,12 @@
 // The store's layout, and the only place that joins paths under the store root. Every tenant, suite
 // and key is checked before a path is built, so an unsafe name is refused before any I/O.
 import { isAbsolute, join, relative, resolve, sep } from 'node:path'
-import { PathRefusedError } from '../errors.js'
-import { assertSafeSegment } from '../suite/assert-safe-segment.js'
+import { PathRefusedError } from '../../errors.js'
+import { assertSafeSegment } from '../../suite/assert-safe-segment.js'
 import { errnoOf, type FsLayer } from './fs-layer.js'
 
 // the store's files import it from here; it lives in suite/ beside isSafeSegment
-export { assertSafeSegment, type SegmentKind } from '../suite/assert-safe-segment.js'
+export { assertSafeSegment, type SegmentKind } from '../../suite/assert-safe-segment.js'
 
 function isInside(root: string, target: string): boolean {
   const rel = relative(root, target)

@@ -6,7 +6,7 @@ import { ensureDirectory, fsyncDirectory, storeWriteError, writeFileAtomic } fro
 import { errnoOf, type FsLayer } from './fs-layer.js'
 import { ensureGitignore } from './gitignore.js'
 import type { StorePaths } from './paths.js'
-import { removalRecordSchema, runRemovedError, type RemovalNotice, type RemovalRecord, type RunRef } from './removal.js'
+import { removalRecordSchema, runRemovedError, type RemovalNotice, type RemovalRecord, type RunRef } from '../removal.js'
 
 export { runRemovedError }
 

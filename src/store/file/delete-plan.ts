@@ -2,21 +2,21 @@
 // this order, before anything is written or removed: the names, the baseline, the run asked for and
 // its legs, every runs directory of the tenant, the live writers, and every path on the plan.
 import type { Stats } from 'node:fs'
-import { DirectoryUnreadableError, isDiglineError, LiveRunError, PathRefusedError, PromotedRunError, type StoreWriteError } from '../errors.js'
-import { keyFor } from '../suite/keys.js'
-import { isSafeSegment } from '../suite/safe-segment.js'
+import { DirectoryUnreadableError, isDiglineError, LiveRunError, PathRefusedError, PromotedRunError, type StoreWriteError } from '../../errors.js'
+import { keyFor } from '../../suite/keys.js'
+import { isSafeSegment } from '../../suite/safe-segment.js'
 import { isTempName, storeWriteError } from './atomic-write.js'
-import type { SupportsBaselines } from './baselines.js'
+import type { SupportsBaselines } from '../baselines.js'
 import { errnoOf, type FsLayer } from './fs-layer.js'
-import { parseLegName } from './journal-format.js'
+import { parseLegName } from '../journal-format.js'
 import { peekLegHeader } from './leg-peek.js'
 import { readLightHeader, type LightHeader } from './light-header.js'
-import { describeWriter, leaseHolds, liveLeaseOf } from './live-writer.js'
-import type { LegLease } from './journal.js'
-import { mapLimited } from './map-limited.js'
+import { describeWriter, leaseHolds, liveLeaseOf } from '../live-writer.js'
+import type { LegLease } from '../journal.js'
+import { mapLimited } from '../map-limited.js'
 import { assertSafeSegment, type StorePaths } from './paths.js'
-import type { RunRef } from './removal.js'
-import { assertFiledUnder, unreadableRun } from './run-checks.js'
+import type { RunRef } from '../removal.js'
+import { assertFiledUnder, unreadableRun } from '../run-checks.js'
 
 const SCAN_CONCURRENCY = 16
 

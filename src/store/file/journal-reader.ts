@@ -2,17 +2,17 @@
 // a leg's last newline is a torn tail (a write the process was killed in) and is dropped; any other
 // bad line refuses the whole journal by name. Reading never changes a byte on disk.
 import { dirname, join } from 'node:path'
-import type { CaseResult, ErrorCause, Observed } from '../document/schema.js'
-import { CorruptJournalError, isDiglineError, PathRefusedError, RunPathOccupiedError, UnknownJournalVersionError, type DiglineErrorData } from '../errors.js'
-import { canonicalJson } from '../suite/hashing.js'
-import { keyFor } from '../suite/keys.js'
+import type { CaseResult, ErrorCause, Observed } from '../../document/schema.js'
+import { CorruptJournalError, isDiglineError, PathRefusedError, RunPathOccupiedError, UnknownJournalVersionError, type DiglineErrorData } from '../../errors.js'
+import { canonicalJson } from '../../suite/hashing.js'
+import { keyFor } from '../../suite/keys.js'
 import { errnoOf, type FsLayer } from './fs-layer.js'
 import { readRunHeader } from './header-reader.js'
-import { decodeLine, sniffUnknownVersion, type DecodedLine } from './journal-format.js'
-import { JOURNAL_VERSION, RESUME_CHECKED_FIELDS, type DeclaredCases, type JournalHeader, type LegLease, type Pending } from './journal.js'
-import { leaseHolds } from './live-writer.js'
+import { decodeLine, sniffUnknownVersion, type DecodedLine } from '../journal-format.js'
+import { JOURNAL_VERSION, RESUME_CHECKED_FIELDS, type DeclaredCases, type JournalHeader, type LegLease, type Pending } from '../journal.js'
+import { leaseHolds } from '../live-writer.js'
 import type { StorePaths } from './paths.js'
-import { assertFiledUnder, unreadableRun } from './run-checks.js'
+import { assertFiledUnder, unreadableRun } from '../run-checks.js'
 
 export interface JournalPlace {
   tenant: string

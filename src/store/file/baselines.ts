@@ -6,8 +6,8 @@ import { constants } from 'node:fs'
 import { join } from 'node:path'
 import type { z } from 'zod'
 import { guardedWrite } from './guarded-io.js'
-import { baselineDocumentSchema, registerEntrySchema, serializeBaseline, serializeRegisterEntry, type BaselineDocument, type RegisterEntry } from '../document/baseline.js'
-import { SCHEMA_VERSION } from '../document/schema.js'
+import { baselineDocumentSchema, registerEntrySchema, serializeBaseline, serializeRegisterEntry, type BaselineDocument, type RegisterEntry } from '../../document/baseline.js'
+import { SCHEMA_VERSION } from '../../document/schema.js'
 import {
   InternalError,
   isDiglineError,
@@ -19,16 +19,16 @@ import {
   UnknownSchemaVersionError,
   UnreadableBaselineError,
   UnreadableRegisterError,
-} from '../errors.js'
-import { keyFor } from '../suite/keys.js'
+} from '../../errors.js'
+import { keyFor } from '../../suite/keys.js'
 import { appendLineDurably, ensureDirectory, removeCreatedDirectories, storeWriteError, writeFileAtomic } from './atomic-write.js'
-import type { StoredBaseline, SupportsBaselines } from './baselines.js'
-import type { PromotionRequest, PromotionResult } from './contract.js'
+import type { StoredBaseline, SupportsBaselines } from '../baselines.js'
+import type { PromotionRequest, PromotionResult } from '../contract.js'
 import { errnoOf, type FileHandle, type FsLayer } from './fs-layer.js'
 import { assertSafeSegment, type StorePaths } from './paths.js'
 import { PromoteLock } from './promote-lock.js'
-import type { RemovalNotice, RunRef } from './removal.js'
-import { runRemovedError } from './removal.js'
+import type { RemovalNotice, RunRef } from '../removal.js'
+import { runRemovedError } from '../removal.js'
 
 export interface FileBaselinesOptions {
   /** The removal record of a key, so that no promotion brings a removed key back. */

@@ -1,8 +1,8 @@
 // Reads a run document's header from a bounded prefix of its file; the results are never parsed.
-import { aggregatesSchema, HEADER_KEYS, type Aggregates, type RunHeader } from '../document/schema.js'
-import { AGGREGATES_MARKER, parseHeaderPrefix } from '../document/serialize.js'
+import { aggregatesSchema, HEADER_KEYS, type Aggregates, type RunHeader } from '../../document/schema.js'
+import { AGGREGATES_MARKER, parseHeaderPrefix } from '../../document/serialize.js'
 import type { FsLayer } from './fs-layer.js'
-import { parseJsonText, unreadableRun, validateHeader } from './run-checks.js'
+import { parseJsonText, unreadableRun, validateHeader } from '../run-checks.js'
 
 export const HEADER_PREFIX_BYTES = 64 * 1024
 export const HEADER_PREFIX_LIMIT_BYTES = 1024 * 1024

@@ -1,8 +1,8 @@
 // The header of one journal leg, read leniently from its first line: who writes it and when its run
 // began. A leg that cannot be read this way says nothing, and is still its key's (removed by name).
 import type { FsLayer } from './fs-layer.js'
-import { decodeLine, type RunBinding } from './journal-format.js'
-import type { Lease } from './journal.js'
+import { decodeLine, type RunBinding } from '../journal-format.js'
+import type { Lease } from '../journal.js'
 
 export interface LegPeek {
   lease: Lease

@@ -4,9 +4,9 @@ import { createHash, randomBytes } from 'node:crypto'
 import { constants } from 'node:fs'
 import { hostname } from 'node:os'
 import { basename, dirname, join } from 'node:path'
-import { isDiglineError, PathRefusedError, StoreWriteError } from '../errors.js'
+import { isDiglineError, PathRefusedError, StoreWriteError } from '../../errors.js'
 import { errnoOf, type FileHandle, type FsLayer } from './fs-layer.js'
-import { bootId, leaseHolds, processStartTime } from './live-writer.js'
+import { bootId, leaseHolds, processStartTime } from '../live-writer.js'
 
 const O_NOFOLLOW = constants.O_NOFOLLOW ?? 0
 const O_DIRECTORY = constants.O_DIRECTORY ?? 0

@@ -8,10 +8,10 @@ import { link } from 'node:fs/promises'
 import { hostname } from 'node:os'
 import { dirname, join } from 'node:path'
 import { constants } from 'node:fs'
-import { isDiglineError, PromotionInProgressError } from '../errors.js'
+import { isDiglineError, PromotionInProgressError } from '../../errors.js'
 import { storeWriteError } from './atomic-write.js'
 import { errnoOf, type FsLayer } from './fs-layer.js'
-import { bootId, processHolds, processStartTime } from './live-writer.js'
+import { bootId, processHolds, processStartTime } from '../live-writer.js'
 
 export interface LockHolder {
   host: string

@@ -1,10 +1,10 @@
 // The few header fields a delete needs, read from a bounded prefix with no schema: so a document at
 // another schema_version is still recognised, and the results are never parsed.
-import { parseHeaderPrefix } from '../document/serialize.js'
-import { keyFor } from '../suite/keys.js'
+import { parseHeaderPrefix } from '../../document/serialize.js'
+import { keyFor } from '../../suite/keys.js'
 import type { FsLayer } from './fs-layer.js'
 import { HEADER_PREFIX_BYTES, HEADER_PREFIX_LIMIT_BYTES } from './header-reader.js'
-import { unreadableRun } from './run-checks.js'
+import { unreadableRun } from '../run-checks.js'
 
 export interface LightHeader {
   /** key_of(created_at, config_hash): what the document says it is, whatever its file is named. */
