@@ -6,6 +6,7 @@ export const SCHEMA_VERSION = 1
 
 const jsonObject = z.record(z.string(), z.unknown())
 const unitInterval = z.number().min(0).max(1)
+const relativeRise = z.number().min(0).max(100)
 
 export const tokenUsageSchema = z.object({
   input_tokens: z.number().int().nonnegative(),
@@ -26,6 +27,8 @@ export const sampleResultSchema = z.object({
   score: unitInterval,
   scorers: z.array(scorerScoreSchema),
   usage: tokenUsageSchema.optional(),
+  /** Milliseconds the target took to answer; present only when the suite gates on latency (tolerances.latency_per_case). */
+  latency_ms: z.number().int().nonnegative().optional(),
   /** The target's answer; present only when the run records responses. */
   output: z.unknown().optional(),
 })
@@ -40,6 +43,8 @@ export const caseResultSchema = z.object({
   reason: z.string().nullable(),
   error: z.object({ cause: errorCauseSchema, message: z.string() }).nullable(),
   samples: z.array(sampleResultSchema),
+  /** What the target's tokens of this case cost; present only when the suite gates on cost (tolerances.cost_per_case). */
+  target_cost: z.number().nonnegative().optional(),
   /** The case's input and expected value; present only when the run records responses. */
   input: z.unknown().optional(),
   expected: z.unknown().optional(),
@@ -75,7 +80,13 @@ export const rulesSchema = z.object({
   samples: z.number().int().positive(),
   min_agreement: unitInterval,
   thresholds: z.object({ pass_rate: unitInterval.optional(), mean_score: unitInterval.optional() }),
-  tolerances: z.object({ pass_rate: unitInterval.optional(), mean_score: unitInterval.optional() }),
+  tolerances: z.object({
+    pass_rate: unitInterval.optional(),
+    mean_score: unitInterval.optional(),
+    cost_per_case: relativeRise.optional(),
+    tokens_per_case: relativeRise.optional(),
+    latency_per_case: relativeRise.optional(),
+  }),
 })
 
 export const judgeConfigSchema = z.object({

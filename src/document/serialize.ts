@@ -13,6 +13,7 @@ function sampleToJson(sample: SampleResult): Record<string, unknown> {
     }),
   }
   if (sample.usage !== undefined) out.usage = { input_tokens: sample.usage.input_tokens, output_tokens: sample.usage.output_tokens }
+  if (sample.latency_ms !== undefined) out.latency_ms = sample.latency_ms
   if ('output' in sample && sample.output !== undefined) out.output = sample.output
   return out
 }
@@ -28,6 +29,7 @@ export function caseToJson(result: CaseResult): Record<string, unknown> {
     error: result.error === null ? null : { cause: result.error.cause, message: result.error.message },
     samples: result.samples.map(sampleToJson),
   }
+  if (result.target_cost !== undefined) out.target_cost = result.target_cost
   if ('input' in result && result.input !== undefined) out.input = result.input
   if ('expected' in result && result.expected !== undefined) out.expected = result.expected
   return out

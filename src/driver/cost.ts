@@ -46,6 +46,21 @@ export function costOf(results: readonly CaseResult[], pricing: Pricing): Cost {
   return { target: round(target), judge: round(judge), total: round(target + judge), unpriced: [...unpriced].sort() }
 }
 
+/** What the target's tokens of one case cost (judges left out: the gate on cost watches the system under test). */
+export function caseTargetCost(result: CaseResult, pricing: Pricing): number {
+  const id = pricing.target.find((c) => pricing.prices[c] !== undefined)
+  if (id === undefined) return 0
+  const p = pricing.prices[id]!
+  let sum = 0
+  for (const sample of result.samples) if (sample.usage !== undefined) sum += (sample.usage.input_tokens * p.input + sample.usage.output_tokens * p.output) / 1_000_000
+  return round(sum)
+}
+
+/** The results with each judged case's target cost, which the cost gate compares case by case. */
+export function withTargetCosts(results: readonly CaseResult[], pricing: Pricing): CaseResult[] {
+  return results.map((r) => (r.verdict === 'error' ? r : { ...r, target_cost: caseTargetCost(r, pricing) }))
+}
+
 function ids(...values: (string | undefined)[]): string[] {
   return [...new Set(values.filter((v): v is string => typeof v === 'string' && v !== ''))]
 }

@@ -124,6 +124,8 @@ class CaseError extends Error {
 interface Answer {
   output: unknown
   usage: TokenUsage | undefined
+  /** Whole milliseconds the target took; measured only when the suite gates on latency. */
+  latencyMs?: number
 }
 
 async function runCase(
@@ -156,14 +158,18 @@ async function runCase(
 
 async function askSamples(suite: ResolvedSuite, evalCase: EvalCase, identity: ObservedIdentity, signal: AbortSignal, calls: { count: number }): Promise<Answer[]> {
   const { samples } = suite.rules
+  const timed = suite.rules.tolerances.latency_per_case !== undefined
   const answers: Answer[] = []
   for (let sample = 0; sample < samples; sample++) {
     const where = sampleLabel(sample, samples)
     if (signal.aborted) throw new CaseError('target', `${where}: not asked, the run was stopped`)
     let raw: TargetAnswer
+    let latencyMs: number | undefined
     try {
       calls.count++
+      const started = performance.now()
       raw = await suite.ask(evalCase.input, { caseId: evalCase.id, sample, signal })
+      if (timed) latencyMs = Math.round(performance.now() - started)
     } catch (error) {
       throw new CaseError('target', `${where}: ${messageOf(error)}`)
     }
@@ -174,7 +180,7 @@ async function askSamples(suite: ResolvedSuite, evalCase: EvalCase, identity: Ob
     } catch (error) {
       throw new CaseError('target', `${where}: ${messageOf(error)}`)
     }
-    answers.push({ output: answer.output, usage: answer.usage })
+    answers.push({ output: answer.output, usage: answer.usage, ...(latencyMs === undefined ? {} : { latencyMs }) })
   }
   return answers
 }
@@ -219,6 +225,7 @@ async function scoreSample(suite: ResolvedSuite, evalCase: EvalCase, answer: Ans
   }
   const sample: SampleResult = { pass: scores.every((s) => s.pass), score: mean(scores.map((s) => s.score)), scorers: scores }
   if (answer.usage !== undefined) sample.usage = answer.usage
+  if (answer.latencyMs !== undefined) sample.latency_ms = answer.latencyMs
   if (suite.recordResponses && answer.output !== undefined) sample.output = jsonValue(answer.output)
   return sample
 }

@@ -7,6 +7,8 @@ import { differenceOf, pairCases, passValue, scoreValue, type PairedDifference }
 import type { Store } from '../store/contract.js'
 import { keyFor } from '../suite/keys.js'
 import { canonicalJson } from '../suite/hashing.js'
+import { AMOUNT_GATES, amountGate, amountReason, type AmountGate } from './amount-gates.js'
+import { flakyCases, type FlakyCases } from './flaky-cases.js'
 
 // The bounds of an interval are sums of floats; an exact tie with the tolerance is not a regression.
 const FLOAT_SLACK = 1e-9
@@ -34,8 +36,12 @@ export interface ComparedBaseline {
   /** Mean score of the run minus the baseline's, paired the same way. */
   score_difference: PairedDifference | null
   flipped: { pass_to_fail: string[]; fail_to_pass: string[] }
-  /** The drops allowed (absolute, 0..1); mean_score is null when the suite sets no tolerance for it. */
-  tolerances: { pass_rate: number; mean_score: number | null }
+  /** The drops allowed (absolute, 0..1) and the rises allowed (relative); null when the suite sets no tolerance for it. */
+  tolerances: { pass_rate: number; mean_score: number | null; cost_per_case: number | null; tokens_per_case: number | null; latency_per_case: number | null }
+  /** Cost, tokens and latency per case against the baseline, each with its interval; a gate with a null tolerance is shown, not gating. */
+  gates: AmountGate[]
+  /** Shared cases whose samples disagree: their flips are expected noise. */
+  flaky: FlakyCases
   regressed: boolean
   /** Why it regressed, one sentence each; empty when it did not. */
   reasons: string[]
@@ -68,7 +74,16 @@ export function compareRuns(baseline: BaselineDocument, run: RunDocument): Compa
   const pairing = pairCases(baseline.results, run.results)
   const difference = differenceOf(pairing.pairs, passValue) ?? null
   const scoreDifference = differenceOf(pairing.pairs, scoreValue) ?? null
-  const tolerances = { pass_rate: run.rules.tolerances.pass_rate ?? 0, mean_score: run.rules.tolerances.mean_score ?? null }
+  const t = run.rules.tolerances
+  const tolerances = {
+    pass_rate: t.pass_rate ?? 0,
+    mean_score: t.mean_score ?? null,
+    cost_per_case: t.cost_per_case ?? null,
+    tokens_per_case: t.tokens_per_case ?? null,
+    latency_per_case: t.latency_per_case ?? null,
+  }
+  // A replay asks no target, so it has no latency of its own to compare.
+  const gates = AMOUNT_GATES.filter((g) => !(g === 'latency_per_case' && run.rejudged_from !== undefined)).map((g) => amountGate(g, pairing.pairs, tolerances[g]))
   const warnings: string[] = []
   const reasons: string[] = []
   const key = runKey(run)
@@ -103,6 +118,10 @@ export function compareRuns(baseline: BaselineDocument, run: RunDocument): Compa
           `the whole interval lies below ${belowWhat(scoreTolerance, (t) => `−${t.toFixed(3)}`)}`,
       )
     }
+    for (const gate of gates) {
+      if (gate.regressed) reasons.push(amountReason(gate))
+      else if (gate.tolerance !== null && gate.unmeasured !== null) warnings.push(`the ${gate.gate.replaceAll('_', ' ')} gate did not gate: ${gate.unmeasured}`)
+    }
   }
   return {
     status: comparable ? 'compared' : 'not-comparable',
@@ -120,6 +139,8 @@ export function compareRuns(baseline: BaselineDocument, run: RunDocument): Compa
       fail_to_pass: pairing.pairs.filter(([b, r]) => b.verdict === 'fail' && r.verdict === 'pass').map(([, r]) => r.case_id),
     },
     tolerances,
+    gates,
+    flaky: flakyCases(pairing.pairs, run.rules.samples),
     regressed: reasons.length > 0,
     reasons,
     warnings,

@@ -6,6 +6,8 @@ import type { ThresholdMiss } from '../driver/thresholds.js'
 import { EXIT_CODES, type ExitCode } from '../exit-codes.js'
 import { percent } from './percent.js'
 import type { BaselineComparison, ComparedBaseline } from './compare.js'
+import { AMOUNT_UNITS, describeAmountGate, type AmountGate } from './amount-gates.js'
+import { describeFlaky } from './flaky-cases.js'
 import type { SuiteOutcome, SuiteStatus } from './suite-outcome.js'
 
 /** What a verdict is printed from: a SuiteOutcome, or what `digline compare` builds from a stored run. */
@@ -35,6 +37,11 @@ export function describeDifference(c: ComparedBaseline): string {
   return `${pts(d.mean)} points, 95% interval [${pts(d.ci95.low)}, ${pts(d.ci95.high)}] over ${d.n} shared cases (${tolerance})`
 }
 
+/** The gates on cost, tokens and latency the suite declares (an undeclared one is in the data, not in the text). */
+export function declaredGates(c: ComparedBaseline): AmountGate[] {
+  return c.gates.filter((g) => g.tolerance !== null)
+}
+
 function idList(ids: readonly string[], max: number, quote: (id: string) => string): string {
   const shown = ids.slice(0, max).map(quote).join(', ')
   return ids.length > max ? `${shown} … and ${ids.length - max} more` : shown
@@ -57,6 +64,7 @@ export function formatComparisonText(c: BaselineComparison): string[] {
     `    ${'cases'.padEnd(12)}${col(`${b.passed} passed, ${b.failed} failed`)}${r.passed} passed, ${r.failed} failed, ${r.errored} errored`,
     `    ${'difference'.padEnd(12)}${describeDifference(c)}`,
   ]
+  for (const g of declaredGates(c)) lines.push(`    ${AMOUNT_UNITS[g.gate].padEnd(17)}${g.regressed ? pc.red(describeAmountGate(g)) : describeAmountGate(g)}`)
   for (const reason of c.reasons) lines.push(`    ${pc.red('regressed')} ${reason}`)
   if (c.status === 'compared' && !c.regressed && c.difference?.ci95 != null) {
     const floor = c.tolerances.pass_rate === 0 ? 'zero' : `−${(c.tolerances.pass_rate * 100).toFixed(1)} points`
@@ -67,6 +75,7 @@ export function formatComparisonText(c: BaselineComparison): string[] {
   lines.push(`    fail → pass (${c.flipped.fail_to_pass.length})${c.flipped.fail_to_pass.length === 0 ? '' : `: ${idList(c.flipped.fail_to_pass, MAX_IDS_TEXT, quote)}`}`)
   if (c.added.length > 0) lines.push(`    added since the baseline (${c.added.length}): ${idList(c.added, MAX_IDS_TEXT, quote)}`)
   if (c.removed.length > 0) lines.push(`    removed since the baseline (${c.removed.length}): ${idList(c.removed, MAX_IDS_TEXT, quote)}`)
+  if (c.flaky.cases.length > 0) lines.push(`    ${pc.dim(describeFlaky(c.flaky))}: ${idList(c.flaky.cases, MAX_IDS_TEXT, quote)}`)
   for (const warning of c.warnings) lines.push(`    ${pc.yellow('warning')} ${warning}`)
   return lines
 }
@@ -92,6 +101,8 @@ export function formatVerdictMarkdown(v: VerdictView): string {
     out.push(`| mean score | ${score(b.mean_score)} | ${score(r.mean_score)} |`)
     out.push(`| passed / failed / errored | ${b.passed} / ${b.failed} / ${b.errored} | ${r.passed} / ${r.failed} / ${r.errored} |`, '')
     out.push(`**Paired difference of pass rates:** ${describeDifference(c)}.`)
+    for (const g of declaredGates(c))
+      out.push('', `**${AMOUNT_UNITS[g.gate][0]!.toUpperCase()}${AMOUNT_UNITS[g.gate].slice(1)}:** ${describeAmountGate(g)}${g.regressed ? ' — **regressed**' : ''}.`)
     if (c.status === 'not-comparable') out.push('', '_Not comparable: the baseline was judged by other rules, so this comparison does not gate._')
     for (const reason of c.reasons) out.push('', `**Regressed:** ${reason}.`)
     const quote = (id: string) => `\`${id}\``
@@ -99,6 +110,7 @@ export function formatVerdictMarkdown(v: VerdictView): string {
     out.push('', `**fail → pass (${c.flipped.fail_to_pass.length})**${c.flipped.fail_to_pass.length === 0 ? '' : `: ${idList(c.flipped.fail_to_pass, MAX_IDS_MD, quote)}`}`)
     if (c.added.length > 0) out.push('', `Added since the baseline (${c.added.length}): ${idList(c.added, MAX_IDS_MD, quote)}`)
     if (c.removed.length > 0) out.push('', `Removed since the baseline (${c.removed.length}): ${idList(c.removed, MAX_IDS_MD, quote)}`)
+    if (c.flaky.cases.length > 0) out.push('', `${describeFlaky(c.flaky)}: ${idList(c.flaky.cases, MAX_IDS_MD, quote)}`)
   }
   for (const m of v.misses) out.push('', `**Missed** ${missLine(m)}`)
   for (const warning of c?.warnings ?? []) if (c?.status !== 'unreadable') out.push('', `> Warning: ${warning}`)

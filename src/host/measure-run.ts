@@ -3,7 +3,7 @@ import { execute, aggregate, judgeThresholds, type Execution, type ThresholdJudg
 import type { OnCase } from '../document/case-progress.js'
 import { SCHEMA_VERSION, type RunDocument, type RunHeader } from '../document/schema.js'
 import { judgeConfigOf } from '../suite/hashing.js'
-import { pricingFor } from '../driver/cost.js'
+import { pricingFor, withTargetCosts } from '../driver/cost.js'
 import type { Store, StoredRun } from '../store/contract.js'
 import { DIGLINE_VERSION } from '../version.js'
 import type { Prepared } from './prepare-run.js'
@@ -57,10 +57,12 @@ export function buildRunDocument(prepared: Prepared, execution: Execution): RunD
   const { suite } = prepared
   const judgeConfig = judgeConfigOf(suite.scorers)
   const pricing = suite.prices === undefined ? undefined : pricingFor(suite.prices, execution.observed, suite.targetConfig, judgeConfig)
+  // Only a suite that gates on cost records it per case, so no other suite's document changes.
+  const results = pricing !== undefined && suite.rules.tolerances.cost_per_case !== undefined ? withTargetCosts(execution.results, pricing) : execution.results
   return {
     ...buildRunHeader(prepared, execution.observed),
-    aggregates: aggregate(execution.results, suite.rules, pricing),
-    results: execution.results,
+    aggregates: aggregate(results, suite.rules, pricing),
+    results,
   }
 }
 

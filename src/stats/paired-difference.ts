@@ -19,12 +19,16 @@ export interface PairedDifference {
   sd: number | null
   /** sd / sqrt(n); null when n < 2. */
   se: number | null
-  /** mean ± z·se, clamped to [−1, 1]; null when n < 2 (there is no spread to measure). */
+  /** mean ± z·se, clamped to [−1, 1] for rates and scores; null when n < 2 (there is no spread to measure). */
   ci95: Interval | null
 }
 
-/** The paired difference of values already paired (each d_i in [−1, 1]); undefined when there is no pair. */
-export function pairedDifference(differences: readonly number[], z: number = Z95): PairedDifference | undefined {
+/**
+ * The paired difference of values already paired; undefined when there is no pair. Rates and scores
+ * (each d_i in [−1, 1]) keep the default clamp; amounts such as tokens or milliseconds pass `null`.
+ */
+export function pairedDifference(differences: readonly number[], z: number = Z95, bounds: readonly [number, number] | null = [-1, 1]): PairedDifference | undefined {
+  const clamp = (value: number): number => (bounds === null ? value : Math.min(bounds[1], Math.max(bounds[0], value)))
   const n = differences.length
   if (n === 0) return undefined
   const mean = differences.reduce((sum, d) => sum + d, 0) / n
@@ -74,8 +78,4 @@ export const scoreValue = (result: CaseResult): number => result.score ?? 0
 /** The paired difference of pass rates (or of scores) over the pairs of a pairing. */
 export function differenceOf(pairs: readonly [CaseResult, CaseResult][], value: (r: CaseResult) => number): PairedDifference | undefined {
   return pairedDifference(pairs.map(([before, after]) => value(after) - value(before)))
-}
-
-function clamp(value: number): number {
-  return Math.min(1, Math.max(-1, value))
 }

@@ -8,6 +8,8 @@ import { describeZodError } from './issue-sentence.js'
 import type { ResolvedScorer, ResolvedSuite, Scorer, SuiteDefinition, TargetAnswer, TargetContext } from './types.js'
 
 const unit = z.number().min(0).max(1)
+/** A relative rise: 0.2 allows 20% more than the baseline. */
+const rise = z.number().min(0).max(100)
 const definitionSchema = z.object({
   name: z.string().refine(isSafeSegment, { message: `must be one safe path segment (${SAFE_SEGMENT_RULE})` }),
   cases: z
@@ -43,7 +45,10 @@ const definitionSchema = z.object({
     )
     .min(1, { message: 'a suite needs at least one scorer' }),
   thresholds: z.object({ passRate: unit.optional(), meanScore: unit.optional() }).strict().optional(),
-  tolerances: z.object({ passRate: unit.optional(), meanScore: unit.optional() }).strict().optional(),
+  tolerances: z
+    .object({ passRate: unit.optional(), meanScore: unit.optional(), costPerCase: rise.optional(), tokensPerCase: rise.optional(), latencyPerCase: rise.optional() })
+    .strict()
+    .optional(),
   recordResponses: z.boolean().optional(),
   concurrency: z.number().int().min(1).max(1024).optional(),
   artifacts: z
@@ -120,7 +125,16 @@ export function resolveSuite(definition: SuiteDefinition<any, any, any>): Resolv
     samples: def.samples ?? 1,
     min_agreement: def.minAgreement ?? 1,
     thresholds: dropUndefined({ pass_rate: def.thresholds?.passRate, mean_score: def.thresholds?.meanScore }),
-    tolerances: dropUndefined({ pass_rate: def.tolerances?.passRate, mean_score: def.tolerances?.meanScore }),
+    tolerances: dropUndefined({
+      pass_rate: def.tolerances?.passRate,
+      mean_score: def.tolerances?.meanScore,
+      cost_per_case: def.tolerances?.costPerCase,
+      tokens_per_case: def.tolerances?.tokensPerCase,
+      latency_per_case: def.tolerances?.latencyPerCase,
+    }),
+  }
+  if (rules.tolerances.cost_per_case !== undefined && def.prices === undefined) {
+    refuse(['tolerances', 'costPerCase'], 'needs `prices` (per million tokens by model id): without them the run records no cost to gate', def.name)
   }
   return {
     name: def.name,

@@ -92,6 +92,12 @@ export interface Tolerances {
   passRate?: number
   /** The mean score may drop this much against the baseline. */
   meanScore?: number
+  /** The target's cost per case may rise this much, relative to the baseline's (0.1 = 10%); needs `prices`. */
+  costPerCase?: number
+  /** The target's tokens (input + output) per case may rise this much, relative to the baseline's. */
+  tokensPerCase?: number
+  /** The target's latency per case (the median of its samples' calls) may rise this much, relative to the baseline's; declaring it records each call's latency. */
+  latencyPerCase?: number
 }
 
 export interface SuiteDefinition<I = unknown, O = unknown, E = unknown> {
@@ -137,7 +143,16 @@ export interface SuiteRules {
   samples: number
   min_agreement: number
   thresholds: { pass_rate?: number; mean_score?: number }
-  tolerances: { pass_rate?: number; mean_score?: number }
+  tolerances: RuleTolerances
+}
+
+/** The tolerances as the document keeps them: the first two absolute, the last three relative to the baseline. */
+export interface RuleTolerances {
+  pass_rate?: number
+  mean_score?: number
+  cost_per_case?: number
+  tokens_per_case?: number
+  latency_per_case?: number
 }
 
 /** A validated suite, in the shape the driver and the host use. */
