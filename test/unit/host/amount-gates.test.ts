@@ -66,7 +66,9 @@ describe('tokens per case', () => {
     expect(c.reasons.join('\n')).toMatch(/^tokens per case \+\d+\.\d% per case, 95% interval \[\+\d+\.\d%, \+\d+\.\d%\] over 40 shared cases/m)
     const text = formatComparisonText(c).join('\n')
     expect(text).toContain('tokens per case')
-    const md = formatVerdictMarkdown({ ...outcomeOf({ document: run(more, { createdAt: later }), stored: undefined, thresholds: judgeThresholds(run(more).aggregates, run(more).rules) }, c) })
+    const md = formatVerdictMarkdown({
+      ...outcomeOf({ document: run(more, { createdAt: later }), stored: undefined, thresholds: judgeThresholds(run(more).aggregates, run(more).rules) }, c),
+    })
     expect(md).toContain('**Tokens per case:**')
     expect(md).toContain('**regressed**')
   })
@@ -98,7 +100,10 @@ describe('cost and latency per case', () => {
     const dearer = amounts(30, 0.0015, 0.01).map((cost) => ({ passed: 1, cost }))
     const c = compareRuns(asBaseline(run(base, { tolerances: { cost_per_case: 0.2 } })), run(dearer, { createdAt: later, tolerances: { cost_per_case: 0.2 } }))
     expect(c.gates.find((g) => g.gate === 'cost_per_case')!.regressed).toBe(true)
-    const none = compareRuns(asBaseline(run([{ passed: 1 }, { passed: 1 }], { tolerances: { cost_per_case: 0.2 } })), run([{ passed: 1 }, { passed: 1 }], { createdAt: later, tolerances: { cost_per_case: 0.2 } }))
+    const none = compareRuns(
+      asBaseline(run([{ passed: 1 }, { passed: 1 }], { tolerances: { cost_per_case: 0.2 } })),
+      run([{ passed: 1 }, { passed: 1 }], { createdAt: later, tolerances: { cost_per_case: 0.2 } }),
+    )
     expect(none.regressed).toBe(false)
     expect(none.warnings.join('\n')).toContain('cost per case gate did not gate')
   })
@@ -106,7 +111,10 @@ describe('cost and latency per case', () => {
   test('latency per case is the median of its samples; a slower target regresses', () => {
     const base = amounts(30, 1, 0).map((latency) => ({ passed: 3, latency }))
     const slower = amounts(30, 2, 0.02).map((latency) => ({ passed: 3, latency }))
-    const c = compareRuns(asBaseline(run(base, { samples: 3, tolerances: { latency_per_case: 0.25 } })), run(slower, { samples: 3, createdAt: later, tolerances: { latency_per_case: 0.25 } }))
+    const c = compareRuns(
+      asBaseline(run(base, { samples: 3, tolerances: { latency_per_case: 0.25 } })),
+      run(slower, { samples: 3, createdAt: later, tolerances: { latency_per_case: 0.25 } }),
+    )
     const gate = c.gates.find((g) => g.gate === 'latency_per_case')!
     expect(gate.baseline_mean).toBeCloseTo(amounts(30, 1, 0).reduce((s, x) => s + x, 0) / 30)
     expect(gate.regressed).toBe(true)
@@ -128,7 +136,10 @@ describe('flaky cases', () => {
   })
 
   test('a steady case that flips is not flaky: its flip is a change, not noise', () => {
-    const c = compareRuns(asBaseline(run([{ passed: 3 }, { passed: 3 }, { passed: 0 }], { samples: 3 })), run([{ passed: 0 }, { passed: 3 }, { passed: 0 }], { samples: 3, createdAt: later }))
+    const c = compareRuns(
+      asBaseline(run([{ passed: 3 }, { passed: 3 }, { passed: 0 }], { samples: 3 })),
+      run([{ passed: 0 }, { passed: 3 }, { passed: 0 }], { samples: 3, createdAt: later }),
+    )
     expect(c.flaky.cases).toEqual([])
     expect(c.flaky.variance_share).toBe(0)
     expect(formatComparisonText(c).join('\n')).not.toContain('flaky')

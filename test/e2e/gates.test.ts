@@ -1,0 +1,100 @@
+// The gates on tokens and latency per case with real processes: a run that holds its pass rate but
+// spends more tokens, or answers more slowly, fails `vitest run` with exit 1, and the comparison names
+// the gate, its change and its interval; a resumed run keeps the latencies its first leg journaled.
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { expect, test } from 'vitest'
+import { FileResultStore } from '../../src/store/file/store.js'
+import { callLines, killAfterCalls } from '../helpers/kill.js'
+import { makeProject, type Project } from '../helpers/project.js'
+
+/** 30 cases that always pass; the target sleeps DELAY ms and reports (100 + 10·(i % 7))·TOKENS tokens. */
+function gatedSuite(tolerances: string, name = 'gated', cases = 30, concurrency = 4): string {
+  return `import { evalSuite, scorers } from 'digline'
+import { appendFileSync } from 'node:fs'
+
+evalSuite({
+  name: ${JSON.stringify(name)},
+  cases: Array.from({ length: ${cases} }, (_, i) => ({ id: 'c' + String(i).padStart(3, '0'), input: i, expected: i })),
+  target: {
+    config: { model: 'det-v1' },
+    async ask(i, ctx) {
+      appendFileSync('calls.log', ctx.caseId + ':' + ctx.sample + '\\n')
+      await new Promise((r) => setTimeout(r, Number(process.env.DELAY ?? 5)))
+      const tokens = Math.round((100 + 10 * (i % 7)) * Number(process.env.TOKENS ?? 1))
+      return { output: i, model: 'det-v1-2026', usage: { input_tokens: tokens, output_tokens: 20 } }
+    },
+  },
+  samples: 2,
+  scorers: [scorers.exact()],
+  concurrency: ${concurrency},
+  tolerances: ${tolerances},
+})
+`
+}
+
+function doc(project: Project, suite: string, index = -1): { results: { case_id: string; samples: { latency_ms?: number }[] }[]; config_hash: string } {
+  const file = project.runFiles('acme', suite).at(index)!
+  return JSON.parse(readFileSync(join(project.dir, '.digline', 'acme', 'runs', suite, file), 'utf8'))
+}
+
+test('tokens and latency per case: an unchanged run holds; 30% more tokens, or a slower target, regresses with exit 1 and says by how much', async () => {
+  const project = makeProject({ 'evals/gated.eval.ts': gatedSuite('{ tokensPerCase: 0.1, latencyPerCase: 1 }') })
+  const first = await project.vitest([], { DIGLINE_CREATED_AT: '2026-11-29T10:00:00.000001Z' })
+  expect(first.code, first.stdout + first.stderr).toBe(0)
+  const recorded = doc(project, 'gated')
+  expect(recorded.results.every((r) => r.samples.every((s) => Number.isInteger(s.latency_ms) && s.latency_ms! >= 4))).toBe(true)
+  const key = project.runFiles('acme', 'gated')[0]!.replace(/\.json$/, '')
+  expect((await project.digline(['promote', '--suite', 'gated', '--run', key])).code).toBe(0)
+
+  const same = await project.vitest([], { DIGLINE_CREATED_AT: '2026-11-29T11:00:00.000001Z' })
+  expect(same.stdout).toMatch(/tokens per case +0\.0% per case, 95% interval \[0\.0%, 0\.0%\] over 30 shared cases \(tolerance \+10\.0%\)/)
+  expect(same.stdout).not.toMatch(/regressed tokens per case/)
+
+  const dearer = await project.vitest([], { DIGLINE_CREATED_AT: '2026-11-29T12:00:00.000001Z', TOKENS: '1.3' })
+  expect(dearer.code, dearer.stdout + dearer.stderr).toBe(1)
+  expect(dearer.stdout).toContain('digline gated regressed')
+  expect(dearer.stdout).toMatch(/regressed tokens per case \+2\d\.\d% per case, 95% interval \[\+2\d\.\d%, \+2\d\.\d%\] over 30 shared cases/)
+  // the pass rate held: the only reason is the tokens
+  expect(dearer.stdout).toMatch(/difference +\+?0\.0 points/)
+
+  const slower = await project.vitest([], { DIGLINE_CREATED_AT: '2026-11-29T13:00:00.000001Z', DELAY: '120' })
+  expect(slower.code, slower.stdout + slower.stderr).toBe(1)
+  expect(slower.stdout).toMatch(/regressed latency per case \+\d+\.\d% per case, 95% interval/)
+  const compared = await project.digline(['compare', '--suite', 'gated', '--run', 'latest', '--json'])
+  expect(compared.code).toBe(1)
+  const json = JSON.parse(compared.stdout)
+  const latency = json.baseline.gates.find((g: { gate: string }) => g.gate === 'latency_per_case')
+  expect(latency).toMatchObject({ gate: 'latency_per_case', tolerance: 1, n: 30, regressed: true, unmeasured: null })
+  expect(latency.relative.ci95.low).toBeGreaterThan(1)
+  const md = await project.digline(['compare', '--suite', 'gated', '--run', 'latest', '--format', 'md'])
+  expect(md.stdout).toMatch(/\*\*Latency per case:\*\* \+\d+\.\d% per case, 95% interval .* — \*\*regressed\*\*\./)
+})
+
+test('a suite without the new tolerances records no latency and no per-case cost', async () => {
+  const project = makeProject({ 'evals/plain.eval.ts': gatedSuite('{ passRate: 0.05 }', 'plain', 5) })
+  const result = await project.vitest([], { DIGLINE_CREATED_AT: '2026-11-29T10:00:00.000001Z' })
+  expect(result.code, result.stdout + result.stderr).toBe(0)
+  const text = project.read(`.digline/acme/runs/plain/${project.runFiles('acme', 'plain')[0]!}`)
+  expect(text).not.toContain('latency_ms')
+  expect(text).not.toContain('target_cost')
+})
+
+test('a resumed run keeps the latencies its first leg journaled, case for case', async () => {
+  const project = makeProject({ 'evals/killed.eval.ts': gatedSuite('{ latencyPerCase: 0.5 }', 'killed', 60, 2) })
+  const env = { DIGLINE_CREATED_AT: '2026-11-29T22:39:56.123456Z', DELAY: '15' }
+  await killAfterCalls(project, 40, env)
+  const pending = (await new FileResultStore({ root: join(project.dir, '.digline') }).pending('acme', 'killed'))[0]!
+  expect(pending.done.size).toBeGreaterThan(5)
+  const journaled = new Map([...pending.done].map(([id, result]) => [id, result.samples.map((s) => s.latency_ms)]))
+  const before = callLines(project).length
+  const resumed = await project.digline(['run', '--resume'], { DELAY: '40' })
+  expect(resumed.code, resumed.stdout + resumed.stderr).toBe(0)
+  expect(callLines(project).length - before).toBe((60 - pending.done.size) * 2)
+  const results = doc(project, 'killed').results
+  for (const [id, latencies] of journaled) expect(results.find((r) => r.case_id === id)!.samples.map((s) => s.latency_ms)).toEqual(latencies)
+  // the second leg measured its own calls, each at least its 40 ms sleep
+  const fresh = results.filter((r) => !journaled.has(r.case_id))
+  expect(fresh.length).toBe(60 - pending.done.size)
+  expect(fresh.every((r) => r.samples.every((s) => s.latency_ms! >= 39))).toBe(true)
+})
