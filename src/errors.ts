@@ -185,6 +185,10 @@ export class HeaderTooLargeError extends DiglineRefusal {
 export class RunPathOccupiedError extends DiglineRefusal {
   readonly name = 'RunPathOccupiedError'
 }
+// gates:
+export class NoBaselineError extends DiglineRefusal {
+  readonly name = 'NoBaselineError'
+}
 
 // ── failures ────────────────────────────────────────────────────────────────────────────────────
 
@@ -444,6 +448,12 @@ export const REFUSALS = {
     error: RunPathOccupiedError,
     when: "A pending journal's run document path holds something that is not that run's readable document (an empty or broken file, a directory, another run's document): the run is not finished, and the journal is kept.",
     next: 'Move the file named in the message aside, then `digline run --resume KEY --suite S` finishes the run from its journal.',
+  },
+  // gates:
+  NoBaselineError: {
+    error: NoBaselineError,
+    when: '`digline plan` was asked to size a suite that has no baseline: there are no per-case results to simulate from.',
+    next: 'Promote a run of the suite with `digline promote --suite S --run KEY`, then plan again.',
   },
 } as const satisfies Record<string, ErrorEntry<RefusalClass>>
 

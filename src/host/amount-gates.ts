@@ -4,13 +4,11 @@
 // regresses only when the whole interval lies above its tolerance.
 import type { CaseResult } from '../document/schema.js'
 import { pairedDifference, type Interval, type PairedDifference } from '../stats/paired-difference.js'
+import { riseBeyond } from '../stats/gate-rule.js'
 
 export type AmountGateName = 'cost_per_case' | 'tokens_per_case' | 'latency_per_case'
 
 export const AMOUNT_GATES: readonly AmountGateName[] = ['cost_per_case', 'tokens_per_case', 'latency_per_case']
-
-// The bounds are sums of floats; an exact tie with the tolerance is not a regression.
-const FLOAT_SLACK = 1e-9
 
 export interface AmountGate {
   gate: AmountGateName
@@ -76,7 +74,7 @@ export function judgeAmounts(gate: AmountGateName, amounts: readonly (readonly [
   const d = out.difference
   out.relative = { mean: d.mean / baseMean, ci95: d.ci95 === null ? null : { low: d.ci95.low / baseMean, high: d.ci95.high / baseMean } }
   if (d.ci95 === null) return { ...out, unmeasured: 'only one case measured in both runs: too few for an interval' }
-  out.regressed = tolerance !== null && out.relative.ci95!.low > tolerance + FLOAT_SLACK
+  out.regressed = tolerance !== null && riseBeyond(out.relative.ci95!, tolerance)
   return out
 }
 

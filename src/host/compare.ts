@@ -4,14 +4,12 @@ import type { BaselineDocument } from '../document/baseline.js'
 import type { Aggregates, RunDocument } from '../document/schema.js'
 import { isDiglineError, UnreadableBaselineError, type DiglineErrorData } from '../errors.js'
 import { differenceOf, pairCases, passValue, scoreValue, type PairedDifference } from '../stats/paired-difference.js'
+import { dropBeyond } from '../stats/gate-rule.js'
 import type { Store } from '../store/contract.js'
 import { keyFor } from '../suite/keys.js'
 import { canonicalJson } from '../suite/hashing.js'
 import { AMOUNT_GATES, amountGate, amountReason, type AmountGate } from './amount-gates.js'
 import { flakyCases, type FlakyCases } from './flaky-cases.js'
-
-// The bounds of an interval are sums of floats; an exact tie with the tolerance is not a regression.
-const FLOAT_SLACK = 1e-9
 
 export interface ComparedSide {
   key: string
@@ -105,14 +103,14 @@ export function compareRuns(baseline: BaselineDocument, run: RunDocument): Compa
   if (comparable) {
     if (difference === null) warnings.push('no case was judged in both runs: there is nothing to compare')
     else if (difference.ci95 === null) warnings.push('only one case was judged in both runs: too few for an interval, so the comparison does not gate')
-    else if (difference.ci95.high < -tolerances.pass_rate - FLOAT_SLACK) {
+    else if (dropBeyond(difference.ci95, tolerances.pass_rate)) {
       reasons.push(
         `pass rate ${points(difference.mean)} points over ${difference.n} shared cases, 95% interval [${points(difference.ci95.low)}, ${points(difference.ci95.high)}]: ` +
           `the whole interval lies below ${belowWhat(tolerances.pass_rate, (t) => `−${(t * 100).toFixed(1)} points`)}`,
       )
     }
     const scoreTolerance = tolerances.mean_score
-    if (scoreTolerance !== null && scoreDifference?.ci95 != null && scoreDifference.ci95.high < -scoreTolerance - FLOAT_SLACK) {
+    if (scoreTolerance !== null && scoreDifference?.ci95 != null && dropBeyond(scoreDifference.ci95, scoreTolerance)) {
       reasons.push(
         `mean score ${score(scoreDifference.mean)} over ${scoreDifference.n} shared cases, 95% interval [${score(scoreDifference.ci95.low)}, ${score(scoreDifference.ci95.high)}]: ` +
           `the whole interval lies below ${belowWhat(scoreTolerance, (t) => `−${t.toFixed(3)}`)}`,

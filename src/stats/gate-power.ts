@@ -1,0 +1,87 @@
+// How often a gate fires, by seeded simulation: draw a baseline and a run of n cases from a case
+// population, take the paired difference exactly as the comparison does, and apply the gate's own
+// rule (gate-rule.ts). With the run drawn from the same population, the rate is the gate's false
+// alarms (A/A); with a worse population, its power. `digline plan` (ADR 0066) runs on this.
+import { dropBeyond, riseBeyond } from './gate-rule.js'
+import { pairedDifference } from './paired-difference.js'
+import type { Random } from './prng.js'
+
+/** P(X ≥ required) for X ~ Binomial(samples, q): a case's chance to pass with that many samples. */
+export function passChance(q: number, samples: number, required: number): number {
+  if (q <= 0) return required <= 0 ? 1 : 0
+  if (q >= 1) return required <= samples ? 1 : 0
+  let total = 0
+  let term = (1 - q) ** samples // P(X = 0), then P(X = x + 1) from P(X = x)
+  for (let x = 0; x <= samples; x++) {
+    if (x >= required) total += term
+    term = (term * (samples - x) * q) / ((x + 1) * (1 - q))
+  }
+  return Math.min(1, Math.max(0, total))
+}
+
+export interface PassGateDraw {
+  /** Per case of the population: its chance to pass in the baseline, and in the run. */
+  base: readonly number[]
+  run: readonly number[]
+  /** Cases per simulated suite, drawn from the population with replacement. */
+  cases: number
+  repetitions: number
+  /** The drop allowed (absolute). */
+  tolerance: number
+}
+
+/** The share of repetitions the pass-rate gate flags. */
+export function passGateRate(random: Random, draw: PassGateDraw): number {
+  const population = draw.base.length
+  const d = new Array<number>(draw.cases)
+  let flagged = 0
+  for (let rep = 0; rep < draw.repetitions; rep++) {
+    for (let i = 0; i < draw.cases; i++) {
+      const j = Math.floor(random() * population)
+      d[i] = (random() < draw.run[j]! ? 1 : 0) - (random() < draw.base[j]! ? 1 : 0)
+    }
+    const ci = pairedDifference(d)?.ci95
+    if (ci != null && dropBeyond(ci, draw.tolerance)) flagged++
+  }
+  return flagged / draw.repetitions
+}
+
+export interface AmountGateDraw {
+  /** Per case of the population: its amount (cost, tokens, ms) in the baseline. */
+  amounts: readonly number[]
+  /** Observed ratios of one measurement to its case's mean (the per-run wobble); resampled. */
+  wobble: readonly number[]
+  /** Measurements averaged into one case's value (the samples per case when wobble is per sample). */
+  perCase: number
+  cases: number
+  repetitions: number
+  /** The run's amounts are the baseline's × (1 + rise). */
+  rise: number
+  /** The rise allowed (relative). */
+  tolerance: number
+}
+
+/** The share of repetitions a relative amount gate flags. */
+export function amountGateRate(random: Random, draw: AmountGateDraw): number {
+  const population = draw.amounts.length
+  const d = new Array<number>(draw.cases)
+  const wobble = (): number => {
+    let sum = 0
+    for (let s = 0; s < draw.perCase; s++) sum += draw.wobble[Math.floor(random() * draw.wobble.length)]!
+    return sum / draw.perCase
+  }
+  let flagged = 0
+  for (let rep = 0; rep < draw.repetitions; rep++) {
+    let baseSum = 0
+    for (let i = 0; i < draw.cases; i++) {
+      const amount = draw.amounts[Math.floor(random() * population)]!
+      const before = amount * wobble()
+      baseSum += before
+      d[i] = amount * (1 + draw.rise) * wobble() - before
+    }
+    const ci = pairedDifference(d, undefined, null)?.ci95
+    const baseMean = baseSum / draw.cases
+    if (ci != null && baseMean > 0 && riseBeyond({ low: ci.low / baseMean, high: ci.high / baseMean }, draw.tolerance)) flagged++
+  }
+  return flagged / draw.repetitions
+}
