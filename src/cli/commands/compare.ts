@@ -16,7 +16,8 @@ export const compareCommand: Command = {
 
 Compares run KEY with the committed baseline of suite S, as vitest run does after each suite:
 the aggregates side by side, the paired difference of pass rates over the shared cases with its
-95% interval, the cases that flipped, and the cases added or removed. Without a baseline the run
+95% interval, the change of cost, tokens and latency per case the suite gates on, the cases that
+flipped, the flaky cases, and the cases added or removed. Without a baseline the run
 is judged by its thresholds alone. Exit 0 holds, 1 regressed or missed a threshold, 2 a case
 errored or the baseline cannot be read, 64 refused.
 
