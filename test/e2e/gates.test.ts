@@ -98,3 +98,30 @@ test('a resumed run keeps the latencies its first leg journaled, case for case',
   expect(fresh.length).toBe(60 - pending.done.size)
   expect(fresh.every((r) => r.samples.every((s) => s.latency_ms! >= 39))).toBe(true)
 })
+
+test('costPerCase records each case’s target cost at the suite’s prices, and a rise fails the run; without prices it is refused (64) before any call', async () => {
+  const prices = "prices: { 'det-v1-2026': { input: 2, output: 8 } },"
+  const suite = (extra: string) => gatedSuite('{ costPerCase: 0.1 }', 'costed', 12).replace('  samples: 2,', `  samples: 2,\n  ${extra}`)
+  const project = makeProject({ 'evals/costed.eval.ts': suite(prices) })
+  const first = await project.vitest([], { DIGLINE_CREATED_AT: '2026-11-29T10:00:00.000001Z' })
+  expect(first.code, first.stdout + first.stderr).toBe(0)
+  const written = JSON.parse(project.read(`.digline/acme/runs/costed/${project.runFiles('acme', 'costed')[0]!}`)) as {
+    results: { target_cost: number; samples: { usage: { input_tokens: number; output_tokens: number } }[] }[]
+  }
+  for (const r of written.results) {
+    const expected = r.samples.reduce((s, x) => s + (x.usage.input_tokens * 2 + x.usage.output_tokens * 8) / 1e6, 0)
+    expect(r.target_cost).toBeCloseTo(expected, 9)
+  }
+  const key = project.runFiles('acme', 'costed')[0]!.replace(/\.json$/, '')
+  expect((await project.digline(['promote', '--suite', 'costed', '--run', key])).code).toBe(0)
+  const dearer = await project.vitest([], { DIGLINE_CREATED_AT: '2026-11-29T11:00:00.000001Z', TOKENS: '1.5' })
+  expect(dearer.code, dearer.stdout + dearer.stderr).toBe(1)
+  expect(dearer.stdout).toMatch(/regressed cost per case \+\d+\.\d% per case, 95% interval \[\+\d+\.\d%, \+\d+\.\d%\] over 12 shared cases \(tolerance \+10\.0%\)/)
+
+  project.write('evals/costed.eval.ts', suite(''))
+  const before = callLines(project).length
+  const refused = await project.vitest([], { DIGLINE_CREATED_AT: '2026-11-29T12:00:00.000001Z' })
+  expect(refused.code).toBe(64)
+  expect(refused.stdout + refused.stderr).toContain('tolerances.costPerCase needs `prices`')
+  expect(callLines(project).length).toBe(before)
+})
