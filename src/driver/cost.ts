@@ -46,19 +46,28 @@ export function costOf(results: readonly CaseResult[], pricing: Pricing): Cost {
   return { target: round(target), judge: round(judge), total: round(target + judge), unpriced: [...unpriced].sort() }
 }
 
-/** What the target's tokens of one case cost (judges left out: the gate on cost watches the system under test). */
-export function caseTargetCost(result: CaseResult, pricing: Pricing): number {
+/**
+ * What the target's tokens of one case cost (judges left out: the gate on cost watches the system
+ * under test); undefined when a sample reported no usage or the target's model has no price.
+ */
+export function caseTargetCost(result: CaseResult, pricing: Pricing): number | undefined {
   const id = pricing.target.find((c) => pricing.prices[c] !== undefined)
-  if (id === undefined) return 0
+  if (id === undefined || result.samples.length === 0) return undefined
   const p = pricing.prices[id]!
   let sum = 0
-  for (const sample of result.samples) if (sample.usage !== undefined) sum += (sample.usage.input_tokens * p.input + sample.usage.output_tokens * p.output) / 1_000_000
+  for (const sample of result.samples) {
+    if (sample.usage === undefined) return undefined
+    sum += (sample.usage.input_tokens * p.input + sample.usage.output_tokens * p.output) / 1_000_000
+  }
   return round(sum)
 }
 
-/** The results with each judged case's target cost, which the cost gate compares case by case. */
+/** The results with each judged case's target cost where it is known, which the cost gate compares case by case. */
 export function withTargetCosts(results: readonly CaseResult[], pricing: Pricing): CaseResult[] {
-  return results.map((r) => (r.verdict === 'error' ? r : { ...r, target_cost: caseTargetCost(r, pricing) }))
+  return results.map((r) => {
+    const cost = r.verdict === 'error' ? undefined : caseTargetCost(r, pricing)
+    return cost === undefined ? r : { ...r, target_cost: cost }
+  })
 }
 
 function ids(...values: (string | undefined)[]): string[] {

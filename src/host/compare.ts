@@ -80,8 +80,8 @@ export function compareRuns(baseline: BaselineDocument, run: RunDocument): Compa
     tokens_per_case: t.tokens_per_case ?? null,
     latency_per_case: t.latency_per_case ?? null,
   }
-  // A replay asks no target, so it has no latency of its own to compare.
-  const gates = AMOUNT_GATES.filter((g) => !(g === 'latency_per_case' && run.rejudged_from !== undefined)).map((g) => amountGate(g, pairing.pairs, tolerances[g]))
+  // A replay asks no target: it has no cost, tokens or latency of its own to compare.
+  const gates = run.rejudged_from === undefined ? AMOUNT_GATES.map((g) => amountGate(g, pairing.pairs, tolerances[g])) : []
   const warnings: string[] = []
   const reasons: string[] = []
   const key = runKey(run)

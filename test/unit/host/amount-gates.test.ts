@@ -8,6 +8,7 @@ import { compareRuns } from '../../../src/host/compare.js'
 import { formatComparisonText, formatVerdictMarkdown } from '../../../src/host/format-comparison.js'
 import { outcomeOf } from '../../../src/host/suite-outcome.js'
 import { judgeThresholds } from '../../../src/driver/thresholds.js'
+import { withTargetCosts } from '../../../src/driver/cost.js'
 import type { RuleTolerances } from '../../../src/suite/types.js'
 import { keyOf, makeRun } from '../../helpers/make-run.js'
 
@@ -118,6 +119,31 @@ describe('cost and latency per case', () => {
     const gate = c.gates.find((g) => g.gate === 'latency_per_case')!
     expect(gate.baseline_mean).toBeCloseTo(amounts(30, 1, 0).reduce((s, x) => s + x, 0) / 30)
     expect(gate.regressed).toBe(true)
+  })
+})
+
+describe('replays and unknown costs', () => {
+  test('a replay calls no target, so it has no amount gates', () => {
+    const base = amounts(10, 1, 0).map((tokens) => ({ passed: 1, tokens }))
+    const replay = {
+      ...run(
+        base.map(() => ({ passed: 1 })),
+        { createdAt: later, tolerances: { tokens_per_case: 0.1 } },
+      ),
+      rejudged_from: '20261129T100000000001Z-3f9a0c1b2d4e',
+    }
+    const c = compareRuns(asBaseline(run(base, { tolerances: { tokens_per_case: 0.1 } })), replay)
+    expect(c.gates).toEqual([])
+    expect(c.regressed).toBe(false)
+  })
+
+  test('a case whose samples reported no usage, or whose model has no price, gets no target cost (not 0)', () => {
+    const doc = run([{ passed: 1, tokens: 1000 }, { passed: 1 }])
+    const pricing = { prices: { m: { input: 2, output: 8 } }, target: ['m'], judges: {} }
+    const costed = withTargetCosts(doc.results, pricing)
+    expect(costed[0]!.target_cost).toBeCloseTo(0.002, 9)
+    expect(costed[1]!.target_cost).toBeUndefined()
+    expect(withTargetCosts(doc.results, { ...pricing, target: ['other'] })[0]!.target_cost).toBeUndefined()
   })
 })
 
