@@ -41,9 +41,12 @@ export function amountOf(gate: AmountGateName, result: CaseResult): number | und
     }
     return result.samples.length === 0 ? undefined : sum
   }
-  const times = result.samples.map((s) => s.latency_ms)
-  if (times.length === 0 || times.some((t) => t === undefined)) return undefined
-  return median(times as number[])
+  const times: number[] = []
+  for (const sample of result.samples) {
+    if (sample.latency_ms === undefined) return undefined
+    times.push(sample.latency_ms)
+  }
+  return times.length === 0 ? undefined : median(times)
 }
 
 function median(values: number[]): number {

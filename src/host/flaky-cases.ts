@@ -21,20 +21,22 @@ export function samplesDisagree(result: CaseResult): boolean {
 }
 
 export function flakyCases(pairs: readonly [CaseResult, CaseResult][], samples: number): FlakyCases {
-  const d = pairs.map(([b, r]) => (r.verdict === 'pass' ? 1 : 0) - (b.verdict === 'pass' ? 1 : 0))
-  const mean = d.length === 0 ? 0 : d.reduce((s, x) => s + x, 0) / d.length
+  const d = (b: CaseResult, r: CaseResult): number => (r.verdict === 'pass' ? 1 : 0) - (b.verdict === 'pass' ? 1 : 0)
+  let sum = 0
+  for (const [b, r] of pairs) sum += d(b, r)
+  const mean = pairs.length === 0 ? 0 : sum / pairs.length
   let total = 0
   let theirs = 0
   const cases: string[] = []
   const flipped: string[] = []
-  pairs.forEach(([b, r], i) => {
-    const square = (d[i]! - mean) ** 2
+  for (const [b, r] of pairs) {
+    const square = (d(b, r) - mean) ** 2
     total += square
-    if (!samplesDisagree(b) && !samplesDisagree(r)) return
+    if (!samplesDisagree(b) && !samplesDisagree(r)) continue
     cases.push(r.case_id)
     theirs += square
     if (b.verdict !== r.verdict) flipped.push(r.case_id)
-  })
+  }
   return { cases, flipped, variance_share: total === 0 ? null : theirs / total, samples }
 }
 
