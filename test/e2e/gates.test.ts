@@ -58,7 +58,7 @@ test('tokens and latency per case: an unchanged run holds; 30% more tokens, or a
   // the pass rate held: the only reason is the tokens
   expect(dearer.stdout).toMatch(/difference +\+?0\.0 points/)
 
-  const slower = await project.vitest([], { DIGLINE_CREATED_AT: '2026-11-29T13:00:00.000001Z', DELAY: '120' })
+  const slower = await project.vitest([], { DIGLINE_CREATED_AT: '2026-11-29T13:00:00.000001Z', DELAY: '300' })
   expect(slower.code, slower.stdout + slower.stderr).toBe(1)
   expect(slower.stdout).toMatch(/regressed latency per case \+\d+\.\d% per case, 95% interval/)
   const compared = await project.digline(['compare', '--suite', 'gated', '--run', 'latest', '--json'])
