@@ -26,6 +26,8 @@ export const sampleResultSchema = z.object({
   score: unitInterval,
   scorers: z.array(scorerScoreSchema),
   usage: tokenUsageSchema.optional(),
+  /** True when the answer came from the response cache instead of a call; absent otherwise. */
+  cached: z.literal(true).optional(),
   /** The target's answer; present only when the run records responses. */
   output: z.unknown().optional(),
 })
@@ -106,6 +108,8 @@ export const runHeaderSchema = z.object({
   metadata: jsonObject,
   rules: rulesSchema,
   observed: observedSchema,
+  /** How many answers came from the response cache; absent when none did (such a run is never promoted). */
+  cached_answers: z.number().int().positive().optional(),
 })
 
 export const runDocumentSchema = runHeaderSchema.extend({

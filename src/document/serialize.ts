@@ -13,6 +13,7 @@ function sampleToJson(sample: SampleResult): Record<string, unknown> {
     }),
   }
   if (sample.usage !== undefined) out.usage = { input_tokens: sample.usage.input_tokens, output_tokens: sample.usage.output_tokens }
+  if (sample.cached === true) out.cached = true
   if ('output' in sample && sample.output !== undefined) out.output = sample.output
   return out
 }

@@ -104,7 +104,7 @@ export function resolveSuite(definition: SuiteDefinition<any, any, any>): Resolv
   }
   const def = definition as SuiteDefinition
   if (def.budget?.usd !== undefined && def.prices === undefined)
-    refuse(['budget', 'usd'], 'needs prices: spend is counted from the tokens the target and judges report, priced by the suite\'s prices table', def.name)
+    refuse(['budget', 'usd'], "needs prices: spend is counted from the tokens the target and judges report, priced by the suite's prices table", def.name)
   const ids = new Set<string>()
   def.cases.forEach((c, i) => {
     if (ids.has(c.id)) refuse(['cases', i, 'id'], `repeats the case id ${JSON.stringify(c.id)}; case ids must be unique`, def.name)

@@ -25,7 +25,11 @@ const entrySchema = z.object({
 
 function assertCacheKey(key: unknown): asserts key is string {
   if (isCacheKey(key)) return
-  throw new PathRefusedError(`refused the cache key ${JSON.stringify(String(key).slice(0, 80))}: a cache key is 64 lowercase hex digits`, 'Pass the key as the cache computed it.', ['key'])
+  throw new PathRefusedError(
+    `refused the cache key ${JSON.stringify(String(key).slice(0, 80))}: a cache key is 64 lowercase hex digits`,
+    'Pass the key as the cache computed it.',
+    ['key'],
+  )
 }
 
 export class FileCache {
@@ -49,7 +53,8 @@ export class FileCache {
   async cacheAnswer(tenant: string, suite: string, entry: CacheEntry): Promise<void> {
     assertSafeSegment('case', entry.case_id)
     const file = this.entryFile(tenant, suite, entry.case_id, entry.key)
-    if (cacheKeyOf(entry.case_id, entry.parts) !== entry.key) throw new PathRefusedError(`refused a cache entry filed under ${entry.key}: it is not the key of its own parts`, 'File the entry under cacheKeyOf(case_id, parts).', ['key'])
+    if (cacheKeyOf(entry.case_id, entry.parts) !== entry.key)
+      throw new PathRefusedError(`refused a cache entry filed under ${entry.key}: it is not the key of its own parts`, 'File the entry under cacheKeyOf(case_id, parts).', ['key'])
     const dir = this.paths.cacheCaseDir(tenant, suite, entry.case_id)
     await guardedWrite(file, () => this.paths.assertInsideStore(this.fs, file))
     const created = await guardedWrite(file, () => ensureDirectory(this.fs, dir))
