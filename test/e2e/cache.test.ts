@@ -129,7 +129,10 @@ describe('the response cache', () => {
     expect(cache.join('\n')).not.toContain('RAW-CONFIG-VALUE-123')
     expect(cache.join('\n')).not.toContain('"quito"')
 
-    const secondKey = project.runFiles('acme', 'cached').find((f) => texts[project.runFiles('acme', 'cached').indexOf(f)]!.includes('"cached_answers"'))!.replace('.json', '')
+    const secondKey = project
+      .runFiles('acme', 'cached')
+      .find((f) => texts[project.runFiles('acme', 'cached').indexOf(f)]!.includes('"cached_answers"'))!
+      .replace('.json', '')
     const refused = await project.digline(['promote', '--suite', 'cached', '--run', secondKey])
     expect(refused.code, refused.stdout + refused.stderr).toBe(64)
     expect(refused.stderr).toContain('CachedRunNotPromotableError')

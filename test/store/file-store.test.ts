@@ -57,6 +57,13 @@ describe('FileResultStore on disk', () => {
     expect(readFileSync(join(temp.root, '.gitignore'), 'utf8')).toBe('# mine\n*/runs/\n')
   })
 
+  it('brings the .gitignore an earlier digline generated up to date, so the response cache stays out of git', async () => {
+    await temp.store.writeRun(makeRun())
+    writeFileSync(join(temp.root, '.gitignore'), '*/runs/\n*/removed/\n.*.tmp\n')
+    await temp.store.writeRun(makeRun({ suite: 'rivers' }))
+    expect(readFileSync(join(temp.root, '.gitignore'), 'utf8')).toBe(STORE_GITIGNORE)
+  })
+
   it('resolves a relative root against the working directory', () => {
     expect(new FileResultStore({ root: '.digline' }).root).toBe(join(process.cwd(), '.digline'))
   })

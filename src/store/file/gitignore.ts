@@ -14,12 +14,15 @@ const PREVIOUS_GITIGNORE = '*/runs/\n*/removed/\n.*.tmp\n'
 export async function ensureGitignore(fs: FsLayer, paths: StorePaths): Promise<boolean> {
   const file = paths.gitignoreFile()
   try {
-    await fs.lstat(file)
-    const text = await fs.readFile(file).then(
-      (b) => b.toString('utf8'),
-      () => undefined,
-    )
-    if (text === PREVIOUS_GITIGNORE) await writeFileAtomic(fs, file, STORE_GITIGNORE)
+    const stats = await fs.lstat(file)
+    // Read only when it could be the previous generated text (same size): most calls read nothing.
+    if (stats.isFile() && stats.size === Buffer.byteLength(PREVIOUS_GITIGNORE)) {
+      const text = await fs.readFile(file).then(
+        (bytes) => bytes.toString('utf8'),
+        () => undefined,
+      )
+      if (text === PREVIOUS_GITIGNORE) await writeFileAtomic(fs, file, STORE_GITIGNORE)
+    }
     return false
   } catch (error) {
     if (errnoOf(error) !== 'ENOENT') throw storeWriteError('checking', file, error)
