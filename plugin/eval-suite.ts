@@ -98,7 +98,7 @@ export function evalSuite<I, O, E>(definition: SuiteDefinition<I, O, E>): void {
           if (leftOut !== undefined) skip(leftOut)
           const result = await started.caseResult(c.id).catch((error: unknown) => {
             // The suite's verdict test reports the budget once; a case it left unjudged is skipped, not failed.
-            if (error instanceof BudgetReachedError) skip(`not judged: the run stopped at its budget (${error.next})`)
+            if (error instanceof BudgetReachedError) skip(`not judged: the run stopped at its budget; next: ${error.next}`)
             throw error
           })
           task.meta.digline = {
