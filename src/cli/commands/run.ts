@@ -93,7 +93,7 @@ function splitArgs(argv: string[]): RunArgs {
 export const runCommand: Command = {
   name: 'run',
   summary: 'run the suites with Vitest, or finish a killed run with --resume',
-  help: `Usage: digline run [--resume [KEY]] [--keep-errors] [--suite S] [vitest arguments…]
+  help: `Usage: digline run [--resume [KEY]] [--keep-errors] [--suite S] [--over-budget] [--no-cache] [vitest arguments…]
 
 Launches \`vitest run\` in the current directory with the vitest arguments given (file filters,
 -t patterns, --config…). The digline() plugin does the rest; the exit code is vitest run's:
