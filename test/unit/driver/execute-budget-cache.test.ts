@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest'
 import { execute } from '../../../src/driver/execute.js'
 import { BudgetStop } from '../../../src/driver/budget.js'
-import type { CaseResult } from '../../../src/document/schema.js'
+import { caseResultSchema, type CaseResult } from '../../../src/document/schema.js'
+import { serializeCase } from '../../../src/document/serialize.js'
 import { counted, echoCases, sleep, suiteOf } from './fixture.js'
 
 describe('execute under a budget', () => {
@@ -54,5 +55,7 @@ describe('execute with cached answers', () => {
       [false, false],
     ])
     expect(run.results[1]!.verdict).toBe('fail')
+    // The journal writes and reads case records with the same serializer and schema: the marks survive a resume.
+    for (const result of run.results) expect(caseResultSchema.parse(JSON.parse(serializeCase(result)))).toEqual(result)
   })
 })
