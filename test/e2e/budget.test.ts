@@ -53,7 +53,7 @@ describe('a budget that stops and resumes', () => {
     const whole = await plain.vitest([], env)
     expect(whole.code, whole.stdout + whole.stderr).toBe(0)
     expect(documentSha(capped, 'capped')).toBe(documentSha(plain, 'capped'))
-  })
+  }, 300_000)
 
   test('a bill over the budget is refused before any call (64) unless --over-budget', async () => {
     const project = makeProject({ 'evals/capped.eval.ts': countingSuite({ name: 'capped', cases: 20, concurrency: 8, extra: 'budget: { calls: 10 },' }) })
@@ -68,7 +68,7 @@ describe('a budget that stops and resumes', () => {
     expect(accepted.code, accepted.stdout + accepted.stderr).toBe(2)
     expect(accepted.stdout + accepted.stderr).toContain('BudgetReachedError')
     expect(calls(project)).toHaveLength(10)
-  })
+  }, 300_000)
 
   test('DIGLINE_BUDGET_USD caps one launch by what its tokens cost, and a resume with a larger one finishes the run', async () => {
     const priced = countingSuite({
@@ -91,5 +91,5 @@ describe('a budget that stops and resumes', () => {
     expect(resumed.code, resumed.stdout + resumed.stderr).toBe(0)
     expect(calls(project)).toHaveLength(12)
     expect(new Set(calls(project)).size).toBe(12)
-  })
+  }, 300_000)
 })

@@ -59,7 +59,7 @@ function cacheFiles(project: Project): string[] {
     .map((e) => readFileSync(join(e.parentPath, e.name), 'utf8'))
 }
 
-async function until(what: string, condition: () => boolean, ms = 180_000): Promise<void> {
+async function until(what: string, condition: () => boolean, ms = 120_000): Promise<void> {
   const end = Date.now() + ms
   while (!condition()) {
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
@@ -99,7 +99,7 @@ describe('the response cache', () => {
         // already gone
       }
     }
-  })
+  }, 300_000)
 
   test('an edit of one case input calls exactly that case; the cached run is marked, keeps no answer in its document, and promote refuses it', async () => {
     const project = makeProject({ 'evals/cached.eval.ts': suite() })
@@ -137,7 +137,7 @@ describe('the response cache', () => {
     expect(refused.code, refused.stdout + refused.stderr).toBe(64)
     expect(refused.stderr).toContain('CachedRunNotPromotableError')
     expect(refused.stderr).toContain('digline run --no-cache')
-  })
+  }, 300_000)
 
   test('`digline cache why` names the part of the key that changed; `cache clear` and `--no-cache` make every call again', async () => {
     const project = makeProject({ 'evals/cached.eval.ts': suite({ cache: 'cache: true,' }) })
@@ -173,5 +173,5 @@ describe('the response cache', () => {
     expect(refilled.code, refilled.stdout + refilled.stderr).toBe(0)
     expect(calls(project)).toHaveLength(36)
     expect(runDocuments(project).every((d) => d.cached_answers === undefined)).toBe(true)
-  })
+  }, 300_000)
 })
