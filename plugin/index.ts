@@ -54,7 +54,7 @@ export function digline(options: DiglineOptions): Plugin {
       let provided: ProvidedDigline
       try {
         const { tenant, environment, storeRoot } = resolveOptions(options, root)
-        provided = { tenant, environment, storeRoot, projectRoot: root, claims: claimDir(vitest) }
+        provided = { tenant, environment, storeRoot, projectRoot: root, claims: claimDir(vitest), ...(vitest.config.watch ? { watch: true } : {}) }
       } catch (error) {
         // resolveOptions refuses bad options by name; anything else it throws is a defect of digline
         const refusal = isDiglineError(error)

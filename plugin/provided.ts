@@ -2,7 +2,8 @@
 import type { DiglineErrorData } from '../src/errors.js'
 import type { SuiteOutcome, CaseLine } from '../src/host/suite-outcome.js'
 
-export type ProvidedDigline = { tenant: string; environment: string; storeRoot: string; projectRoot: string; claims?: string; refusal?: undefined } | { refusal: DiglineErrorData }
+export type ProvidedDigline =
+  { tenant: string; environment: string; storeRoot: string; projectRoot: string; claims?: string; watch?: boolean; refusal?: undefined } | { refusal: DiglineErrorData }
 
 /** What a digline test carries back to the main process in its task meta. */
 export type DiglineTaskMeta = { kind: 'case'; suite: string; case: CaseLine } | { kind: 'suite'; outcome: SuiteOutcome }

@@ -5,6 +5,7 @@ import type { RunContext } from '../src/host/prepare-run.js'
 import { suiteIdentity } from '../src/suite/resolve-suite.js'
 import type { ResolvedSuite } from '../src/suite/types.js'
 import type { SuiteManifestEntry } from '../src/host/suite-manifest.js'
+import { inputDigest, targetDigest } from '../src/suite/cache-key.js'
 
 export function recordInManifest(suite: ResolvedSuite, ctx: RunContext, file: string | undefined, env: NodeJS.ProcessEnv = process.env): void {
   const path = env.DIGLINE_MANIFEST
@@ -17,6 +18,12 @@ export function recordInManifest(suite: ResolvedSuite, ctx: RunContext, file: st
     cases_digest: casesDigest,
     cases: suite.cases.length,
     ...(file === undefined ? {} : { file }),
+    cache: {
+      target: targetDigest(suite.targetConfig),
+      inputs: Object.fromEntries(suite.cases.map((c) => [c.id, inputDigest(c.input)])),
+      artifacts: [...suite.artifacts],
+      root: ctx.projectRoot,
+    },
   }
   appendFileSync(path, `${JSON.stringify(entry)}\n`)
 }

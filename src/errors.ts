@@ -220,6 +220,17 @@ export class InternalError extends DiglineError {
   }
 }
 
+// budget:
+export class OverBudgetError extends DiglineRefusal {
+  readonly name = 'OverBudgetError'
+}
+export class CachedRunNotPromotableError extends DiglineRefusal {
+  readonly name = 'CachedRunNotPromotableError'
+}
+export class BudgetReachedError extends DiglineFailure {
+  readonly name = 'BudgetReachedError'
+}
+
 type RefusalClass = abstract new (...args: never[]) => DiglineRefusal
 type FailureClass = abstract new (...args: never[]) => DiglineFailure
 type InternalClass = abstract new (...args: never[]) => InternalError
@@ -455,6 +466,17 @@ export const REFUSALS = {
     when: '`digline plan` was asked to size a suite that has no baseline: there are no per-case results to simulate from.',
     next: 'Promote a run of the suite with `digline promote --suite S --run KEY`, then plan again.',
   },
+  // budget:
+  OverBudgetError: {
+    error: OverBudgetError,
+    when: "A launch's announced bill (its calls, or its cost estimated from the suite's history) already exceeds the suite's budget or DIGLINE_BUDGET_USD; nothing was called.",
+    next: 'Raise the budget, run fewer cases, or accept a run that stops at the budget with `digline run --over-budget` (DIGLINE_OVER_BUDGET=1 for `vitest run`).',
+  },
+  CachedRunNotPromotableError: {
+    error: CachedRunNotPromotableError,
+    when: 'A promotion named a run that reused answers from the response cache (cached_answers in its header): its answers were not all asked for in that run, so it is never a baseline.',
+    next: 'Run the suite with the cache off (`digline run --no-cache`, or DIGLINE_CACHE=0 vitest run) and promote that run.',
+  },
 } as const satisfies Record<string, ErrorEntry<RefusalClass>>
 
 /** Errors that are not refusals: the run could not be judged. Exit 2. */
@@ -473,6 +495,12 @@ export const FAILURES = {
     error: RunStoppedError,
     when: 'The run was stopped before it finished (Ctrl-C, SIGTERM, --bail, or a case Vitest timed out): the calls in flight were aborted and no new call started.',
     next: 'Finish the run with `digline run --resume KEY` (the journaled cases are not called again).',
+  },
+  // budget:
+  BudgetReachedError: {
+    error: BudgetReachedError,
+    when: "A launch reached its budget (the suite's budget.usd or budget.calls, or DIGLINE_BUDGET_USD): no new call started, the calls in flight finished and were journaled, and the cases not judged stay pending.",
+    next: 'Finish the run with `digline run --resume KEY`, with a budget raised in the suite or in DIGLINE_BUDGET_USD (the budget is not part of the run, so changing it never blocks the resume).',
   },
 } as const satisfies Record<string, ErrorEntry<FailureClass>>
 

@@ -12,9 +12,21 @@ import { compareCommand } from './commands/compare.js'
 import { rejudgeCommand } from './commands/rejudge.js'
 import { deleteCommand } from './commands/delete.js'
 import { planCommand } from './commands/plan.js'
+import { cacheCommand } from './commands/cache.js'
 import { DIGLINE_VERSION } from '../version.js'
 
-export const COMMANDS: readonly Command[] = [runCommand, listCommand, showCommand, pendingCommand, compareCommand, promoteCommand, rejudgeCommand, deleteCommand, planCommand]
+export const COMMANDS: readonly Command[] = [
+  runCommand,
+  listCommand,
+  showCommand,
+  pendingCommand,
+  compareCommand,
+  promoteCommand,
+  rejudgeCommand,
+  deleteCommand,
+  planCommand,
+  cacheCommand,
+]
 
 export function usage(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length))

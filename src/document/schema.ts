@@ -29,6 +29,8 @@ export const sampleResultSchema = z.object({
   usage: tokenUsageSchema.optional(),
   /** Milliseconds the target took to answer; present only when the suite gates on latency (tolerances.latency_per_case). */
   latency_ms: z.number().int().nonnegative().optional(),
+  /** True when the answer came from the response cache instead of a call; absent otherwise. */
+  cached: z.literal(true).optional(),
   /** The target's answer; present only when the run records responses. */
   output: z.unknown().optional(),
 })
@@ -117,6 +119,8 @@ export const runHeaderSchema = z.object({
   metadata: jsonObject,
   rules: rulesSchema,
   observed: observedSchema,
+  /** How many answers came from the response cache; absent when none did (such a run is never promoted). */
+  cached_answers: z.number().int().positive().optional(),
 })
 
 export const runDocumentSchema = runHeaderSchema.extend({

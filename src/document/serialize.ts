@@ -14,6 +14,7 @@ function sampleToJson(sample: SampleResult): Record<string, unknown> {
   }
   if (sample.usage !== undefined) out.usage = { input_tokens: sample.usage.input_tokens, output_tokens: sample.usage.output_tokens }
   if (sample.latency_ms !== undefined) out.latency_ms = sample.latency_ms
+  if (sample.cached === true) out.cached = true
   if ('output' in sample && sample.output !== undefined) out.output = sample.output
   return out
 }

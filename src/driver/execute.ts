@@ -10,6 +10,9 @@ import type { EvalCase, ResolvedScorer, ResolvedSuite, ScorerReturn, TargetAnswe
 import { runPool, SerialQueue } from './limiter.js'
 import { describeIdentityChange, ObservedIdentity } from './observed-identity.js'
 import type { OnCase } from '../document/case-progress.js'
+import type { Budget } from '../suite/types.js'
+import type { CachedTargetAnswer } from '../suite/cache-key.js'
+import { BudgetMeter, BudgetStop } from './budget.js'
 
 export interface ExecuteOptions {
   suite: ResolvedSuite
@@ -21,6 +24,12 @@ export interface ExecuteOptions {
   observedSeed?: Observed
   onCase?: OnCase
   signal?: AbortSignal
+  /** Answers from the response cache, by case id and sample index: not asked for again. */
+  cached?: ReadonlyMap<string, readonly (CachedTargetAnswer | undefined)[]>
+  /** Hears every answer the target gave this launch (the response cache keeps them). */
+  onAnswer?: (caseId: string, sample: number, answer: CachedTargetAnswer) => Promise<void>
+  /** Once reached, no new case starts (src/driver/budget.ts); execute then throws BudgetStop. */
+  budget?: Budget
 }
 
 export interface Execution {
@@ -62,6 +71,8 @@ export async function execute(options: ExecuteOptions): Promise<Execution> {
   signal?.addEventListener('abort', onExternalAbort, { once: true })
 
   const calls = { count: 0 }
+  const meter = options.budget === undefined ? undefined : new BudgetMeter(options.budget, suite)
+  let budgetReached = false
   // A target or scorer of the user's own may put an API key of the environment in its error.
   const redact = redactor([])
   const hooks = new SerialQueue()
@@ -70,10 +81,22 @@ export async function execute(options: ExecuteOptions): Promise<Execution> {
       toRun,
       suite.concurrency,
       async ({ evalCase, index, slot }) => {
+        const cached = options.cached?.get(evalCase.id)
+        const reserved = suite.rules.samples - (cached?.filter((a) => a !== undefined).length ?? 0)
+        if (meter !== undefined && !meter.admit(reserved)) {
+          budgetReached = true
+          return
+        }
         const controller = new AbortController()
         if (stopped !== undefined) controller.abort(stopped.reason)
         inFlight.add(controller)
-        const { result, cause } = await runCase(suite, evalCase, identity, controller.signal, calls, redact).finally(() => inFlight.delete(controller))
+        const made = { count: 0 }
+        const source: AnswerSource = { cached, onAnswer: options.onAnswer, calls: made }
+        const { result, cause } = await runCase(suite, evalCase, identity, controller.signal, source, redact).finally(() => {
+          inFlight.delete(controller)
+          calls.count += made.count
+        })
+        meter?.settle(reserved, made.count, result, identity.snapshot())
         results[slot] = result
         if (onCase === undefined || stopped !== undefined) return
         await hooks.run(async () => {
@@ -86,12 +109,13 @@ export async function execute(options: ExecuteOptions): Promise<Execution> {
           }
         })
       },
-      () => stopped !== undefined,
+      () => stopped !== undefined || budgetReached,
     )
   } finally {
     signal?.removeEventListener('abort', onExternalAbort)
   }
   if (stopped !== undefined) throw stopped.reason
+  if (budgetReached) throw new BudgetStop(options.budget!, meter!.spent, results.filter((r) => r === undefined).length)
   return { results: results as CaseResult[], observed: identity.snapshot(), targetCalls: calls.count }
 }
 
@@ -126,6 +150,22 @@ interface Answer {
   usage: TokenUsage | undefined
   /** Whole milliseconds the target took; measured only when the suite gates on latency. */
   latencyMs?: number
+  /** It came from the response cache, not from a call. */
+  cached: boolean
+}
+
+/** A target's answer that has the right shape. */
+interface CheckedAnswer {
+  output: unknown
+  usage: TokenUsage | undefined
+  model: string | undefined
+}
+
+/** Where a case's answers come from: the cache first, else a call (counted, and handed to onAnswer). */
+interface AnswerSource {
+  cached: readonly (CachedTargetAnswer | undefined)[] | undefined
+  onAnswer: ExecuteOptions['onAnswer']
+  calls: { count: number }
 }
 
 async function runCase(
@@ -133,11 +173,11 @@ async function runCase(
   evalCase: EvalCase,
   identity: ObservedIdentity,
   signal: AbortSignal,
-  calls: { count: number },
+  source: AnswerSource,
   redact: (text: string) => string,
 ): Promise<{ result: CaseResult; cause: ErrorCause | null }> {
   try {
-    const answers = await askSamples(suite, evalCase, identity, signal, calls)
+    const answers = await askSamples(suite, evalCase, identity, signal, source)
     const samples: SampleResult[] = []
     for (const [i, answer] of answers.entries()) samples.push(await scoreSample(suite, evalCase, answer, i, identity, signal))
     return { result: verdict(suite, evalCase, samples), cause: null }
@@ -156,22 +196,26 @@ async function runCase(
   }
 }
 
-async function askSamples(suite: ResolvedSuite, evalCase: EvalCase, identity: ObservedIdentity, signal: AbortSignal, calls: { count: number }): Promise<Answer[]> {
+async function askSamples(suite: ResolvedSuite, evalCase: EvalCase, identity: ObservedIdentity, signal: AbortSignal, source: AnswerSource): Promise<Answer[]> {
   const { samples } = suite.rules
   const timed = suite.rules.tolerances.latency_per_case !== undefined
   const answers: Answer[] = []
   for (let sample = 0; sample < samples; sample++) {
     const where = sampleLabel(sample, samples)
     if (signal.aborted) throw new CaseError('target', `${where}: not asked, the run was stopped`)
+    const hit = source.cached?.[sample]
     let raw: TargetAnswer
     let latencyMs: number | undefined
-    try {
-      calls.count++
-      const started = performance.now()
-      raw = await suite.ask(evalCase.input, { caseId: evalCase.id, sample, signal })
-      if (timed) latencyMs = Math.round(performance.now() - started)
-    } catch (error) {
-      throw new CaseError('target', `${where}: ${messageOf(error)}`)
+    if (hit !== undefined) raw = hit
+    else {
+      try {
+        source.calls.count++
+        const started = performance.now()
+        raw = await suite.ask(evalCase.input, { caseId: evalCase.id, sample, signal })
+        if (timed) latencyMs = Math.round(performance.now() - started)
+      } catch (error) {
+        throw new CaseError('target', `${where}: ${messageOf(error)}`)
+      }
     }
     const answer = checkAnswer(raw, suite.recordResponses)
     if (typeof answer === 'string') throw new CaseError('target', `${where}: malformed answer: ${answer}`)
@@ -180,13 +224,18 @@ async function askSamples(suite: ResolvedSuite, evalCase: EvalCase, identity: Ob
     } catch (error) {
       throw new CaseError('target', `${where}: ${messageOf(error)}`)
     }
-    answers.push({ output: answer.output, usage: answer.usage, ...(latencyMs === undefined ? {} : { latencyMs }) })
+    if (hit === undefined && source.onAnswer !== undefined) await source.onAnswer(evalCase.id, sample, withoutUndefined(answer))
+    answers.push({ output: answer.output, usage: answer.usage, cached: hit !== undefined, ...(latencyMs === undefined ? {} : { latencyMs }) })
   }
   return answers
 }
 
+function withoutUndefined(answer: CheckedAnswer): CachedTargetAnswer {
+  return { output: answer.output, ...(answer.model === undefined ? {} : { model: answer.model }), ...(answer.usage === undefined ? {} : { usage: answer.usage }) }
+}
+
 /** The answer, or why it is malformed. */
-function checkAnswer(raw: unknown, record: boolean): (Answer & { model: string | undefined }) | string {
+function checkAnswer(raw: unknown, record: boolean): CheckedAnswer | string {
   if (raw === null || typeof raw !== 'object' || !('output' in raw)) return 'the target must answer { output, model?, usage? }'
   const { output, model, usage } = raw as TargetAnswer
   if (model !== undefined && (typeof model !== 'string' || model === '')) return `model must be a non-empty string, got ${preview(model)}`
@@ -226,6 +275,7 @@ async function scoreSample(suite: ResolvedSuite, evalCase: EvalCase, answer: Ans
   const sample: SampleResult = { pass: scores.every((s) => s.pass), score: mean(scores.map((s) => s.score)), scorers: scores }
   if (answer.usage !== undefined) sample.usage = answer.usage
   if (answer.latencyMs !== undefined) sample.latency_ms = answer.latencyMs
+  if (answer.cached) sample.cached = true
   if (suite.recordResponses && answer.output !== undefined) sample.output = jsonValue(answer.output)
   return sample
 }

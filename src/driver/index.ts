@@ -4,3 +4,4 @@ export { judgeThresholds, type ThresholdMiss, type ThresholdJudgement } from './
 export { wilson, Z95 } from '../stats/wilson.js'
 export { ObservedIdentity, describeIdentityChange } from './observed-identity.js'
 export type { CaseProgress, OnCase } from '../document/case-progress.js'
+export { BudgetStop, type Spend } from './budget.js'

@@ -36,6 +36,12 @@ const BADGES: Record<SuiteStatus, string> = {
 
 export function formatOutcome(o: SuiteOutcome): string {
   const lines = [`${pc.bold(`digline ${o.suite}`)} ${BADGES[o.status]} ${pc.dim(o.key)}`, `  ${formatAggregates(o.aggregates)}`]
+  if (o.cachedAnswers !== undefined)
+    lines.push(
+      pc.yellow(
+        `  ${o.cachedAnswers} answer${o.cachedAnswers === 1 ? '' : 's'} came from the response cache: this run is never promoted (run with --no-cache to measure it afresh)`,
+      ),
+    )
   for (const m of o.misses) lines.push(`  ${pc.red('threshold')} ${m.field}: ${formatMeasure(m.field, m.actual)} < ${formatMeasure(m.field, m.required)}`)
   if (o.comparison !== undefined) lines.push(...formatComparisonText(o.comparison))
   else if (o.location !== undefined) lines.push(pc.dim(`  no baseline: judged by its thresholds alone${noBaselineHint(o)}`))
@@ -48,6 +54,7 @@ export function formatOutcome(o: SuiteOutcome): string {
 function noBaselineHint(o: SuiteOutcome): string {
   if (o.replayOf !== undefined) return ` (a replay is never promoted; to make a baseline, promote a run of ${o.suite} made with \`vitest run\`)`
   if (o.aggregates.errored > 0) return ` (a run with an errored case is never promoted; fix the errors and run the suite again with \`vitest run\`)`
+  if (o.cachedAnswers !== undefined) return ` (a run with cached answers is never promoted; to make a baseline: digline run --no-cache, then promote that run)`
   return ` (to make this run the baseline: digline promote --suite ${o.suite} --run ${o.key})`
 }
 

@@ -3,13 +3,17 @@
 // the comparison with the baseline. A stop (the signal) leaves the journal resumable.
 import type { OnCase } from '../document/case-progress.js'
 import { ResumeFilteredError, RunStoppedError } from '../errors.js'
+import { BudgetStop } from '../driver/budget.js'
 import type { Store } from '../store/contract.js'
 import type { ResolvedSuite } from '../suite/types.js'
 import { compareWithBaseline } from './compare.js'
 import { assertFreshKeyFree } from './fresh-key-guard.js'
 import { measureRun } from './measure-run.js'
 import { findPending, notePendingJournals } from './pending-journals.js'
-import { announce, prepareRun, type Prepared, type ResumeRequest, type RunContext } from './prepare-run.js'
+import { announce, prepareRun, withCachedAnswers, type Prepared, type ResumeRequest, type RunContext } from './prepare-run.js'
+import { openAnswerCache } from './answer-cache.js'
+import { cacheIsOn } from './cache-setting.js'
+import { budgetReached, holdBillAgainstBudget, launchBudget } from './run-budget.js'
 import { outcomeOf, type SuiteOutcome } from './suite-outcome.js'
 import { estimateFromHistory } from './usage-estimate.js'
 
@@ -51,10 +55,20 @@ export async function launchSuite({ suite, ctx, store, only, resume, say }: Laun
   } else if (only === undefined) {
     await notePendingJournals(store, ctx.tenant, suite.name, say)
   }
-  const prepared = await prepareRun(suite, ctx, only, request)
+  const env = ctx.env ?? process.env
+  const budget = launchBudget(suite, env)
+  const cacheOn = cacheIsOn(suite, env, ctx.watch === true)
+  let prepared = await prepareRun(suite, ctx, only, request)
   // A filtered run writes nothing, so only a whole fresh run can take a key that is not free.
   if (request === undefined && only === undefined) await assertFreshKeyFree(store, ctx.tenant, suite.name, prepared.key)
-  say(announce(suite.name, prepared.plan, await estimateFromHistory(store, ctx.tenant, suite.name)))
+  if (cacheOn) {
+    const cache = await openAnswerCache(store, prepared, say)
+    prepared = { ...prepared, cache, plan: withCachedAnswers(prepared.plan, cache.count) }
+  }
+  if (budget !== undefined) prepared = { ...prepared, budget }
+  const estimate = await estimateFromHistory(store, ctx.tenant, suite.name)
+  const budgetClause = budget === undefined ? undefined : holdBillAgainstBudget(prepared, budget, estimate, env)
+  say(announce(suite.name, prepared.plan, estimate, budgetClause))
   const ids = suite.cases.map((c) => c.id).filter((id) => only === undefined || only.has(id))
   return {
     prepared,
@@ -68,6 +82,7 @@ export async function launchSuite({ suite, ctx, store, only, resume, say }: Laun
         return outcomeOf(measured, measured.stored === undefined ? undefined : await compareWithBaseline(store, measured.document))
       } catch (error) {
         if (signal?.aborted) throw stoppedError(prepared, signal.reason)
+        if (error instanceof BudgetStop) throw budgetReached(prepared, prepared.plan, error)
         throw error
       }
     },

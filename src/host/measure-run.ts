@@ -39,6 +39,8 @@ export async function measureRun(prepared: Prepared, options: MeasureOptions): P
       done: prepared.done,
       observedSeed: prepared.observedSeed,
       signal: options.signal,
+      ...(prepared.cache === undefined ? {} : { cached: prepared.cache.hits, onAnswer: prepared.cache.keep }),
+      ...(prepared.budget === undefined ? {} : { budget: prepared.budget }),
       onCase: async (progress) => {
         await journal?.append(progress)
         for (const hook of hooks) await hook(progress)
@@ -57,10 +59,12 @@ export function buildRunDocument(prepared: Prepared, execution: Execution): RunD
   const { suite } = prepared
   const judgeConfig = judgeConfigOf(suite.scorers)
   const pricing = suite.prices === undefined ? undefined : pricingFor(suite.prices, execution.observed, suite.targetConfig, judgeConfig)
+  const cachedAnswers = execution.results.reduce((n, r) => n + r.samples.filter((s) => s.cached === true).length, 0)
   // Only a suite that gates on cost records it per case, so no other suite's document changes.
   const results = pricing !== undefined && suite.rules.tolerances.cost_per_case !== undefined ? withTargetCosts(execution.results, pricing) : execution.results
   return {
     ...buildRunHeader(prepared, execution.observed),
+    ...(cachedAnswers === 0 ? {} : { cached_answers: cachedAnswers }),
     aggregates: aggregate(results, suite.rules, pricing),
     results,
   }

@@ -9,6 +9,8 @@ import type { CaseResult, Observed } from '../document/schema.js'
 import type { Pending } from '../store/journal.js'
 import { assertResumable, journalHeaderFor, selectDone } from './resume.js'
 import { describeEstimate, type UsageEstimate } from './usage-estimate.js'
+import type { Budget } from '../suite/types.js'
+import type { AnswerCache } from './answer-cache.js'
 
 export interface RunContext {
   tenant: string
@@ -18,6 +20,8 @@ export interface RunContext {
   /** The Vitest root: artifacts and git are read from here. */
   projectRoot: string
   env?: NodeJS.ProcessEnv
+  /** The launch is `vitest --watch` (the response cache is on by default there). */
+  watch?: boolean
 }
 
 export interface CallPlan {
@@ -26,8 +30,10 @@ export interface CallPlan {
   /** Cases this launch will call. */
   toCall: number
   samples: number
-  /** toCall × samples: the calls the target will receive. */
+  /** toCall × samples, less the answers from the cache: the calls the target will receive. */
   calls: number
+  /** Answers the response cache gives this launch instead of calls. */
+  cached: number
   /** Cases already judged in a journal and not called again. */
   reused: number
   /** Cases that errored in a journal and are called again. */
@@ -55,6 +61,10 @@ export interface Prepared {
   observedSeed: Observed | undefined
   /** The journal leg this launch writes. */
   leg: number
+  /** The response cache, when this launch uses it. */
+  cache?: AnswerCache
+  /** This launch's budget, when it has one. */
+  budget?: Budget
 }
 
 export interface ResumeRequest {
@@ -78,7 +88,7 @@ export async function prepareRun(suite: ResolvedSuite, ctx: RunContext, only?: R
     key: keyFor(createdAt, configHash),
     gitCommit: gitCommit(ctx.projectRoot),
     artifacts,
-    plan: { cases, toCall: cases, samples: suite.rules.samples, calls: cases * suite.rules.samples, reused: 0, retried: 0, resumed: false },
+    plan: { cases, toCall: cases, samples: suite.rules.samples, calls: cases * suite.rules.samples, cached: 0, reused: 0, retried: 0, resumed: false },
     only,
     done: new Map(),
     observedSeed: undefined,
@@ -93,14 +103,21 @@ export async function prepareRun(suite: ResolvedSuite, ctx: RunContext, only?: R
     done,
     observedSeed: resume.pending.observed,
     leg: Math.max(0, ...resume.pending.legs) + 1,
-    plan: { cases, toCall, samples: suite.rules.samples, calls: toCall * suite.rules.samples, reused: done.size, retried, resumed: true },
+    plan: { cases, toCall, samples: suite.rules.samples, calls: toCall * suite.rules.samples, cached: 0, reused: done.size, retried, resumed: true },
   }
 }
 
+/** The plan once the response cache has said how many answers it gives. */
+export function withCachedAnswers(plan: CallPlan, cached: number): CallPlan {
+  return { ...plan, cached, calls: plan.toCall * plan.samples - cached }
+}
+
 /** The sentence printed on stderr before the first call; the bill must equal the calls made. */
-export function announce(suite: string, plan: CallPlan, estimate?: UsageEstimate): string {
-  let line = `digline ${suite}: ${plan.toCall} of ${plan.cases} cases × ${plan.samples} sample${plan.samples === 1 ? '' : 's'} = ${plan.calls} call${plan.calls === 1 ? '' : 's'} to the target`
+export function announce(suite: string, plan: CallPlan, estimate?: UsageEstimate, budgetClause?: string): string {
+  const cached = plan.cached === 0 ? '' : ` (${plan.cached} more answer${plan.cached === 1 ? '' : 's'} from the response cache: this run will not be promotable)`
+  let line = `digline ${suite}: ${plan.toCall} of ${plan.cases} cases × ${plan.samples} sample${plan.samples === 1 ? '' : 's'} = ${plan.calls} call${plan.calls === 1 ? '' : 's'} to the target${cached}`
   if (plan.resumed || plan.reused > 0 || plan.retried > 0) line += `; ${plan.reused} case(s) already judged, ${plan.retried} retried after an error`
   if (estimate !== undefined && plan.calls > 0) line += `; ${describeEstimate(plan.calls, estimate)}`
+  if (budgetClause !== undefined) line += `; ${budgetClause}`
   return line
 }

@@ -5,6 +5,7 @@
 import { baselineOf, type RegisterEntry } from '../document/baseline.js'
 import type { RunDocument } from '../document/schema.js'
 import {
+  CachedRunNotPromotableError,
   ConfigHashMismatchError,
   ErroredRunNotPromotableError,
   ReplacingMismatchError,
@@ -84,6 +85,13 @@ export async function promoteRun(request: PromoteRequest): Promise<Promotion> {
       `refused to promote run ${key} of suite ${suite}: it is a replay of ${run.rejudged_from_suite ?? suite}/${run.rejudged_from} (re-judged without calling the target), and a replay is never a baseline`,
       `vitest run (then ${promoteCommand(suite, 'KEY', current?.promoted_from)} with the new run's key)`,
       ['rejudged_from'],
+    )
+  }
+  if (run.cached_answers !== undefined) {
+    throw new CachedRunNotPromotableError(
+      `refused to promote run ${key} of suite ${suite}: ${run.cached_answers} of its answers came from the response cache instead of calls made by that run, and such a run is never a baseline`,
+      `digline run --no-cache (or DIGLINE_CACHE=0 vitest run), then ${promoteCommand(suite, 'NEW_KEY', current?.promoted_from)} with the new run's key`,
+      ['cached_answers'],
     )
   }
   if (run.aggregates.errored > 0) {

@@ -13,6 +13,18 @@ export interface SuiteManifestEntry {
   cases: number
   /** The suite file that declared it (absolute), when known. */
   file?: string
+  /** What the response cache keys a case's answers by, as declared now (digests only; see cache-why.ts). */
+  cache?: ManifestCacheParts
+}
+
+export interface ManifestCacheParts {
+  /** sha256 of the declared target config. */
+  target: string
+  /** Each case's input digest, by case id. */
+  inputs: Record<string, string>
+  /** The suite's declared artifacts and the root they are relative to: digested by whoever reads the manifest. */
+  artifacts: string[]
+  root: string
 }
 
 /**

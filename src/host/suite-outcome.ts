@@ -31,6 +31,8 @@ export interface SuiteOutcome {
   comparison?: BaselineComparison
   /** For a replay: the key of the run it re-judged (a replay is never promotable). */
   replayOf?: string
+  /** How many answers came from the response cache (such a run is never promotable); absent when none. */
+  cachedAnswers?: number
 }
 
 /** The one order of verdicts: not judged, then regressed, then a missed threshold, then held. */
@@ -55,5 +57,6 @@ export function outcomeOf(measured: Measured, comparison?: BaselineComparison): 
     notPassed: document.results.filter((r) => r.verdict !== 'pass').map((r) => ({ case_id: r.case_id, verdict: r.verdict, score: r.score, reason: r.error?.message ?? r.reason })),
     ...(comparison === undefined ? {} : { comparison }),
     ...(document.rejudged_from === undefined ? {} : { replayOf: document.rejudged_from }),
+    ...(document.cached_answers === undefined ? {} : { cachedAnswers: document.cached_answers }),
   }
 }

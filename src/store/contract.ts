@@ -9,6 +9,7 @@ import type { Aggregates, RunDocument, RunHeader } from '../document/schema.js'
 import type { DiglineErrorData } from '../errors.js'
 import type { Journal, JournalHeader, Pending } from './journal.js'
 import type { Removal, RemovalNotice } from './removal.js'
+import type { CacheEntry } from '../suite/cache-key.js'
 
 export interface StoredRun {
   tenant: string
@@ -148,5 +149,22 @@ export interface RemovalsPart {
   removalOf(tenant: string, suite: string, key: string): Promise<RemovalNotice | undefined>
 }
 
+/**
+ * The response cache (SPEC §14): target answers by key, per tenant and suite. It is disposable: no
+ * run, baseline, register line or removal record depends on it, no delete of a run touches it, and
+ * an entry that cannot be read is a miss (and is replaced by the next answer), never a refusal.
+ * Keys are 64 lowercase hex (src/suite/cache-key.ts); tenant, suite and case ids are safe segments.
+ */
+export interface CachePart {
+  /** The entry filed under `key` for that case, or undefined. */
+  cachedAnswer(tenant: string, suite: string, caseId: string, key: string): Promise<CacheEntry | undefined>
+  /** Files an entry under its key (replacing one already there). */
+  cacheAnswer(tenant: string, suite: string, entry: CacheEntry): Promise<void>
+  /** Every readable entry of one case, newest first (by cached_at): what explains a miss. */
+  cachedAnswersOf(tenant: string, suite: string, caseId: string): Promise<CacheEntry[]>
+  /** Drops the cache of one suite, or of every suite of the tenant; returns how many entries went. */
+  clearCache(tenant: string, suite?: string): Promise<number>
+}
+
 /** The store: every part required. */
-export interface Store extends RunsPart, JournalPart, BaselinesPart, RemovalsPart, SuitesPart {}
+export interface Store extends RunsPart, JournalPart, BaselinesPart, RemovalsPart, SuitesPart, CachePart {}

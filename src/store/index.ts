@@ -3,7 +3,21 @@
 export { FileResultStore, type FileResultStoreOptions } from './file/store.js'
 export { DEFAULT_STORE, TEAM_STORE_ISSUE, assertStoreAvailable, openStore, storeLocator, storeTarget, type OpenStoreOptions, type StoreTarget } from './open-store.js'
 export { STORE_GITIGNORE } from './file/gitignore.js'
-export type { BaselinesPart, JournalPart, ListedRun, PromotionRequest, PromotionResult, RemovalsPart, RunListing, RunScan, RunsPart, Store, StoredRun } from './contract.js'
+export type {
+  BaselinesPart,
+  CachePart,
+  JournalPart,
+  ListedRun,
+  PromotionRequest,
+  PromotionResult,
+  RemovalsPart,
+  RunListing,
+  RunScan,
+  RunsPart,
+  Store,
+  StoredRun,
+} from './contract.js'
+export { cacheKeyOf, cacheKeyParts, type CacheEntry, type CacheKeyParts, type CachedTargetAnswer } from '../suite/cache-key.js'
 export { REMOVAL_RECORD_VERSION, removalRecordSchema, type Removal, type RemovalNotice, type RemovalRecord, type RemovedRun, type RunRef } from './removal.js'
 export { nodeFsLayer, type FilePrefix, type FileHandle, type FsLayer } from './file/fs-layer.js'
 export { readRunHeader, HEADER_PREFIX_BYTES, HEADER_PREFIX_LIMIT_BYTES, type RunHeaderRead } from './file/header-reader.js'

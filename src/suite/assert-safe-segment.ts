@@ -2,7 +2,7 @@
 import { PathRefusedError } from '../errors.js'
 import { isSafeSegment, SAFE_SEGMENT_RULE } from './safe-segment.js'
 
-export type SegmentKind = 'tenant' | 'suite' | 'key'
+export type SegmentKind = 'tenant' | 'suite' | 'key' | 'case'
 
 /** Refuses a tenant, suite or key that is not one safe path segment. */
 export function assertSafeSegment(kind: SegmentKind, value: unknown): asserts value is string {

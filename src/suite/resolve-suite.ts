@@ -66,6 +66,12 @@ const definitionSchema = z.object({
       message: 'must map model ids to { input, output } prices per million tokens',
     })
     .optional(),
+  budget: z
+    .object({ usd: z.number().positive().optional(), calls: z.number().int().positive().optional() })
+    .strict()
+    .refine((b) => b.usd !== undefined || b.calls !== undefined, { message: 'must set usd, calls or both' })
+    .optional(),
+  cache: z.boolean().optional(),
 })
 
 function refuse(path: readonly PropertyKey[], message: string, suite: unknown): never {
@@ -102,6 +108,8 @@ export function resolveSuite(definition: SuiteDefinition<any, any, any>): Resolv
     )
   }
   const def = definition as SuiteDefinition
+  if (def.budget?.usd !== undefined && def.prices === undefined)
+    refuse(['budget', 'usd'], "needs prices: spend is counted from the tokens the target and judges report, priced by the suite's prices table", def.name)
   const ids = new Set<string>()
   def.cases.forEach((c, i) => {
     if (ids.has(c.id)) refuse(['cases', i, 'id'], `repeats the case id ${JSON.stringify(c.id)}; case ids must be unique`, def.name)
@@ -149,6 +157,8 @@ export function resolveSuite(definition: SuiteDefinition<any, any, any>): Resolv
     metadata: def.metadata ?? {},
     timeout: def.timeout ?? 0,
     ...(def.prices === undefined ? {} : { prices: def.prices }),
+    ...(def.budget === undefined ? {} : { budget: { ...def.budget } }),
+    ...(def.cache === undefined ? {} : { cache: def.cache }),
   }
 }
 

@@ -119,6 +119,16 @@ export interface SuiteDefinition<I = unknown, O = unknown, E = unknown> {
   timeout?: number
   /** Prices per million tokens by model id; the run's aggregates then carry its cost. Not in config_hash. */
   prices?: PriceTable
+  /** Stop issuing calls once a launch reaches this spend; the run stays pending and resumable. Not in config_hash. */
+  budget?: Budget
+  /** Reuse a target answer when its case input, target config, sample and artifacts are unchanged (default: on under `vitest --watch`). */
+  cache?: boolean
+}
+
+/** A launch's spending cap: money (in the currency of `prices`, which it needs) and/or calls to the target. */
+export interface Budget {
+  usd?: number
+  calls?: number
 }
 
 /** What a model costs per million input and output tokens, in the currency of your choice. */
@@ -169,4 +179,7 @@ export interface ResolvedSuite {
   metadata: JsonObject
   timeout: number
   prices?: PriceTable
+  budget?: Budget
+  /** The suite's own `cache` option; the launch decides whether the cache is on (host/cache-setting.ts). */
+  cache?: boolean
 }

@@ -53,7 +53,7 @@ describe('vitest run writes the run document', () => {
     expect(result.stdout).toMatch(/fail\s+c003/)
     expect(result.stdout).toContain('digline exit 0')
     // the generated .gitignore
-    expect(readFileSync(join(project.dir, '.digline', '.gitignore'), 'utf8')).toBe('*/runs/\n*/removed/\n.*.tmp\n')
+    expect(readFileSync(join(project.dir, '.digline', '.gitignore'), 'utf8')).toBe('*/runs/\n*/removed/\n*/cache/\n.*.tmp\n')
   })
 
   test('the same launch twice with DIGLINE_CREATED_AT writes byte-identical documents', async () => {

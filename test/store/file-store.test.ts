@@ -48,13 +48,20 @@ describe('FileResultStore on disk', () => {
     expect(readdirSync(join(temp.root, 'acme', 'runs', 'capitals'))).toEqual([`${keyOf(doc)}.json`])
   })
 
-  it('generates .gitignore with exactly "*/runs/\\n*/removed/\\n.*.tmp\\n", and leaves an existing one alone', async () => {
+  it('generates .gitignore with exactly "*/runs/\\n*/removed/\\n*/cache/\\n.*.tmp\\n", and leaves an existing one alone', async () => {
     await temp.store.writeRun(makeRun())
-    expect(readFileSync(join(temp.root, '.gitignore'), 'utf8')).toBe('*/runs/\n*/removed/\n.*.tmp\n')
-    expect(STORE_GITIGNORE).toBe('*/runs/\n*/removed/\n.*.tmp\n')
+    expect(readFileSync(join(temp.root, '.gitignore'), 'utf8')).toBe('*/runs/\n*/removed/\n*/cache/\n.*.tmp\n')
+    expect(STORE_GITIGNORE).toBe('*/runs/\n*/removed/\n*/cache/\n.*.tmp\n')
     writeFileSync(join(temp.root, '.gitignore'), '# mine\n*/runs/\n')
     await temp.store.writeRun(makeRun({ suite: 'rivers' }))
     expect(readFileSync(join(temp.root, '.gitignore'), 'utf8')).toBe('# mine\n*/runs/\n')
+  })
+
+  it('brings the .gitignore an earlier digline generated up to date, so the response cache stays out of git', async () => {
+    await temp.store.writeRun(makeRun())
+    writeFileSync(join(temp.root, '.gitignore'), '*/runs/\n*/removed/\n.*.tmp\n')
+    await temp.store.writeRun(makeRun({ suite: 'rivers' }))
+    expect(readFileSync(join(temp.root, '.gitignore'), 'utf8')).toBe(STORE_GITIGNORE)
   })
 
   it('resolves a relative root against the working directory', () => {

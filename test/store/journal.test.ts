@@ -319,7 +319,7 @@ describe('opening a leg', () => {
   it('writes the .gitignore of a fresh store first, so a journal is ignored from its first byte', async () => {
     const leg = await journal.openJournal(journalHeader(), 1)
     await leg.close()
-    expect(readFileSync(join(temp.root, '.gitignore'), 'utf8')).toBe('*/runs/\n*/removed/\n.*.tmp\n')
+    expect(readFileSync(join(temp.root, '.gitignore'), 'utf8')).toBe('*/runs/\n*/removed/\n*/cache/\n.*.tmp\n')
   })
 
   it('serializes appends made at once, each record whole and in call order', async () => {

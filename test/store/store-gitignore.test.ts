@@ -1,5 +1,5 @@
-// The generated .digline/.gitignore, checked by git itself: runs, journal legs and removal records
-// are ignored; baselines and the register are committed.
+// The generated .digline/.gitignore, checked by git itself: runs, journal legs, removal records and
+// the response cache are ignored; baselines and the register are committed.
 import { execFileSync } from 'node:child_process'
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -30,6 +30,7 @@ describe('the generated .digline/.gitignore', () => {
       '.digline/t/runs/s/k.json',
       '.digline/t/runs/s/.pending/x.jsonl',
       '.digline/t/removed/x',
+      '.digline/t/cache/s/c/k.json',
       '.digline/t/baselines/s.json',
       '.digline/t/register.jsonl',
       ...crashLeftovers,
@@ -44,6 +45,7 @@ describe('the generated .digline/.gitignore', () => {
     '.digline/t/runs/s/k.json',
     '.digline/t/runs/s/.pending/x.jsonl',
     '.digline/t/removed/x',
+    '.digline/t/cache/s/c/k.json',
     '.digline/..gitignore.41.ab12.tmp',
     '.digline/t/baselines/.s.json.41.ab12.tmp',
   ])('ignores %s', (path) => {

@@ -8,11 +8,15 @@ import { exitCodesLine } from '../../exit-codes.js'
 import { vitestBin } from '../vitest-bin.js'
 import { openProject } from '../../host/open-project.js'
 import type { CliIo, Command } from '../command.js'
+import { OVER_BUDGET_ENV } from '../../host/run-budget.js'
+import { CACHE_ENV } from '../../host/cache-setting.js'
 
 interface RunArgs {
   resume: boolean
   key: string | undefined
   keepErrors: boolean
+  overBudget: boolean
+  noCache: boolean
   suite: string | undefined
   config: string | undefined
   tenant: string | undefined
@@ -22,7 +26,18 @@ interface RunArgs {
 
 /** digline's own flags are taken out; everything else goes to vitest as it is. */
 function splitArgs(argv: string[]): RunArgs {
-  const out: RunArgs = { resume: false, key: undefined, keepErrors: false, suite: undefined, config: undefined, tenant: undefined, store: undefined, vitest: [] }
+  const out: RunArgs = {
+    resume: false,
+    key: undefined,
+    keepErrors: false,
+    overBudget: false,
+    noCache: false,
+    suite: undefined,
+    config: undefined,
+    tenant: undefined,
+    store: undefined,
+    vitest: [],
+  }
   const value = (i: number, flag: string) => {
     const v = argv[i + 1]
     if (v === undefined || v.startsWith('-')) throw new UsageError(`digline run: ${flag} needs a value`, 'Run `digline run --help`.', [flag])
@@ -42,7 +57,9 @@ function splitArgs(argv: string[]): RunArgs {
       // `--resume --keep-errors KEY`: the key may follow the flag that came after --resume
       const next = argv[i + 1]
       if (out.resume && out.key === undefined && next !== undefined && isKey(next)) out.key = argv[++i]
-    } else if (/^--(suite|tenant|store)=/.test(arg)) {
+    } else if (arg === '--over-budget') out.overBudget = true
+    else if (arg === '--no-cache') out.noCache = true
+    else if (/^--(suite|tenant|store)=/.test(arg)) {
       const [flag, v] = [arg.slice(2, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] as ['suite' | 'tenant' | 'store', string]
       out[flag] = v
     } else if (arg.startsWith('--config=')) {
@@ -76,7 +93,7 @@ function splitArgs(argv: string[]): RunArgs {
 export const runCommand: Command = {
   name: 'run',
   summary: 'run the suites with Vitest, or finish a killed run with --resume',
-  help: `Usage: digline run [--resume [KEY]] [--keep-errors] [--suite S] [vitest arguments…]
+  help: `Usage: digline run [--resume [KEY]] [--keep-errors] [--suite S] [--over-budget] [--no-cache] [vitest arguments…]
 
 Launches \`vitest run\` in the current directory with the vitest arguments given (file filters,
 -t patterns, --config…). The digline() plugin does the rest; the exit code is vitest run's:
@@ -88,6 +105,11 @@ ${exitCodesLine()} (docs/cli.md#exit-codes).
                    Refused (64) when nothing is pending or the suite changed since the run began.
   --keep-errors    with --resume: keep cases that errored instead of calling them again
   --suite S        with --resume: only suite S
+  --over-budget    run a suite whose announced bill already exceeds its budget (refused
+                   otherwise, 64); the run still stops when it reaches the budget (exit 2),
+                   and \`digline run --resume\` finishes it (sets DIGLINE_OVER_BUDGET=1)
+  --no-cache       ask the target for every answer: the response cache is neither read nor
+                   written (sets DIGLINE_CACHE=0); a run that used cached answers is never promoted
 
 The tenant and store are the digline() plugin options of the Vitest config (--config FILE picks
 another config, for Vitest and for digline alike).`,
@@ -106,6 +128,8 @@ another config, for Vitest and for digline alike).`,
     } else if (args.suite !== undefined) {
       throw new UsageError('digline run: --suite goes with --resume', 'Use vitest file filters or -t to select suites for a fresh run.', ['--suite'])
     }
+    if (args.overBudget) env[OVER_BUDGET_ENV] = '1'
+    if (args.noCache) env[CACHE_ENV] = '0'
     return launchVitest(io, args.vitest, env, 'run')
   },
 }

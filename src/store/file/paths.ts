@@ -80,6 +80,22 @@ export class StorePaths {
     return join(this.tenantDir(tenant), 'name-table')
   }
 
+  cacheDir(tenant: string): string {
+    return join(this.tenantDir(tenant), 'cache')
+  }
+
+  cacheSuiteDir(tenant: string, suite: string): string {
+    const dir = this.cacheDir(tenant)
+    assertSafeSegment('suite', suite)
+    return join(dir, suite)
+  }
+
+  cacheCaseDir(tenant: string, suite: string, caseId: string): string {
+    const dir = this.cacheSuiteDir(tenant, suite)
+    assertSafeSegment('case', caseId)
+    return join(dir, caseId)
+  }
+
   removedSuiteDir(tenant: string, suite: string): string {
     const dir = this.removedDir(tenant)
     assertSafeSegment('suite', suite)

@@ -26,6 +26,8 @@ import { FileDelete } from './delete.js'
 import { mapLimited } from '../map-limited.js'
 import type { Removal, RemovalNotice, RunRef } from '../removal.js'
 import { FileRemovalRecords, runRemovedError } from './removal-records.js'
+import { FileCache } from './cache.js'
+import type { CacheEntry } from '../../suite/cache-key.js'
 
 /** Headers read at once while listing: enough to hide latency, few enough to stay under fd limits. */
 const LISTING_CONCURRENCY = 16
@@ -51,6 +53,7 @@ export class FileResultStore implements Store {
   private readonly records: FileRemovalRecords
   private readonly deletes: FileDelete
   private readonly suites: FileSuites
+  private readonly cache: FileCache
 
   constructor(options: FileResultStoreOptions) {
     this.paths = new StorePaths(options.root)
@@ -60,6 +63,7 @@ export class FileResultStore implements Store {
     const say = options.say ?? ((line: string) => void process.stderr.write(`${line}\n`))
     this.baselines = new FileBaselines(this.paths, this.fs, { removalOf: (ref) => this.records.find(ref), say })
     this.suites = new FileSuites(this.paths, this.fs)
+    this.cache = new FileCache(this.paths, this.fs)
     this.deletes = new FileDelete(this.paths, this.fs, this.baselines, this.records)
   }
 
@@ -94,6 +98,19 @@ export class FileResultStore implements Store {
   }
   retiredSuites(tenant: string): Promise<SuiteRetirement[]> {
     return this.suites.retiredSuites(tenant)
+  }
+
+  cachedAnswer(tenant: string, suite: string, caseId: string, key: string): Promise<CacheEntry | undefined> {
+    return this.cache.cachedAnswer(tenant, suite, caseId, key)
+  }
+  cacheAnswer(tenant: string, suite: string, entry: CacheEntry): Promise<void> {
+    return this.cache.cacheAnswer(tenant, suite, entry)
+  }
+  cachedAnswersOf(tenant: string, suite: string, caseId: string): Promise<CacheEntry[]> {
+    return this.cache.cachedAnswersOf(tenant, suite, caseId)
+  }
+  clearCache(tenant: string, suite?: string): Promise<number> {
+    return this.cache.clearCache(tenant, suite)
   }
 
   promote(request: PromotionRequest): Promise<PromotionResult> {

@@ -2,6 +2,7 @@
 // passes a factory of fresh, empty stores; nothing here knows how a backend keeps its data.
 import { afterEach, beforeEach, describe } from 'vitest'
 import { baselinesPart } from './baselines.js'
+import { cachePart } from './cache.js'
 import type { ContractFactory, ContractSubject } from './harness.js'
 import { leasesPart } from './leases.js'
 import { removalsPart } from './removals.js'
@@ -29,5 +30,6 @@ export function runStoreContract(label: string, makeSubject: ContractFactory): v
     removalsPart(current)
     leasesPart(current)
     suitesPart(current)
+    cachePart(current)
   })
 }

@@ -45,6 +45,13 @@ test('a replay: no promote hint', () => {
   expect(text).not.toContain('digline promote')
 })
 
+test('a run with cached answers: says how many, and no promote hint (promote refuses it)', () => {
+  const text = formatOutcome(outcome({ cachedAnswers: 12 }))
+  expect(text).toContain('12 answers came from the response cache')
+  expect(text).not.toContain('digline promote')
+  expect(text).toContain('digline run --no-cache')
+})
+
 test('the case list names the real suite and key, never placeholders', () => {
   const text = formatOutcome(outcome())
   expect(text).toContain(`digline show --suite s --run ${KEY} --all`)

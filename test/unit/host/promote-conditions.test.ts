@@ -7,6 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { RunDocument } from '../../../src/document/schema.js'
 import { serializeRun } from '../../../src/document/serialize.js'
 import {
+  CachedRunNotPromotableError,
   ConfigHashMismatchError,
   ErroredRunNotPromotableError,
   MisfiledRunError,
@@ -103,6 +104,16 @@ describe('promotion conditions, each refused by name with nothing changed', () =
     expect(refusal.next).toMatch(/^vitest run .* then digline promote --suite capitals --run NEW_KEY --replacing /)
     // What the old hint named would be refused in this state:
     await expect(findPending(temp.store, 'acme', 'capitals', key)).rejects.toBeInstanceOf(NoPendingJournalError)
+  })
+
+  it('4b: no answer came from the response cache', async () => {
+    const doc = makeRun({ createdAt: '2026-11-29T22:41:00.000001Z' })
+    const results = doc.results.map((r, i) => (i === 0 ? { ...r, samples: r.samples.map((s) => ({ ...s, cached: true as const })) } : r))
+    const cached = { ...doc, cached_answers: results[0]!.samples.length, results }
+    await temp.store.writeRun(cached)
+    const refusal = await refusedWithoutChange(subject, () => promoteRun(request(keyOf(cached), keyOf(base))), CachedRunNotPromotableError)
+    expect(refusal.message).toContain('came from the response cache')
+    expect(refusal.next).toMatch(/^digline run --no-cache .* then digline promote --suite capitals --run NEW_KEY --replacing /)
   })
 
   it('6: a suite file declares the suite now', async () => {

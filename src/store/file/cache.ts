@@ -1,0 +1,132 @@
+// The response cache as files (SPEC §14): `.digline/<tenant>/cache/<suite>/<case>/<key>.json`, one
+// entry per file, written atomically. The generated .gitignore keeps it out of git, and no delete of
+// a run looks under it. An entry that cannot be read, or is not the entry its name says, is a miss.
+import { join } from 'node:path'
+import { z } from 'zod'
+import { PathRefusedError } from '../../errors.js'
+import { cacheKeyOf, isCacheKey, type CacheEntry } from '../../suite/cache-key.js'
+import { ensureDirectory, removeCreatedDirectories, writeFileAtomic } from './atomic-write.js'
+import { errnoOf, type FsLayer } from './fs-layer.js'
+import { guardedWrite } from './guarded-io.js'
+import { ensureGitignore } from './gitignore.js'
+import { assertSafeSegment, type StorePaths } from './paths.js'
+import { tokenUsageSchema } from '../../document/schema.js'
+
+const ENTRY_SUFFIX = '.json'
+const hex64 = z.string().regex(/^[0-9a-f]{64}$/)
+
+const entrySchema = z.object({
+  key: hex64,
+  case_id: z.string(),
+  parts: z.object({ input: hex64, target: hex64, sample: z.number().int().nonnegative(), artifacts: hex64 }),
+  answer: z.object({ output: z.unknown(), model: z.string().optional(), usage: tokenUsageSchema.optional() }),
+  cached_at: z.string(),
+})
+
+function assertCacheKey(key: unknown): asserts key is string {
+  if (isCacheKey(key)) return
+  throw new PathRefusedError(
+    `refused the cache key ${JSON.stringify(String(key).slice(0, 80))}: a cache key is 64 lowercase hex digits`,
+    'Pass the key as the cache computed it.',
+    ['key'],
+  )
+}
+
+export class FileCache {
+  constructor(
+    private readonly paths: StorePaths,
+    private readonly fs: FsLayer,
+  ) {}
+
+  private entryFile(tenant: string, suite: string, caseId: string, key: string): string {
+    const dir = this.paths.cacheCaseDir(tenant, suite, caseId)
+    assertCacheKey(key)
+    return join(dir, `${key}${ENTRY_SUFFIX}`)
+  }
+
+  async cachedAnswer(tenant: string, suite: string, caseId: string, key: string): Promise<CacheEntry | undefined> {
+    const file = this.entryFile(tenant, suite, caseId, key)
+    const entry = await this.readEntry(file)
+    return entry !== undefined && entry.key === key && entry.case_id === caseId ? entry : undefined
+  }
+
+  async cacheAnswer(tenant: string, suite: string, entry: CacheEntry): Promise<void> {
+    assertSafeSegment('case', entry.case_id)
+    const file = this.entryFile(tenant, suite, entry.case_id, entry.key)
+    if (cacheKeyOf(entry.case_id, entry.parts) !== entry.key)
+      throw new PathRefusedError(`refused a cache entry filed under ${entry.key}: it is not the key of its own parts`, 'File the entry under cacheKeyOf(case_id, parts).', ['key'])
+    const dir = this.paths.cacheCaseDir(tenant, suite, entry.case_id)
+    await guardedWrite(file, () => this.paths.assertInsideStore(this.fs, file))
+    const created = await guardedWrite(file, () => ensureDirectory(this.fs, dir))
+    try {
+      await ensureGitignore(this.fs, this.paths)
+      await writeFileAtomic(this.fs, file, `${JSON.stringify(entry)}\n`)
+    } catch (error) {
+      await removeCreatedDirectories(this.fs, created)
+      throw error
+    }
+  }
+
+  async cachedAnswersOf(tenant: string, suite: string, caseId: string): Promise<CacheEntry[]> {
+    const dir = this.paths.cacheCaseDir(tenant, suite, caseId)
+    const entries: CacheEntry[] = []
+    for (const name of await this.list(dir)) {
+      if (!name.endsWith(ENTRY_SUFFIX) || !isCacheKey(name.slice(0, -ENTRY_SUFFIX.length))) continue
+      const entry = await this.readEntry(join(dir, name))
+      if (entry !== undefined && entry.case_id === caseId && `${entry.key}${ENTRY_SUFFIX}` === name) entries.push(entry)
+    }
+    return entries.sort((a, b) => (a.cached_at < b.cached_at ? 1 : a.cached_at > b.cached_at ? -1 : a.key < b.key ? -1 : 1))
+  }
+
+  async clearCache(tenant: string, suite?: string): Promise<number> {
+    const suites = suite === undefined ? await this.list(this.paths.cacheDir(tenant)) : [suite]
+    let removed = 0
+    for (const s of suites) {
+      if (suite === undefined && !isSafeName(s)) continue
+      const suiteDir = this.paths.cacheSuiteDir(tenant, s)
+      await guardedWrite(suiteDir, () => this.paths.assertInsideStore(this.fs, suiteDir))
+      for (const caseId of await this.list(suiteDir)) {
+        if (!isSafeName(caseId)) continue
+        const caseDir = this.paths.cacheCaseDir(tenant, s, caseId)
+        for (const name of await this.list(caseDir)) {
+          await guardedWrite(caseDir, () => this.fs.unlink(join(caseDir, name)))
+          if (name.endsWith(ENTRY_SUFFIX)) removed++
+        }
+        await guardedWrite(caseDir, () => this.fs.rmdir(caseDir)).catch(() => undefined)
+      }
+      await guardedWrite(suiteDir, () => this.fs.rmdir(suiteDir)).catch(() => undefined)
+    }
+    return removed
+  }
+
+  private async list(dir: string): Promise<string[]> {
+    await guardedWrite(dir, () => this.paths.assertInsideStore(this.fs, dir))
+    try {
+      return (await this.fs.readdir(dir)).sort()
+    } catch (error) {
+      if (errnoOf(error) === 'ENOENT' || errnoOf(error) === 'ENOTDIR') return []
+      throw error
+    }
+  }
+
+  private async readEntry(file: string): Promise<CacheEntry | undefined> {
+    try {
+      await this.paths.assertInsideStore(this.fs, file)
+      const parsed = entrySchema.safeParse(JSON.parse((await this.fs.readFile(file)).toString('utf8')))
+      if (!parsed.success || cacheKeyOf(parsed.data.case_id, parsed.data.parts) !== parsed.data.key) return undefined
+      return parsed.data as CacheEntry
+    } catch (error) {
+      if (error instanceof PathRefusedError) throw error
+      return undefined
+    }
+  }
+}
+
+function isSafeName(name: string): boolean {
+  try {
+    assertSafeSegment('suite', name)
+    return true
+  } catch {
+    return false
+  }
+}

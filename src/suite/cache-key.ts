@@ -1,0 +1,66 @@
+// The response cache's key (SPEC §14): a target answer is reused when the case, its input, the
+// target's declared config, the sample index and the artifacts are all unchanged. Every part that
+// could hold a secret (a config value, an input) enters only as a sha256 digest, and the parts'
+// digests are kept with the entry so that a miss can be explained part by part.
+import { canonicalJson, sha256Hex } from './hashing.js'
+import type { JsonObject, TokenUsage } from './types.js'
+
+/** The parts of a cache key, each a sha256 hex digest except the sample index. */
+export interface CacheKeyParts {
+  input: string
+  target: string
+  sample: number
+  artifacts: string
+}
+
+/** The parts `cache why` names, in the order it names them. */
+export const CACHE_KEY_PARTS = ['input', 'target', 'sample', 'artifacts'] as const satisfies readonly (keyof CacheKeyParts)[]
+
+/** A target answer as the cache keeps it: plain JSON, as the target returned it. */
+export interface CachedTargetAnswer {
+  output: unknown
+  model?: string
+  usage?: TokenUsage
+}
+
+/** One entry of the response cache. */
+export interface CacheEntry {
+  /** 64 hex: sha256 over the case id and the parts; the entry's address. */
+  key: string
+  case_id: string
+  parts: CacheKeyParts
+  answer: CachedTargetAnswer
+  /** When the answer was asked for (ISO-8601 UTC with microseconds). */
+  cached_at: string
+}
+
+/** What a case's answers do not depend on by sample: its input, the target config, the artifacts. */
+export interface CaseCacheSubject {
+  input: string
+  target: string
+  artifacts: string
+}
+
+export function targetDigest(targetConfig: JsonObject): string {
+  return sha256Hex(canonicalJson(targetConfig))
+}
+
+export function artifactsDigest(artifacts: Record<string, string>): string {
+  return sha256Hex(canonicalJson(artifacts))
+}
+
+export function inputDigest(input: unknown): string {
+  return sha256Hex(canonicalJson({ input }))
+}
+
+export function cacheKeyParts(subject: CaseCacheSubject, sample: number): CacheKeyParts {
+  return { input: subject.input, target: subject.target, sample, artifacts: subject.artifacts }
+}
+
+export function cacheKeyOf(caseId: string, parts: CacheKeyParts): string {
+  return sha256Hex(canonicalJson({ cache: 1, case_id: caseId, ...parts }))
+}
+
+export function isCacheKey(value: unknown): value is string {
+  return typeof value === 'string' && /^[0-9a-f]{64}$/.test(value)
+}

@@ -1,0 +1,177 @@
+// The response cache (SPEC §14): a target answer is reused while the case input, the target config,
+// the sample index and the artifacts are unchanged; a run that used cached answers says how many,
+// is marked so, and is never promoted; `digline cache why` names the part of the key that changed.
+// Real `vitest --watch`, `vitest run` and `digline` processes on a real store.
+import { spawn } from 'node:child_process'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, test } from 'vitest'
+import { installRoot, makeProject, type Project } from '../helpers/project.js'
+
+interface Shape {
+  inputs?: string[]
+  model?: string
+  check?: string
+  cache?: string
+}
+
+const INPUTS = ['paris', 'rome', 'oslo', 'lima', 'bern', 'kyiv']
+
+function suite({ inputs = INPUTS, model = 'up-v1', check = "output === 'ANSWER-' + expected", cache = '' }: Shape = {}): string {
+  return `import { evalSuite } from 'digline'
+import { appendFileSync } from 'node:fs'
+
+const inputs = ${JSON.stringify(inputs)}
+
+evalSuite({
+  name: 'cached',
+  cases: inputs.map((input, i) => ({ id: 'c' + i, input, expected: input.toUpperCase() })),
+  target: {
+    config: { model: ${JSON.stringify(model)}, note: 'RAW-CONFIG-VALUE-123' },
+    async ask(input, ctx) {
+      appendFileSync('calls.log', ctx.caseId + ':' + ctx.sample + '\\n')
+      return { output: 'ANSWER-' + input.toUpperCase(), model: 'up-1' }
+    },
+  },
+  samples: 2,
+  scorers: [{ name: 'shout', score: ({ output, expected }) => ${check} }],
+  concurrency: 4,
+  ${cache}
+})
+`
+}
+
+function calls(project: Project): string[] {
+  const file = join(project.dir, 'calls.log')
+  return existsSync(file) ? readFileSync(file, 'utf8').trim().split('\n').filter(Boolean) : []
+}
+
+function runDocuments(project: Project): Record<string, unknown>[] {
+  const dir = join(project.dir, '.digline', 'acme', 'runs', 'cached')
+  return project.runFiles('acme', 'cached').map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as Record<string, unknown>)
+}
+
+function cacheFiles(project: Project): string[] {
+  const root = join(project.dir, '.digline', 'acme', 'cache')
+  if (!existsSync(root)) return []
+  return readdirSync(root, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => readFileSync(join(e.parentPath, e.name), 'utf8'))
+}
+
+async function until(what: string, condition: () => boolean, ms = 120_000): Promise<void> {
+  const end = Date.now() + ms
+  while (!condition()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((r) => setTimeout(r, 200))
+  }
+}
+
+const ON = { DIGLINE_CACHE: '1' }
+
+describe('the response cache', () => {
+  test('under a real `vitest --watch`, saving an edited scorer re-judges every case with zero target calls', async () => {
+    const project = makeProject({ 'evals/cached.eval.ts': suite() })
+    const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(VITEST|TEST$|NODE_ENV$|DIGLINE_|CI$)/.test(k)))
+    const child = spawn(process.execPath, [join(installRoot(), 'node_modules', 'vitest', 'vitest.mjs'), '--watch'], {
+      cwd: project.dir,
+      env: { ...env, NO_COLOR: '1', FORCE_COLOR: '0' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+      detached: true,
+    })
+    let output = ''
+    child.stdout.on('data', (d) => (output += d))
+    child.stderr.on('data', (d) => (output += d))
+    try {
+      await until('the first run document', () => runDocuments(project).length === 1)
+      expect(calls(project), output).toHaveLength(12)
+      await until('the first run to settle', () => output.includes('exit 0'))
+      project.write('evals/cached.eval.ts', suite({ check: "output.endsWith(expected) && output.startsWith('ANSWER-')" }))
+      await until('the second run document', () => runDocuments(project).length === 2)
+      expect(calls(project), output).toHaveLength(12)
+      const docs = runDocuments(project)
+      expect(docs.map((d) => d.cached_answers).sort()).toEqual([12, undefined])
+      await until('the second outcome', () => output.includes('12 answers came from the response cache'))
+    } finally {
+      try {
+        process.kill(-child.pid!, 'SIGKILL')
+      } catch {
+        // already gone
+      }
+    }
+  }, 300_000)
+
+  test('an edit of one case input calls exactly that case; the cached run is marked, keeps no answer in its document, and promote refuses it', async () => {
+    const project = makeProject({ 'evals/cached.eval.ts': suite() })
+    const first = await project.vitest([], ON)
+    expect(first.code, first.stdout + first.stderr).toBe(0)
+    expect(calls(project)).toHaveLength(12)
+    const [firstDoc] = runDocuments(project)
+    expect(firstDoc).not.toHaveProperty('cached_answers')
+
+    const edited = [...INPUTS]
+    edited[3] = 'quito'
+    project.write('evals/cached.eval.ts', suite({ inputs: edited }))
+    const second = await project.vitest([], ON)
+    expect(second.code, second.stdout + second.stderr).toBe(0)
+    expect(calls(project).slice(12).sort()).toEqual(['c3:0', 'c3:1'])
+    expect(second.stderr).toContain('6 of 6 cases × 2 samples = 2 calls to the target (10 more answers from the response cache')
+    expect(second.stdout).toContain('10 answers came from the response cache')
+    const secondDoc = runDocuments(project).find((d) => d.cached_answers !== undefined)!
+    expect(secondDoc.cached_answers).toBe(10)
+
+    // Cached answers are answers: in the cache (never committed), not in a document that does not record responses.
+    const texts = project.runFiles('acme', 'cached').map((f) => readFileSync(join(project.dir, '.digline', 'acme', 'runs', 'cached', f), 'utf8'))
+    for (const text of texts) expect(text).not.toContain('ANSWER-')
+    const cache = cacheFiles(project)
+    expect(cache).toHaveLength(14)
+    expect(cache.join('\n')).toContain('ANSWER-QUITO')
+    expect(cache.join('\n')).not.toContain('RAW-CONFIG-VALUE-123')
+    expect(cache.join('\n')).not.toContain('"quito"')
+
+    const secondKey = project
+      .runFiles('acme', 'cached')
+      .find((f) => texts[project.runFiles('acme', 'cached').indexOf(f)]!.includes('"cached_answers"'))!
+      .replace('.json', '')
+    const refused = await project.digline(['promote', '--suite', 'cached', '--run', secondKey])
+    expect(refused.code, refused.stdout + refused.stderr).toBe(64)
+    expect(refused.stderr).toContain('CachedRunNotPromotableError')
+    expect(refused.stderr).toContain('digline run --no-cache')
+  }, 300_000)
+
+  test('`digline cache why` names the part of the key that changed; `cache clear` and `--no-cache` make every call again', async () => {
+    const project = makeProject({ 'evals/cached.eval.ts': suite({ cache: 'cache: true,' }) })
+    const first = await project.vitest([])
+    expect(first.code, first.stdout + first.stderr).toBe(0)
+    expect(calls(project)).toHaveLength(12)
+    const why = async (...args: string[]) => {
+      const r = await project.digline(['cache', 'why', '--suite', 'cached', ...args])
+      expect(r.code, r.stdout + r.stderr).toBe(0)
+      return r.stdout
+    }
+    expect(await why('--case', 'c0')).toContain('case c0 of suite cached, sample 0: cached')
+
+    const edited = [...INPUTS]
+    edited[2] = 'oslo, norway'
+    project.write('evals/cached.eval.ts', suite({ inputs: edited, cache: 'cache: true,' }))
+    expect(await why('--case', 'c2')).toMatch(/a cache miss\. Since the answer cached at .* \(sample 0\), the case input changed/)
+    expect(await why('--case', 'c1', '--sample', '3')).toMatch(/\(sample \d\), the sample index changed/)
+
+    project.write('evals/cached.eval.ts', suite({ inputs: edited, model: 'up-v2', cache: 'cache: true,' }))
+    expect(await why('--case', 'c2')).toContain('the case input, the target config changed')
+    expect(await why('--case', 'c1')).toMatch(/\(sample 0\), the target config changed/)
+
+    project.write('evals/cached.eval.ts', suite({ cache: 'cache: true,' }))
+    const off = await project.digline(['run', '--no-cache'])
+    expect(off.code, off.stdout + off.stderr).toBe(0)
+    expect(calls(project)).toHaveLength(24)
+    const cleared = await project.digline(['cache', 'clear', '--suite', 'cached'])
+    expect(cleared.code, cleared.stdout + cleared.stderr).toBe(0)
+    expect(cleared.stdout).toContain('Removed 12 cached answers of suite cached')
+    expect(await why('--case', 'c0')).toContain('nothing is cached for this case')
+    const refilled = await project.vitest([])
+    expect(refilled.code, refilled.stdout + refilled.stderr).toBe(0)
+    expect(calls(project)).toHaveLength(36)
+    expect(runDocuments(project).every((d) => d.cached_answers === undefined)).toBe(true)
+  }, 300_000)
+})

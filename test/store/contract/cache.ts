@@ -1,0 +1,99 @@
+// The response-cache part (SPEC §14): answers by key, per tenant and suite, disposable, and never
+// touched by the delete of a run. Backend-neutral: it speaks only through the Store contract.
+import { describe, expect, it } from 'vitest'
+import { PathRefusedError } from '../../../src/errors.js'
+import { artifactsDigest, cacheKeyOf, cacheKeyParts, inputDigest, targetDigest, type CacheEntry } from '../../../src/suite/cache-key.js'
+import { keyOf, makeRun } from '../../helpers/make-run.js'
+import { HOSTILE_NAMES, refusedWithoutChange, type ContractSubject } from './harness.js'
+
+function entry(caseId: string, sample: number, output: unknown, at: string, input: unknown = caseId): CacheEntry {
+  const parts = cacheKeyParts({ input: inputDigest(input), target: targetDigest({ model: 'geo-v1', temperature: 0 }), artifacts: artifactsDigest({}) }, sample)
+  return { key: cacheKeyOf(caseId, parts), case_id: caseId, parts, answer: { output, model: 'geo-v1-2026', usage: { input_tokens: 12, output_tokens: 3 } }, cached_at: at }
+}
+
+const T1 = '2026-12-01T09:00:00.000001Z'
+const T2 = '2026-12-01T09:00:01.000001Z'
+
+export function cachePart(current: () => ContractSubject): void {
+  describe('the response cache', () => {
+    it('gives back an entry exactly as it was filed, under its tenant, suite, case and key only', async () => {
+      const { store } = current()
+      const paris = entry('france', 0, { text: 'Paris', list: [1, 2, null] }, T1)
+      expect(await store.cachedAnswer('acme', 'capitals', 'france', paris.key)).toBeUndefined()
+      await store.cacheAnswer('acme', 'capitals', paris)
+      expect(await store.cachedAnswer('acme', 'capitals', 'france', paris.key)).toEqual(paris)
+      expect(await store.cachedAnswer('acme', 'rivers', 'france', paris.key)).toBeUndefined()
+      expect(await store.cachedAnswer('globex', 'capitals', 'france', paris.key)).toBeUndefined()
+      expect(await store.cachedAnswer('acme', 'capitals', 'france', entry('france', 1, 'x', T1).key)).toBeUndefined()
+    })
+
+    it('replaces an entry filed again under the same key', async () => {
+      const { store } = current()
+      await store.cacheAnswer('acme', 'capitals', entry('france', 0, 'Paris', T1))
+      const again = entry('france', 0, 'Paris, France', T2)
+      await store.cacheAnswer('acme', 'capitals', again)
+      expect(await store.cachedAnswer('acme', 'capitals', 'france', again.key)).toEqual(again)
+      expect(await store.cachedAnswersOf('acme', 'capitals', 'france')).toEqual([again])
+    })
+
+    it("lists one case's entries newest first, and none of another case", async () => {
+      const { store } = current()
+      const old = entry('france', 0, 'Paris', T1, 'France')
+      const newer = entry('france', 0, 'Paris', T2, 'France (edited)')
+      const other = entry('spain', 0, 'Madrid', T2)
+      for (const e of [old, newer, other]) await store.cacheAnswer('acme', 'capitals', e)
+      expect(await store.cachedAnswersOf('acme', 'capitals', 'france')).toEqual([newer, old])
+      expect(await store.cachedAnswersOf('acme', 'capitals', 'italy')).toEqual([])
+      expect(await store.cachedAnswersOf('acme', 'rivers', 'france')).toEqual([])
+    })
+
+    it('clears one suite, or every suite of a tenant, saying how many entries went, and never another tenant', async () => {
+      const { store } = current()
+      await store.cacheAnswer('acme', 'capitals', entry('france', 0, 'Paris', T1))
+      await store.cacheAnswer('acme', 'capitals', entry('france', 1, 'Paris', T1))
+      await store.cacheAnswer('acme', 'rivers', entry('nile', 0, 'Egypt', T1))
+      await store.cacheAnswer('globex', 'capitals', entry('france', 0, 'Paris', T1))
+      expect(await store.clearCache('acme', 'capitals')).toBe(2)
+      expect(await store.cachedAnswersOf('acme', 'capitals', 'france')).toEqual([])
+      expect(await store.cachedAnswersOf('acme', 'rivers', 'nile')).toHaveLength(1)
+      expect(await store.clearCache('acme', 'capitals')).toBe(0)
+      expect(await store.clearCache('acme')).toBe(1)
+      expect(await store.cachedAnswersOf('acme', 'rivers', 'nile')).toEqual([])
+      expect(await store.cachedAnswersOf('globex', 'capitals', 'france')).toHaveLength(1)
+    })
+
+    it('is not touched by the delete of a run, and adds nothing to the runs or journals a suite lists', async () => {
+      const { store } = current()
+      const run = makeRun()
+      await store.writeRun(run)
+      const paris = entry('france', 0, 'Paris', T1)
+      await store.cacheAnswer(run.tenant, run.suite, paris)
+      expect((await store.listRuns(run.tenant, run.suite)).runs.map((r) => r.key)).toEqual([keyOf(run)])
+      expect(await store.pending(run.tenant, run.suite)).toEqual([])
+      await store.deleteRun(run.tenant, run.suite, keyOf(run))
+      expect(await store.cachedAnswer(run.tenant, run.suite, 'france', paris.key)).toEqual(paris)
+    })
+
+    it('refuses an entry filed under a key that is not the key of its own parts, and changes nothing', async () => {
+      const subject = current()
+      const paris = entry('france', 0, 'Paris', T1)
+      await refusedWithoutChange(subject, () => subject.store.cacheAnswer('acme', 'capitals', { ...paris, key: entry('france', 1, 'Paris', T1).key }), PathRefusedError)
+    })
+
+    it('refuses hostile names and malformed keys before any I/O', async () => {
+      const subject = current()
+      const { store } = subject
+      const paris = entry('france', 0, 'Paris', T1)
+      for (const name of HOSTILE_NAMES) {
+        await refusedWithoutChange(subject, () => store.cacheAnswer(name, 'capitals', paris), PathRefusedError)
+        await refusedWithoutChange(subject, () => store.cacheAnswer('acme', name, paris), PathRefusedError)
+        await refusedWithoutChange(subject, () => store.cachedAnswer('acme', 'capitals', name, paris.key), PathRefusedError)
+        await refusedWithoutChange(subject, () => store.cachedAnswersOf('acme', name, 'france'), PathRefusedError)
+        await refusedWithoutChange(subject, () => store.clearCache(name), PathRefusedError)
+        await refusedWithoutChange(subject, () => store.clearCache('acme', name), PathRefusedError)
+      }
+      for (const key of ['', '..', 'ABC', paris.key.toUpperCase(), `${paris.key}0`, '../x'])
+        await refusedWithoutChange(subject, () => store.cachedAnswer('acme', 'capitals', 'france', key), PathRefusedError)
+    })
+  })
+}
