@@ -185,6 +185,16 @@ export class HeaderTooLargeError extends DiglineRefusal {
 export class RunPathOccupiedError extends DiglineRefusal {
   readonly name = 'RunPathOccupiedError'
 }
+// lifecycle:
+export class SuiteRetiredError extends DiglineRefusal {
+  readonly name = 'SuiteRetiredError'
+}
+export class ImportConflictError extends DiglineRefusal {
+  readonly name = 'ImportConflictError'
+}
+export class ExportFileOccupiedError extends DiglineRefusal {
+  readonly name = 'ExportFileOccupiedError'
+}
 
 // ── failures ────────────────────────────────────────────────────────────────────────────────────
 
@@ -444,6 +454,22 @@ export const REFUSALS = {
     error: RunPathOccupiedError,
     when: "A pending journal's run document path holds something that is not that run's readable document (an empty or broken file, a directory, another run's document): the run is not finished, and the journal is kept.",
     next: 'Move the file named in the message aside, then `digline run --resume KEY --suite S` finishes the run from its journal.',
+  },
+  // lifecycle:
+  SuiteRetiredError: {
+    error: SuiteRetiredError,
+    when: 'The suite was retired (`digline retire`): a new run, a resume, a re-judge into it, a comparison, a promotion and an import of one of its runs are refused, naming when it was retired. Its runs, baseline, register lines and removal records stay readable.',
+    next: 'Declare the suite under a new name to measure it again; `digline list --retired` shows the retired suites, and `digline show --suite S --run KEY` still reads their runs.',
+  },
+  ImportConflictError: {
+    error: ImportConflictError,
+    when: 'An imported run document has the key of a run already filed in the store (or of another file of the same import) with other content; nothing was imported.',
+    next: 'Compare the two (`digline show --suite S --run KEY --json` and the file); leave the one you do not want out of the import.',
+  },
+  ExportFileOccupiedError: {
+    error: ExportFileOccupiedError,
+    when: 'A file `digline export` would write already exists with other content (or is not a file); nothing was exported.',
+    next: 'Export into an empty directory with --out DIR, or move the file named in the message aside.',
   },
 } as const satisfies Record<string, ErrorEntry<RefusalClass>>
 

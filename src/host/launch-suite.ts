@@ -11,6 +11,7 @@ import { measureRun } from './measure-run.js'
 import { findPending, notePendingJournals } from './pending-journals.js'
 import { announce, prepareRun, type Prepared, type ResumeRequest, type RunContext } from './prepare-run.js'
 import { outcomeOf, type SuiteOutcome } from './suite-outcome.js'
+import { assertNotRetired } from './retired-suites.js'
 import { estimateFromHistory } from './usage-estimate.js'
 
 export interface LaunchSuiteOptions {
@@ -37,6 +38,7 @@ export interface LaunchedSuite {
 }
 
 export async function launchSuite({ suite, ctx, store, only, resume, say }: LaunchSuiteOptions): Promise<LaunchedSuite> {
+  await assertNotRetired(store, ctx.tenant, suite.name, resume === undefined ? `run suite ${suite.name} (nothing was called)` : `resume run ${resume.key} of suite ${suite.name} (nothing was called)`)
   let request: ResumeRequest | undefined
   if (resume !== undefined) {
     if (only !== undefined) {
