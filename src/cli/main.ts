@@ -12,9 +12,23 @@ import { compareCommand } from './commands/compare.js'
 import { rejudgeCommand } from './commands/rejudge.js'
 import { deleteCommand } from './commands/delete.js'
 import { retireCommand } from './commands/retire.js'
+import { exportCommand } from './commands/export.js'
+import { importCommand } from './commands/import.js'
 import { DIGLINE_VERSION } from '../version.js'
 
-export const COMMANDS: readonly Command[] = [runCommand, listCommand, showCommand, pendingCommand, compareCommand, promoteCommand, rejudgeCommand, deleteCommand, retireCommand]
+export const COMMANDS: readonly Command[] = [
+  runCommand,
+  listCommand,
+  showCommand,
+  pendingCommand,
+  compareCommand,
+  promoteCommand,
+  rejudgeCommand,
+  deleteCommand,
+  retireCommand,
+  exportCommand,
+  importCommand,
+]
 
 export function usage(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length))

@@ -38,7 +38,12 @@ export interface LaunchedSuite {
 }
 
 export async function launchSuite({ suite, ctx, store, only, resume, say }: LaunchSuiteOptions): Promise<LaunchedSuite> {
-  await assertNotRetired(store, ctx.tenant, suite.name, resume === undefined ? `run suite ${suite.name} (nothing was called)` : `resume run ${resume.key} of suite ${suite.name} (nothing was called)`)
+  await assertNotRetired(
+    store,
+    ctx.tenant,
+    suite.name,
+    resume === undefined ? `run suite ${suite.name} (nothing was called)` : `resume run ${resume.key} of suite ${suite.name} (nothing was called)`,
+  )
   let request: ResumeRequest | undefined
   if (resume !== undefined) {
     if (only !== undefined) {
