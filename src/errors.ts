@@ -459,7 +459,7 @@ export const REFUSALS = {
   SuiteRetiredError: {
     error: SuiteRetiredError,
     when: 'The suite was retired (`digline retire`): a new run, a resume, a re-judge into it, a comparison, a promotion and an import of one of its runs are refused, naming when it was retired. Its runs, baseline, register lines and removal records stay readable.',
-    next: 'Declare the suite under a new name to measure it again; `digline list --retired` shows the retired suites, and `digline show --suite S --run KEY` still reads their runs.',
+    next: 'Remove the suite from its Vitest file, or declare it under a new name to measure it again; `digline list --retired` shows the retired suites, and `digline show --suite S --run KEY` still reads their runs.',
   },
   ImportConflictError: {
     error: ImportConflictError,

@@ -7,7 +7,7 @@ export function suiteRetiredError(tenant: string, retirement: SuiteRetirement, r
   const { suite, retired_at } = retirement
   return new SuiteRetiredError(
     `refused to ${refused}: suite ${suite} of tenant ${tenant} was retired at ${retired_at} (digline retire), and a retired suite takes no new run, comparison, promotion or import; nothing was changed`,
-    `declare the suite under a new name to measure it again; \`digline list --retired\` shows the retired suites and \`digline list --suite ${suite}\` its runs, which stay readable`,
+    `remove suite ${suite} from its Vitest file, or declare it under a new name to measure it again (a retired suite is never restored); \`digline list --suite ${suite}\` shows its runs, which stay readable`,
     ['--suite'],
   )
 }

@@ -49,6 +49,8 @@ test('retire hides a suite and refuses what would add to it, before any call; it
   const again = await project.digline(['retire', '--suite', 'capitals'])
   expect(again.code).toBe(0)
   expect(again.stdout.trim()).toBe(`Suite capitals of tenant acme was already retired at ${retiredAt}; nothing was changed.`)
+  const asJson = await project.digline(['retire', '--suite', 'capitals', '--json'])
+  expect(JSON.parse(asJson.stdout)).toEqual({ tenant: 'acme', suite: 'capitals', retired_at: retiredAt, already_retired: true, runs: 2, baseline: k1, pending: [pending] })
 
   const listed = await project.digline(['list'])
   expect(listed.stdout).toMatch(/^rivers {2}2 run\(s\)/m)
