@@ -468,7 +468,7 @@ export const REFUSALS = {
   },
   ExportFileOccupiedError: {
     error: ExportFileOccupiedError,
-    when: 'A file `digline export` would write already exists with other content (or is not a file); nothing was exported.',
+    when: 'A file `digline export` would write is in the way: it exists with other content, is not a file, or cannot be looked at; nothing was exported.',
     next: 'Export into an empty directory with --out DIR, or move the file named in the message aside.',
   },
 } as const satisfies Record<string, ErrorEntry<RefusalClass>>

@@ -1,7 +1,8 @@
 // `digline export` (SPEC §10, docs/adr/0047): the run documents of a suite as the store files them,
 // byte for byte, written as `<out>/<suite>/<key>.json`. Every file is checked before the first
 // write: one already there with other content refuses the whole export.
-import { lstat, mkdir, readFile, rename, writeFile } from 'node:fs/promises'
+import { randomUUID } from 'node:crypto'
+import { lstat, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { serializeRun } from '../document/serialize.js'
 import { ExportFileOccupiedError, type DiglineErrorData } from '../errors.js'
@@ -47,11 +48,11 @@ export interface ExportedFiles {
 async function occupant(file: string, text: string): Promise<'absent' | 'same' | 'other'> {
   try {
     if (!(await lstat(file)).isFile()) return 'other'
+    return (await readFile(file, 'utf8')) === text ? 'same' : 'other'
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 'absent'
-    throw error
+    // A path that cannot be looked at (a file where a directory should be, no permission) is in the way too.
+    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'absent' : 'other'
   }
-  return (await readFile(file, 'utf8')) === text ? 'same' : 'other'
 }
 
 /** Writes the runs under `outDir`; plans every file first, so a refusal writes nothing. */
@@ -64,7 +65,7 @@ export async function writeExport(outDir: string, cwd: string, runs: readonly Ex
     const state = await occupant(file, run.text)
     if (state === 'other') {
       throw new ExportFileOccupiedError(
-        `refused to export run ${run.key} of suite ${run.suite}: ${file} already exists with other content; nothing was exported`,
+        `refused to export run ${run.key} of suite ${run.suite}: ${file} is in the way (it exists, or cannot be looked at, and does not hold these bytes); nothing was exported`,
         `digline export --suite ${run.suite} --out DIR with an empty DIR, or move ${file} aside`,
         ['--out'],
       )
@@ -78,9 +79,14 @@ export async function writeExport(outDir: string, cwd: string, runs: readonly Ex
       continue
     }
     await mkdir(item.dir, { recursive: true })
-    const temp = `${item.file}.${process.pid}.tmp`
-    await writeFile(temp, item.text, { flag: 'wx' })
-    await rename(temp, item.file)
+    const temp = `${item.file}.${randomUUID()}.tmp`
+    try {
+      await writeFile(temp, item.text, { flag: 'wx' })
+      await rename(temp, item.file)
+    } catch (error) {
+      await rm(temp, { force: true })
+      throw error
+    }
     out.written.push(item.file)
   }
   return out

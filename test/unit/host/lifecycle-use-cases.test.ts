@@ -115,7 +115,7 @@ describe('export', () => {
     const blocked = join(out, 'capitals', `${selected.runs[1]!.key}.json`)
     mkdirSync(join(out, 'capitals'), { recursive: true })
     writeFileSync(blocked, 'mine\n')
-    await expect(writeExport(out, temp.dir, selected.runs)).rejects.toThrow(/already exists with other content/)
+    await expect(writeExport(out, temp.dir, selected.runs)).rejects.toThrow(/is in the way/)
     expect(existsSync(join(out, 'capitals', `${selected.runs[0]!.key}.json`))).toBe(false)
   })
 })
