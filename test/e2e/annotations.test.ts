@@ -87,17 +87,18 @@ test('JUnit and JSON reporters show each case verdict, score and reason; a merge
   expect(project.read('calls.log')).toBe(calls)
 })
 
-test('an errored case says ERROR with its cause and message, on the red test', async () => {
+test('an errored case says ERROR with its cause and message, on the red test, once however often Vitest retries it', async () => {
   const project = makeProject({
     'evals/broken.eval.ts': countingSuite({ name: 'broken', cases: 2, extra: '' }).replace(
       'const sample = ctx.sample',
       "const sample = ctx.sample\n      if (i === 1) throw new Error('the target broke on purpose')",
     ),
   })
-  const run = await project.vitest(['--reporter=junit', '--outputFile.junit=junit.xml'], { DIGLINE_CREATED_AT: AT })
+  const run = await project.vitest(['--reporter=junit', '--outputFile.junit=junit.xml', '--retry=2'], { DIGLINE_CREATED_AT: AT })
   expect(run.code, run.stdout + run.stderr).toBe(2)
   const xml = project.read('junit.xml')
   const props = junitProperties(xml, 'broken', 'c001')
   expect(props[0]).toEqual(['digline.verdict', 'ERROR (cause: target): the case could not be judged'])
+  expect(props.map(([name]) => name)).toEqual(['digline.verdict', 'digline.reason'])
   expect(props.find(([name]) => name === 'digline.reason')?.[1]).toMatch(/the target broke on purpose/)
 })
