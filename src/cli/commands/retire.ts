@@ -30,8 +30,9 @@ ${PROJECT_HELP}`,
     const { settings, store } = await openProject(io.cwd, values, io.env)
     const retired = await retireSuite(store, settings.tenant, suite)
     if (values.json) {
-      const { tenant, retirement, already, runs, baseline, pending } = retired
-      io.stdout(JSON.stringify({ tenant, suite, retired_at: retirement.retired_at, already_retired: already, runs, baseline, pending }, null, 2))
+      const { tenant, retirement, already, runs, baseline, baselineRefusal, pending } = retired
+      const refusal = baselineRefusal === undefined ? {} : { baseline_refusal: baselineRefusal }
+      io.stdout(JSON.stringify({ tenant, suite, retired_at: retirement.retired_at, already_retired: already, runs, baseline, ...refusal, pending }, null, 2))
     } else {
       io.stdout(describeRetirement(retired).join('\n'))
     }

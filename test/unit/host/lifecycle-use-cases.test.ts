@@ -4,12 +4,12 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { hostname, tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { serializeRun } from '../../../src/document/serialize.js'
 import { ImportConflictError, LiveRunError, RunRemovedError, SuiteRetiredError, TenantMismatchError, UnreadableRunError } from '../../../src/errors.js'
 import { importRuns } from '../../../src/host/import-runs.js'
-import { retireSuite } from '../../../src/host/retire-suite.js'
+import { describeRetirement, retireSuite } from '../../../src/host/retire-suite.js'
 import { runsToExport, writeExport } from '../../../src/host/export-runs.js'
 import { createdAtSeconds, keyOf, makeRun } from '../../helpers/make-run.js'
 import { refusedWithoutChange, type ContractSubject } from '../../store/contract/harness.js'
@@ -101,6 +101,15 @@ describe('retire', () => {
     const retired = await retireSuite(temp.store, 'acme', 'rivers')
     expect(retired).toMatchObject({ already: false, runs: 0, baseline: null, pending: [keyOf(runDoc({ suite: 'rivers', at: 1 }))] })
     expect((await retireSuite(temp.store, 'acme', 'rivers')).already).toBe(true)
+  })
+
+  it('is not stopped by a baseline that cannot be read, which it keeps byte for byte and names', async () => {
+    mkdirSync(join(temp.root, 'acme', 'baselines'), { recursive: true })
+    writeFileSync(join(temp.root, 'acme', 'baselines', 'capitals.json'), '{ not json')
+    const retired = await retireSuite(temp.store, 'acme', 'capitals')
+    expect(retired).toMatchObject({ baseline: null, baselineRefusal: 'UnreadableBaselineError' })
+    expect(describeRetirement(retired)[1]).toContain('its baseline (which cannot be read: UnreadableBaselineError)')
+    expect(readFileSync(join(temp.root, 'acme', 'baselines', 'capitals.json'), 'utf8')).toBe('{ not json')
   })
 })
 
