@@ -16,6 +16,7 @@ import { registeredCaseHooks } from './case-hooks.js'
 import { CaseErroredError, SuiteNotHeldError, describeMisses } from './test-errors.js'
 import type { ProvidedDigline } from './provided.js'
 import { claimSuiteName, duplicate, type SuiteClaim } from './suite-name-claim.js'
+import { annotateOnce, caseAnnotations, suiteAnnotations } from './case-annotations.js'
 
 /** The name of the test that closes every suite and carries its verdict. */
 export const VERDICT_TEST = 'digline verdict'
@@ -91,7 +92,7 @@ export function evalSuite<I, O, E>(definition: SuiteDefinition<I, O, E>): void {
     for (const c of suite.cases) {
       test(
         c.id,
-        async ({ task, skip, signal }) => {
+        async ({ task, skip, signal, annotate }) => {
           const started = await run!
           started.stopWith(signal)
           const leftOut = started.leftOutNote(c.id)
@@ -106,6 +107,7 @@ export function evalSuite<I, O, E>(definition: SuiteDefinition<I, O, E>): void {
             suite: suite.name,
             case: { case_id: c.id, verdict: result.verdict, score: result.score, reason: result.error?.message ?? result.reason },
           }
+          await annotateOnce(task, annotate, caseAnnotations(result))
           if (result.verdict === 'error') throw new CaseErroredError(suite.name, c.id, result.error!.cause, result.error!.message)
         },
         suite.timeout,
@@ -114,11 +116,12 @@ export function evalSuite<I, O, E>(definition: SuiteDefinition<I, O, E>): void {
 
     test(
       VERDICT_TEST,
-      async ({ task, signal }) => {
+      async ({ task, signal, annotate }) => {
         const started = await run!
         started.stopWith(signal)
         const outcome: SuiteOutcome = await started.outcome
         task.meta.digline = { kind: 'suite', outcome }
+        await annotateOnce(task, annotate, suiteAnnotations(outcome))
         if (outcome.status === 'errored') throw new SuiteNotHeldError(`${outcome.aggregates.errored} case(s) errored, so suite ${suite.name} could not be judged (exit 2)`)
         if (outcome.status === 'baseline-unreadable')
           throw new SuiteNotHeldError(`suite ${suite.name} could not be judged against its baseline: ${outcome.comparison?.warnings.join('; ') ?? 'the baseline cannot be read'}`)

@@ -189,6 +189,16 @@ export class RunPathOccupiedError extends DiglineRefusal {
 export class NoBaselineError extends DiglineRefusal {
   readonly name = 'NoBaselineError'
 }
+// lifecycle:
+export class SuiteRetiredError extends DiglineRefusal {
+  readonly name = 'SuiteRetiredError'
+}
+export class ImportConflictError extends DiglineRefusal {
+  readonly name = 'ImportConflictError'
+}
+export class ExportFileOccupiedError extends DiglineRefusal {
+  readonly name = 'ExportFileOccupiedError'
+}
 
 // ── failures ────────────────────────────────────────────────────────────────────────────────────
 
@@ -476,6 +486,22 @@ export const REFUSALS = {
     error: CachedRunNotPromotableError,
     when: 'A promotion named a run that reused answers from the response cache (cached_answers in its header): its answers were not all asked for in that run, so it is never a baseline.',
     next: 'Run the suite with the cache off (`digline run --no-cache`, or DIGLINE_CACHE=0 vitest run) and promote that run.',
+  },
+  // lifecycle:
+  SuiteRetiredError: {
+    error: SuiteRetiredError,
+    when: 'The suite was retired (`digline retire`): a new run, a resume, a re-judge into it, a comparison, a promotion and an import of one of its runs are refused, naming when it was retired. Its runs, baseline, register lines and removal records stay readable.',
+    next: 'Remove the suite from its Vitest file, or declare it under a new name to measure it again; `digline list --retired` shows the retired suites, and `digline show --suite S --run KEY` still reads their runs.',
+  },
+  ImportConflictError: {
+    error: ImportConflictError,
+    when: 'An imported run document has the key of a run already filed in the store (or of another file of the same import) with other content; nothing was imported.',
+    next: 'Compare the two (`digline show --suite S --run KEY --json` and the file); leave the one you do not want out of the import.',
+  },
+  ExportFileOccupiedError: {
+    error: ExportFileOccupiedError,
+    when: 'A file `digline export` would write is in the way: it exists with other content, is not a file, or cannot be looked at; nothing was exported.',
+    next: 'Export into an empty directory with --out DIR, or move the file named in the message aside.',
   },
 } as const satisfies Record<string, ErrorEntry<RefusalClass>>
 

@@ -13,6 +13,9 @@ import { rejudgeCommand } from './commands/rejudge.js'
 import { deleteCommand } from './commands/delete.js'
 import { planCommand } from './commands/plan.js'
 import { cacheCommand } from './commands/cache.js'
+import { retireCommand } from './commands/retire.js'
+import { exportCommand } from './commands/export.js'
+import { importCommand } from './commands/import.js'
 import { DIGLINE_VERSION } from '../version.js'
 
 export const COMMANDS: readonly Command[] = [
@@ -26,6 +29,9 @@ export const COMMANDS: readonly Command[] = [
   deleteCommand,
   planCommand,
   cacheCommand,
+  retireCommand,
+  exportCommand,
+  importCommand,
 ]
 
 export function usage(): string {

@@ -15,6 +15,7 @@ import { openAnswerCache } from './answer-cache.js'
 import { cacheIsOn } from './cache-setting.js'
 import { budgetReached, holdBillAgainstBudget, launchBudget } from './run-budget.js'
 import { outcomeOf, type SuiteOutcome } from './suite-outcome.js'
+import { assertNotRetired } from './retired-suites.js'
 import { estimateFromHistory } from './usage-estimate.js'
 
 export interface LaunchSuiteOptions {
@@ -41,6 +42,12 @@ export interface LaunchedSuite {
 }
 
 export async function launchSuite({ suite, ctx, store, only, resume, say }: LaunchSuiteOptions): Promise<LaunchedSuite> {
+  await assertNotRetired(
+    store,
+    ctx.tenant,
+    suite.name,
+    resume === undefined ? `run suite ${suite.name} (nothing was called)` : `resume run ${resume.key} of suite ${suite.name} (nothing was called)`,
+  )
   let request: ResumeRequest | undefined
   if (resume !== undefined) {
     if (only !== undefined) {

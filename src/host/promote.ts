@@ -17,6 +17,7 @@ import type { Store } from '../store/contract.js'
 import { assertSafeSegment } from '../suite/assert-safe-segment.js'
 import { createdAtNow } from '../suite/keys.js'
 import { assertNotRemoved } from './removed-runs.js'
+import { assertNotRetired } from './retired-suites.js'
 
 export interface PromoteRequest {
   store: Store
@@ -76,6 +77,7 @@ export async function promoteRun(request: PromoteRequest): Promise<Promotion> {
   assertSafeSegment('suite', suite)
   assertSafeSegment('key', key)
   if (replacing !== undefined) assertSafeSegment('key', replacing)
+  await assertNotRetired(store, tenant, suite, `promote run ${key} of suite ${suite}`)
   await assertNotRemoved(store, tenant, suite, key, 'promote')
   const current = await store.readBaseline(tenant, suite)
   const run = await store.readRun(tenant, suite, key)

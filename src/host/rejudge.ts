@@ -10,6 +10,7 @@ import type { EvalCase, ResolvedSuite, TargetAnswer, TargetContext } from '../su
 import { buildRunDocument, type Measured } from './measure-run.js'
 import { prepareRun, type Prepared, type RunContext } from './prepare-run.js'
 import { assertNotRemoved } from './removed-runs.js'
+import { assertNotRetired } from './retired-suites.js'
 import { resolveRunKey } from './run-key.js'
 import { assertSafeSegment } from '../suite/assert-safe-segment.js'
 
@@ -36,6 +37,7 @@ export interface PreparedReplay {
 
 export async function prepareReplay(suite: ResolvedSuite, ctx: RunContext, store: Store, request: RejudgeRequest): Promise<PreparedReplay> {
   const { source } = request
+  await assertNotRetired(store, ctx.tenant, suite.name, `re-judge run ${source.key} of suite ${source.suite} into suite ${suite.name}`)
   await assertNotRemoved(store, ctx.tenant, source.suite, source.key, 're-judge')
   const doc = await store.readRun(ctx.tenant, source.suite, source.key)
   const where = `run ${source.key} of suite ${source.suite}`

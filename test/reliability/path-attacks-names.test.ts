@@ -101,6 +101,9 @@ describe('hostile names on the command line', () => {
     ['rejudge', ['--suite', '$suite', '--run', '$key']],
     ['rejudge', ['--suite', 'capitals', '--run', RUN_KEY, '--into', '$suite']],
     ['delete', ['--suite', '$suite', '--run', '$key']],
+    ['retire', ['--suite', '$suite']],
+    ['export', ['--suite', '$suite', '--run', '$key', '--out', 'exported']],
+    ['list', ['--retired']],
   ]
 
   test('every command refuses every hostile tenant, suite and key with exit 64, naming the refusal, and nothing changes', async () => {

@@ -8,6 +8,7 @@ import { openProject } from '../../host/open-project.js'
 import { parseCommand, requireFlag, PROJECT_OPTIONS } from '../parse.js'
 import { PROJECT_HELP, type Command } from '../command.js'
 import { resolveRunKey } from '../../host/run-key.js'
+import { assertNotRetired } from '../../host/retired-suites.js'
 
 export const compareCommand: Command = {
   name: 'compare',
@@ -42,6 +43,7 @@ ${PROJECT_HELP}`,
     if (format !== 'text' && format !== 'md') throw new UsageError(`digline compare: --format ${format} is not text or md`, 'Run `digline compare --help`.', ['--format'])
     if (values.json && values.format !== undefined) throw new UsageError('digline compare: --json and --format go separately', 'Pass one of them.', ['--format'])
     const { settings, store } = await openProject(io.cwd, values, io.env)
+    await assertNotRetired(store, settings.tenant, suite, `compare run ${runArg} of suite ${suite} with its baseline`)
     const key = await resolveRunKey(store, settings.tenant, suite, runArg)
     const document = await store.readRun(settings.tenant, suite, key)
     const comparison = await compareWithBaseline(store, document)

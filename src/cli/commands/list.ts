@@ -2,7 +2,8 @@ import { percent } from '../../host/format-outcome.js'
 import { openProject } from '../../host/open-project.js'
 import { parseCommand, requireFlag, PROJECT_OPTIONS } from '../parse.js'
 import { PROJECT_HELP, type CliIo, type Command } from '../command.js'
-import { isDiglineError } from '../../errors.js'
+import { UsageError } from '../../errors.js'
+import { liveSuiteSummaries, retiredSuiteSummaries, type SuiteSummary } from '../../host/suite-summaries.js'
 import type { Store } from '../../store/contract.js'
 
 /** The first 12 hex digits, keeping the `-dirty` mark of a work tree with changes. */
@@ -11,60 +12,57 @@ export function shortCommit(commit: string | null | undefined): string {
   return commit.endsWith('-dirty') ? `${commit.slice(0, 12)}-dirty` : commit.slice(0, 12)
 }
 
-interface SuiteLine {
-  suite: string
-  runs: number
-  latest: string | null
-  baseline: string | null
-  /** Why the baseline cannot be read, when it cannot. */
-  baseline_refusal?: string
-}
-
 async function listSuites(store: Store, tenant: string, storeRoot: string, json: boolean, io: CliIo): Promise<0> {
-  const lines: SuiteLine[] = []
-  for (const suite of await store.listSuites(tenant)) {
-    const runs = (await store.listRuns(tenant, suite)).runs
-    const line: SuiteLine = { suite, runs: runs.filter((r) => r.header !== undefined).length, latest: (await store.latestKey(tenant, suite)) ?? null, baseline: null }
-    try {
-      line.baseline = (await store.readBaseline(tenant, suite))?.promoted_from ?? null
-    } catch (error) {
-      line.baseline_refusal = isDiglineError(error) ? error.name : 'unreadable'
-    }
-    lines.push(line)
-  }
+  const lines = await liveSuiteSummaries(store, tenant)
   if (json) return (io.stdout(JSON.stringify({ tenant, suites: lines }, null, 2)), 0)
   if (lines.length === 0) return (io.stdout(`No suites with runs in tenant ${tenant} (${storeRoot}).`), 0)
-  for (const l of lines) {
-    const baseline = l.baseline_refusal !== undefined ? `baseline unreadable (${l.baseline_refusal})` : l.baseline === null ? 'no baseline' : `baseline ${l.baseline}`
-    io.stdout(`${l.suite}  ${l.runs} run(s)  latest ${l.latest ?? 'none'}  ${baseline}`)
-  }
+  for (const l of lines) io.stdout(`${l.suite}  ${l.runs} run(s)  latest ${l.latest ?? 'none'}  ${baselineText(l)}`)
+  return 0
+}
+
+function baselineText(l: SuiteSummary): string {
+  return l.baseline_refusal !== undefined ? `baseline unreadable (${l.baseline_refusal})` : l.baseline === null ? 'no baseline' : `baseline ${l.baseline}`
+}
+
+async function listRetired(store: Store, tenant: string, storeRoot: string, json: boolean, io: CliIo): Promise<0> {
+  const lines = await retiredSuiteSummaries(store, tenant)
+  if (json) return (io.stdout(JSON.stringify({ tenant, retired: lines }, null, 2)), 0)
+  if (lines.length === 0) return (io.stdout(`No retired suites in tenant ${tenant} (${storeRoot}).`), 0)
+  for (const l of lines) io.stdout(`${l.suite}  retired ${l.retired_at}  ${l.runs} run(s)  ${baselineText(l)}`)
   return 0
 }
 
 export const listCommand: Command = {
   name: 'list',
   summary: 'list the suites of the tenant, or the runs of a suite, oldest first',
-  help: `Usage: digline list [--suite S] [--json]
+  help: `Usage: digline list [--suite S | --retired] [--json]
 
-Without --suite: the tenant's suites, each with its latest run and its baseline.
-With --suite S: the run documents of suite S, reading only each document's header.
-Files that cannot be read are listed with the refusal that names why.
+Without --suite: the tenant's suites, each with its latest run and its baseline; retired suites
+(digline retire) are left out. With --retired: the retired suites, each with when it was retired,
+its runs and its baseline, all kept. With --suite S: the run documents of suite S (retired or not),
+reading only each document's header. Files that cannot be read are listed with the refusal that
+names why.
 
   --suite S   the suite
+  --retired   the retired suites of the tenant
   --json      one JSON document on stdout
 
 ${PROJECT_HELP}`,
   async run(argv, io) {
-    const { values } = parseCommand('list', argv, { ...PROJECT_OPTIONS, suite: { type: 'string' }, json: { type: 'boolean' } })
+    const { values } = parseCommand('list', argv, { ...PROJECT_OPTIONS, suite: { type: 'string' }, retired: { type: 'boolean' }, json: { type: 'boolean' } })
     if (values.help) return (io.stdout(listCommand.help), 0)
+    if (values.retired && values.suite !== undefined) throw new UsageError('digline list: --retired and --suite go separately', 'Pass one of them.', ['--retired'])
     const { settings, store } = await openProject(io.cwd, values, io.env)
+    if (values.retired) return listRetired(store, settings.tenant, settings.storeRoot, values.json === true, io)
     if (values.suite === undefined) return listSuites(store, settings.tenant, settings.storeRoot, values.json === true, io)
     const suite = requireFlag('list', 'suite', values.suite)
     const listing = await store.listRuns(settings.tenant, suite)
+    const retirement = await store.retirementOf(settings.tenant, suite)
     if (values.json) {
-      io.stdout(JSON.stringify(listing, null, 2))
+      io.stdout(JSON.stringify(retirement === undefined ? listing : { ...listing, retired_at: retirement.retired_at }, null, 2))
       return 0
     }
+    if (retirement !== undefined) io.stdout(`Suite ${suite} was retired at ${retirement.retired_at}; its runs are kept:`)
     if (listing.runs.length === 0) {
       io.stdout(`No runs of suite ${suite} in tenant ${settings.tenant} (${settings.storeRoot}).`)
       return 0

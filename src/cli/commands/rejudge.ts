@@ -10,6 +10,7 @@ import { PROJECT_HELP, type Command } from '../command.js'
 import { launchVitest } from '../launch-vitest.js'
 import { parseCommand, requireFlag, PROJECT_OPTIONS } from '../parse.js'
 import { openProject } from '../../host/open-project.js'
+import { assertNotRetired } from '../../host/retired-suites.js'
 
 function notDeclared(suite: string, key: string, into: string): SuiteNotDeclaredError {
   return new SuiteNotDeclaredError(
@@ -57,6 +58,7 @@ ${PROJECT_HELP}`,
     const { settings, store } = await openProject(io.cwd, values, io.env)
     const { tenant } = settings
     const key = await rejudgeSource(store, tenant, suite, runArg)
+    await assertNotRetired(store, tenant, into, `re-judge run ${key} of suite ${suite} into suite ${into}`)
 
     // Only the files that declare T take part: another file's refusal must not be read as this replay's.
     const declaring = (await collectSuiteManifest(vitestBin(io.cwd), io.cwd, withoutDirectives(io.env), settings.configFile)).filter((e) => e.suite === into && e.tenant === tenant)

@@ -1,0 +1,55 @@
+// What a case's test carries into Vitest's own views (vitest --ui, the verbose, JUnit and TAP
+// reporters) as test annotations (docs/adr/0048): its verdict, score and reason, the same text the
+// run document holds, so nothing is quoted that the document does not already keep. A failing case
+// is a green test (docs/adr/0001); its verdict annotation says FAIL so it does not read as a pass.
+import type { CaseResult } from '../src/document/schema.js'
+import { percent } from '../src/host/percent.js'
+import type { SuiteOutcome } from '../src/host/suite-outcome.js'
+
+export const ANNOTATION_PREFIX = 'digline.'
+
+export interface Annotation {
+  type: string
+  message: string
+}
+
+function samplesLine(result: CaseResult): string {
+  return `${result.passed_samples} of ${result.samples.length} sample${result.samples.length === 1 ? '' : 's'} passed`
+}
+
+export function caseAnnotations(result: CaseResult): Annotation[] {
+  const verdict =
+    result.verdict === 'pass'
+      ? `pass: ${samplesLine(result)}`
+      : result.verdict === 'fail'
+        ? `FAIL: ${samplesLine(result)}; the case failed, and its test stays green because a failing case is a measurement (the "digline verdict" test fails when the suite does not hold)`
+        : `ERROR (cause: ${result.error?.cause ?? 'unknown'}): the case could not be judged`
+  const out: Annotation[] = [{ type: `${ANNOTATION_PREFIX}verdict`, message: verdict }]
+  if (result.score !== null) out.push({ type: `${ANNOTATION_PREFIX}score`, message: String(result.score) })
+  const reason = result.error?.message ?? result.reason
+  if (reason !== null && reason !== '') out.push({ type: `${ANNOTATION_PREFIX}reason`, message: reason })
+  return out
+}
+
+export function suiteAnnotations(outcome: SuiteOutcome): Annotation[] {
+  const a = outcome.aggregates
+  const interval = a.pass_rate_ci95 === null ? '' : ` [${percent(a.pass_rate_ci95.low)}, ${percent(a.pass_rate_ci95.high)}]`
+  const errored = a.errored > 0 ? `; ${a.errored} errored case(s), so the run could not be judged` : ''
+  const failing = a.failed > 0 ? `; ${a.failed} failing case(s)${outcome.status === 'held' ? ', allowed by the thresholds' : ''}` : ''
+  return [
+    {
+      type: `${ANNOTATION_PREFIX}suite`,
+      message: `${outcome.status}: pass rate ${percent(a.pass_rate)}${interval} over ${a.cases} case(s)${failing}${errored}; run ${outcome.key}`,
+    },
+  ]
+}
+
+/** Annotates a test once: a retried test (Vitest `retry`) is not annotated again. */
+export async function annotateOnce(
+  task: { annotations?: readonly { type: string }[] },
+  annotate: (message: string, type: string) => Promise<unknown>,
+  annotations: readonly Annotation[],
+): Promise<void> {
+  if ((task.annotations ?? []).some((a) => a.type.startsWith(ANNOTATION_PREFIX))) return
+  for (const a of annotations) await annotate(a.message, a.type)
+}
