@@ -1,7 +1,8 @@
 // `digline/store`: the store library. openStore opens the configured backend; FileResultStore is the
 // embedded default; every backend implements Store and passes the same contract suite.
 export { FileResultStore, type FileResultStoreOptions } from './file/store.js'
-export { DEFAULT_STORE, TEAM_STORE_ISSUE, assertStoreAvailable, openStore, storeLocator, storeTarget, type OpenStoreOptions, type StoreTarget } from './open-store.js'
+export { PostgresStore, type PostgresStoreOptions } from './postgres/store.js'
+export { DEFAULT_STORE, assertStoreAvailable, openStore, storeLocator, storeTarget, type OpenStoreOptions, type StoreTarget } from './open-store.js'
 export { STORE_GITIGNORE } from './file/gitignore.js'
 export type { BaselinesPart, JournalPart, ListedRun, PromotionRequest, PromotionResult, RemovalsPart, RunListing, RunScan, RunsPart, Store, StoredRun } from './contract.js'
 export { REMOVAL_RECORD_VERSION, removalRecordSchema, type Removal, type RemovalNotice, type RemovalRecord, type RemovedRun, type RunRef } from './removal.js'
@@ -27,7 +28,8 @@ export {
   RunRemovedError,
   StoreWriteError,
   SuiteMismatchError,
-  TeamStoreUnavailableError,
+  TeamStoreSchemaTooNewError,
+  TeamStoreUnreachableError,
   TenantMismatchError,
   UnknownSchemaVersionError,
   UnreadableRunError,

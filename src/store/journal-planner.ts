@@ -185,4 +185,3 @@ export class JournalPlanner {
 function defaultGiveUp(file: string, key: string): string {
   return `remove ${join(dirname(file), `${key}.*.jsonl`)}`
 }
-
