@@ -2,7 +2,7 @@
 // embedded default; every backend implements Store and passes the same contract suite.
 export { FileResultStore, type FileResultStoreOptions } from './file/store.js'
 export { PostgresStore, type PostgresStoreOptions } from './postgres/store.js'
-export { DEFAULT_STORE, assertStoreAvailable, openStore, storeLocator, storeTarget, type OpenStoreOptions, type StoreTarget } from './open-store.js'
+export { DEFAULT_STORE, assertStoreAvailable, describeStore, openStore, storeLocator, storeTarget, type OpenStoreOptions, type StoreTarget } from './open-store.js'
 export { STORE_GITIGNORE } from './file/gitignore.js'
 export type { BaselinesPart, JournalPart, ListedRun, PromotionRequest, PromotionResult, RemovalsPart, RunListing, RunScan, RunsPart, Store, StoredRun } from './contract.js'
 export { REMOVAL_RECORD_VERSION, removalRecordSchema, type Removal, type RemovalNotice, type RemovalRecord, type RemovedRun, type RunRef } from './removal.js'

@@ -5,6 +5,7 @@ import { isAbsolute, resolve } from 'node:path'
 import { InvalidOptionsError } from '../errors.js'
 import type { Store } from './contract.js'
 import { FileResultStore } from './file/store.js'
+import { describeServer } from './postgres/connection.js'
 import { PostgresStore } from './postgres/store.js'
 
 export const DEFAULT_STORE = '.digline'
@@ -41,6 +42,12 @@ export interface OpenStoreOptions {
   store: string
   /** Where the store says what it recovered by itself (default: stderr). */
   say?: (line: string) => void
+}
+
+/** The store as messages name it: the directory, or the team store's URL without user, password or query. */
+export function describeStore(locator: string): string {
+  const target = storeTarget(locator)
+  return target.kind === 'file' ? target.root : `the team store ${describeServer(target.url)}`
 }
 
 /** What a locator names, refused by name when it is neither a directory nor a postgres:// URL. Opens nothing. */

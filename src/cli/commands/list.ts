@@ -4,6 +4,7 @@ import { parseCommand, requireFlag, PROJECT_OPTIONS } from '../parse.js'
 import { PROJECT_HELP, type CliIo, type Command } from '../command.js'
 import { isDiglineError } from '../../errors.js'
 import type { Store } from '../../store/contract.js'
+import { describeStore } from '../../store/open-store.js'
 
 /** The first 12 hex digits, keeping the `-dirty` mark of a work tree with changes. */
 export function shortCommit(commit: string | null | undefined): string {
@@ -33,7 +34,7 @@ async function listSuites(store: Store, tenant: string, storeRoot: string, json:
     lines.push(line)
   }
   if (json) return (io.stdout(JSON.stringify({ tenant, suites: lines }, null, 2)), 0)
-  if (lines.length === 0) return (io.stdout(`No suites with runs in tenant ${tenant} (${storeRoot}).`), 0)
+  if (lines.length === 0) return (io.stdout(`No suites with runs in tenant ${tenant} (${describeStore(storeRoot)}).`), 0)
   for (const l of lines) {
     const baseline = l.baseline_refusal !== undefined ? `baseline unreadable (${l.baseline_refusal})` : l.baseline === null ? 'no baseline' : `baseline ${l.baseline}`
     io.stdout(`${l.suite}  ${l.runs} run(s)  latest ${l.latest ?? 'none'}  ${baseline}`)
@@ -66,7 +67,7 @@ ${PROJECT_HELP}`,
       return 0
     }
     if (listing.runs.length === 0) {
-      io.stdout(`No runs of suite ${suite} in tenant ${settings.tenant} (${settings.storeRoot}).`)
+      io.stdout(`No runs of suite ${suite} in tenant ${settings.tenant} (${describeStore(settings.storeRoot)}).`)
       return 0
     }
     for (const run of listing.runs) {
