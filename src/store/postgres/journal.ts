@@ -15,6 +15,9 @@ import type { Journal, JournalOpening, Lease, Pending } from '../journal.js'
 import { bootId, leaseHolds } from '../live-writer.js'
 import { isConnectionFailure, sqlstateOf, type PgConnection } from './connection.js'
 
+/** Appends sent in one INSERT at most (a run has one append in flight per slot). */
+const MAX_BATCH = 256
+
 export interface PgJournalHooks {
   /** The refusal for a removed key (read from its removal record), or the error as it was. */
   removedOr(place: JournalPlace, doing: string, error: unknown): Promise<unknown>
@@ -192,12 +195,15 @@ export class PgJournal {
   }
 }
 
-/** One open leg. Appends run one at a time; each is one committed INSERT of its records. */
+/** One open leg. Its appends are committed in the order they were called, several to one INSERT when they come at once. */
 class PgJournalLeg implements Journal {
   private seq = 0
   private lastObserved: string | undefined
   private failure: StoreWriteError | undefined
   private tail: Promise<unknown> = Promise.resolve()
+  private queue: { caseId: string; lines: string[]; resolve: () => void; reject: (error: unknown) => void }[] = []
+  private flushing = false
+  private idle: Promise<void> = Promise.resolve()
   private heartbeat: NodeJS.Timeout | undefined
 
   constructor(
@@ -236,12 +242,83 @@ class PgJournalLeg implements Journal {
     this.owner.open.delete(this)
   }
 
-  append(progress: CaseProgress): Promise<void> {
-    return this.serialized(() => this.appendNow(progress))
+  /**
+   * Queues the case's records and resolves once they are committed. Appends that come while an
+   * INSERT is in flight (other slots of the run) go together in the next one: a group commit, in
+   * the order they were called, so what is committed is always a prefix of what was appended.
+   */
+  append({ result, cause, observed }: CaseProgress): Promise<void> {
+    if (this.failure !== undefined) {
+      return Promise.reject(
+        new StoreWriteError(
+          `refused to append case ${result.case_id} to ${legLocation(this.hooks, this.place, this.leg)}: an earlier append failed, and the leg takes no more records`,
+          this.failure.next,
+          this.failure.errno,
+        ),
+      )
+    }
+    if (this.heartbeat === undefined) return Promise.reject(new Error(`${legLocation(this.hooks, this.place, this.leg)} is closed; case ${result.case_id} was not journaled`))
+    const observedKey = canonicalJson(observed)
+    const lines: string[] = []
+    try {
+      if (observedKey !== this.lastObserved) lines.push(readable(this.place, encodeObserved(this.place, observed), `the observed identities before case ${result.case_id}`))
+      lines.push(readable(this.place, encodeCase(this.place, result, cause), `case ${result.case_id}`))
+    } catch (error) {
+      return Promise.reject(error as Error)
+    }
+    this.lastObserved = observedKey
+    return new Promise<void>((resolve, reject) => {
+      this.queue.push({ caseId: result.case_id, lines, resolve, reject })
+      if (!this.flushing) {
+        this.flushing = true
+        this.idle = this.flush()
+      }
+    })
+  }
+
+  /** Sends the queue until it is empty; `flushing` turns false in the same step that finds it empty. */
+  private async flush(): Promise<void> {
+    for (;;) {
+      const batch = this.queue.splice(0, MAX_BATCH)
+      if (batch.length === 0) {
+        this.flushing = false
+        return
+      }
+      if (this.failure !== undefined) {
+        for (const entry of batch) entry.reject(this.failure)
+        continue
+      }
+      const lines = batch.flatMap((entry) => entry.lines)
+      try {
+        await this.insert(this.seq + 1, lines)
+        this.seq += lines.length
+        for (const entry of batch) entry.resolve()
+      } catch (error) {
+        const refusal = await this.hooks.removedOr(this.place, 'journal a case of', error).catch((e: unknown) => e)
+        if (isDiglineError(refusal) && refusal.exitCode === 64) {
+          this.failure = new StoreWriteError(refusal.message.split('\n')[0]!, refusal.next, 'removed')
+          for (const entry of batch) entry.reject(refusal)
+          continue
+        }
+        const why = isDiglineError(refusal) ? refusal.message.split('\n')[0]! : String(refusal)
+        const next = `resume the run with \`digline run --resume ${this.place.key}\` once the team store is reachable`
+        this.failure = new StoreWriteError(`digline could not journal a case in ${legLocation(this.hooks, this.place, this.leg)}: ${why}`, next, sqlstateOf(error))
+        for (const entry of batch) {
+          entry.reject(
+            new StoreWriteError(
+              `digline could not journal case ${entry.caseId} in ${legLocation(this.hooks, this.place, this.leg)}: ${why}; every earlier record of the leg is committed, and the leg takes no more records`,
+              next,
+              sqlstateOf(error),
+            ),
+          )
+        }
+      }
+    }
   }
 
   complete(): Promise<void> {
     return this.serialized(async () => {
+      await this.drained()
       this.stopHeartbeat()
       await this.owner.removeLegs(this.place, 'finish')
     })
@@ -249,6 +326,7 @@ class PgJournalLeg implements Journal {
 
   close(): Promise<void> {
     return this.serialized(async () => {
+      await this.drained()
       if (this.heartbeat === undefined) return
       this.stopHeartbeat()
       // The lease ends now: the run is stopped, and any process may resume it at once.
@@ -263,41 +341,15 @@ class PgJournalLeg implements Journal {
     })
   }
 
+  /** Waits until every queued append has been committed or refused. */
+  private async drained(): Promise<void> {
+    while (this.flushing) await this.idle
+  }
+
   private serialized(step: () => Promise<void>): Promise<void> {
     const run = this.tail.then(step)
     this.tail = run.catch(() => undefined)
     return run
-  }
-
-  private async appendNow({ result, cause, observed }: CaseProgress): Promise<void> {
-    if (this.failure !== undefined) {
-      throw new StoreWriteError(
-        `refused to append case ${result.case_id} to ${legLocation(this.hooks, this.place, this.leg)}: an earlier append failed, and the leg takes no more records`,
-        this.failure.next,
-        this.failure.errno,
-      )
-    }
-    if (this.heartbeat === undefined) throw new Error(`${legLocation(this.hooks, this.place, this.leg)} is closed; case ${result.case_id} was not journaled`)
-    const observedKey = canonicalJson(observed)
-    const lines: string[] = []
-    if (observedKey !== this.lastObserved) lines.push(readable(this.place, encodeObserved(this.place, observed), `the observed identities before case ${result.case_id}`))
-    lines.push(readable(this.place, encodeCase(this.place, result, cause), `case ${result.case_id}`))
-    const first = this.seq + 1
-    try {
-      await this.insert(first, lines)
-    } catch (error) {
-      const refusal = await this.hooks.removedOr(this.place, 'journal a case of', error).catch((e: unknown) => e)
-      if (isDiglineError(refusal) && refusal.exitCode === 64) throw refusal
-      const why = isDiglineError(refusal) ? refusal.message.split('\n')[0]! : String(refusal)
-      this.failure = new StoreWriteError(
-        `digline could not journal case ${result.case_id} in ${legLocation(this.hooks, this.place, this.leg)}: ${why}; every earlier record of the leg is committed, and the leg takes no more records`,
-        `resume the run with \`digline run --resume ${this.place.key}\` once the team store is reachable`,
-        sqlstateOf(error),
-      )
-      throw this.failure
-    }
-    this.seq += lines.length
-    this.lastObserved = observedKey
   }
 
   /**
