@@ -109,8 +109,9 @@ export const MIGRATIONS: readonly string[] = [
   END $$;
 
   CREATE TRIGGER digline_runs_guard BEFORE INSERT OR UPDATE ON digline_runs FOR EACH ROW EXECUTE FUNCTION digline_guard_run();
+  -- A record needs its leg (the foreign key): a delete removes the legs under the key's lock, and a
+  -- removed key's leg cannot come back, so a record of a removed run fails without a trigger of its own.
   CREATE TRIGGER digline_legs_guard BEFORE INSERT ON digline_journal_legs FOR EACH ROW EXECUTE FUNCTION digline_guard_key();
-  CREATE TRIGGER digline_records_guard BEFORE INSERT ON digline_journal_records FOR EACH ROW EXECUTE FUNCTION digline_guard_key();
   CREATE TRIGGER digline_baselines_guard BEFORE INSERT OR UPDATE ON digline_baselines FOR EACH ROW EXECUTE FUNCTION digline_guard_baseline();
   `,
 ]

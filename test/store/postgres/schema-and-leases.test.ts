@@ -90,7 +90,7 @@ describe('migrations', () => {
 })
 
 describe('the database enforces removal records, whatever the client checked', () => {
-  test('a raw INSERT of a removed run, of a replay of it, of a journal leg, record or baseline of it fails with SQLSTATE DL001', async () => {
+  test('a raw INSERT of a removed run, of a replay of it, of a journal leg or baseline of it fails with SQLSTATE DL001; of a journal record, for want of its leg', async () => {
     const db = await database('guard')
     const store = new PostgresStore({ url: db.url })
     const run = makeRun()
@@ -103,12 +103,12 @@ describe('the database enforces removal records, whatever the client checked', (
     } finally {
       await store.end()
     }
-    const refused = async (text: string, values: unknown[]): Promise<void> => {
+    const refused = async (text: string, values: unknown[], code = 'DL001'): Promise<void> => {
       const error = await db.sql(text, values).then(
         () => undefined,
         (e: unknown) => e,
       )
-      expect((error as { code?: string } | undefined)?.code, text).toBe('DL001')
+      expect((error as { code?: string } | undefined)?.code, text).toBe(code)
     }
     await refused(`INSERT INTO digline_runs (tenant, suite, key, created_at, header, aggregates, document) VALUES ('acme', 'capitals', $1, 'x', '{}', '{}', '{}')`, [key])
     await refused(
@@ -118,7 +118,7 @@ describe('the database enforces removal records, whatever the client checked', (
     await refused(`INSERT INTO digline_journal_legs (tenant, suite, key, leg, header_line, declared_line, lease_expires_at) VALUES ('acme', 'capitals', $1, 9, 'h', 'd', now())`, [
       key,
     ])
-    await refused(`INSERT INTO digline_journal_records (tenant, suite, key, leg, seq, line) VALUES ('acme', 'capitals', $1, 1, 1, 'r')`, [key])
+    await refused(`INSERT INTO digline_journal_records (tenant, suite, key, leg, seq, line) VALUES ('acme', 'capitals', $1, 1, 1, 'r')`, [key], '23503')
     await refused(`INSERT INTO digline_baselines (tenant, suite, promoted_from, document) VALUES ('acme', 'capitals', $1, '{}')`, [key])
     const { rows } = await db.sql('SELECT count(*)::int AS n FROM digline_runs')
     expect(rows[0].n).toBe(0)
