@@ -155,9 +155,6 @@ export class MissingApiKeyError extends DiglineRefusal {
 export class MissingPeerDependencyError extends DiglineRefusal {
   readonly name = 'MissingPeerDependencyError'
 }
-export class TeamStoreUnavailableError extends DiglineRefusal {
-  readonly name = 'TeamStoreUnavailableError'
-}
 export class PromotionInProgressError extends DiglineRefusal {
   readonly name = 'PromotionInProgressError'
 }
@@ -239,6 +236,15 @@ export class CachedRunNotPromotableError extends DiglineRefusal {
 }
 export class BudgetReachedError extends DiglineFailure {
   readonly name = 'BudgetReachedError'
+}
+// pg:
+/** The team store's database was migrated by a newer digline than this one. Exit 64. */
+export class TeamStoreSchemaTooNewError extends DiglineRefusal {
+  readonly name = 'TeamStoreSchemaTooNewError'
+}
+/** The team store's server could not be reached, or refused the connection. Exit 2. */
+export class TeamStoreUnreachableError extends DiglineFailure {
+  readonly name = 'TeamStoreUnreachableError'
 }
 
 type RefusalClass = abstract new (...args: never[]) => DiglineRefusal
@@ -420,11 +426,6 @@ export const REFUSALS = {
     when: 'A `digline/models` adapter needs an optional peer dependency (`openai` or `ai`) that is not installed.',
     next: 'Install it, e.g. `npm install -D openai@6` or `npm install -D ai@6 @ai-sdk/openai@3` (docs/models.md lists the versions).',
   },
-  TeamStoreUnavailableError: {
-    error: TeamStoreUnavailableError,
-    when: 'The `store` option or DIGLINE_STORE names a `postgres://` or `postgresql://` URL: the team store on PostgreSQL is not available in this version of digline; nothing was opened.',
-    next: 'Point `store` (or DIGLINE_STORE) at a directory such as `.digline`, the embedded file store.',
-  },
   PromotionInProgressError: {
     error: PromotionInProgressError,
     when: 'Another promotion of the same tenant, by a process that is still alive, held the promotion lock for longer than a promotion waits; nothing was written.',
@@ -503,6 +504,12 @@ export const REFUSALS = {
     when: 'A file `digline export` would write is in the way: it exists with other content, is not a file, or cannot be looked at; nothing was exported.',
     next: 'Export into an empty directory with --out DIR, or move the file named in the message aside.',
   },
+  // pg:
+  TeamStoreSchemaTooNewError: {
+    error: TeamStoreSchemaTooNewError,
+    when: 'The PostgreSQL database of the team store holds a digline schema newer than this digline knows (a newer digline migrated it); nothing was read or written.',
+    next: 'Upgrade digline in this project to the version that migrated the database (`npm install -D digline@latest`), then run again.',
+  },
 } as const satisfies Record<string, ErrorEntry<RefusalClass>>
 
 /** Errors that are not refusals: the run could not be judged. Exit 2. */
@@ -527,6 +534,12 @@ export const FAILURES = {
     error: BudgetReachedError,
     when: "A launch reached its budget (the suite's budget.usd or budget.calls, or DIGLINE_BUDGET_USD): no new call started, the calls in flight finished and were journaled, and the cases not judged stay pending.",
     next: 'Finish the run with `digline run --resume KEY`, with a budget raised in the suite or in DIGLINE_BUDGET_USD (the budget is not part of the run, so changing it never blocks the resume).',
+  },
+  // pg:
+  TeamStoreUnreachableError: {
+    error: TeamStoreUnreachableError,
+    when: 'The PostgreSQL server of the team store could not be reached, or it refused the connection (server down, wrong host or port, authentication failed, no such database); the message never shows the password.',
+    next: 'Start the server or fix the URL (or the PG* variables), check it with `pg_isready`, then run again.',
   },
 } as const satisfies Record<string, ErrorEntry<FailureClass>>
 

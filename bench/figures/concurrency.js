@@ -12,7 +12,8 @@ import { launch, runSummary } from './runs.js'
 const LATENCY_MS = 100
 const CONCURRENCY = 32
 
-async function startServer() {
+/** The loopback chat server of figure 2 (figure 9 runs the same workload). */
+export async function startChatServer() {
   const child = spawn(process.execPath, [join(import.meta.dirname, '..', 'lib', 'chat-server.js'), String(LATENCY_MS)], { stdio: ['ignore', 'pipe', 'inherit'] })
   const port = await new Promise((resolve, reject) => {
     let out = ''
@@ -35,7 +36,7 @@ async function startServer() {
 export async function concurrency({ install, quick, log }) {
   const sizes = quick ? [1000] : [1000, 5000]
   const dir = concurrencyProject(install.root)
-  const server = await startServer()
+  const server = await startChatServer()
   const rows = []
   const raw = {}
   try {

@@ -1,7 +1,8 @@
 // `digline/store`: the store library. openStore opens the configured backend; FileResultStore is the
 // embedded default; every backend implements Store and passes the same contract suite.
 export { FileResultStore, type FileResultStoreOptions } from './file/store.js'
-export { DEFAULT_STORE, TEAM_STORE_ISSUE, assertStoreAvailable, openStore, storeLocator, storeTarget, type OpenStoreOptions, type StoreTarget } from './open-store.js'
+export { PostgresStore, type PostgresStoreOptions } from './postgres/store.js'
+export { DEFAULT_STORE, assertStoreAvailable, describeStore, openStore, storeLocator, storeTarget, type OpenStoreOptions, type StoreTarget } from './open-store.js'
 export { STORE_GITIGNORE } from './file/gitignore.js'
 export type {
   BaselinesPart,
@@ -41,7 +42,8 @@ export {
   RunRemovedError,
   StoreWriteError,
   SuiteMismatchError,
-  TeamStoreUnavailableError,
+  TeamStoreSchemaTooNewError,
+  TeamStoreUnreachableError,
   TenantMismatchError,
   UnknownSchemaVersionError,
   UnreadableRunError,

@@ -25,7 +25,7 @@ export interface LegLease {
   lease: Lease
   /** When the leg was started (its header's started_at). */
   since: string
-  /** The lease holds: the process it names is alive on this host and is the same process. */
+  /** The lease holds, as the store judges it: the process it names is alive and is the same process (the team store: and its heartbeat is fresh, docs/adr/0041). */
   live: boolean
 }
 

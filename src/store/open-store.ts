@@ -1,13 +1,12 @@
 // The one factory of stores (SPEC §2, §10): the `store` option, or DIGLINE_STORE over it, names the
 // backend. A directory path opens the embedded file store; a `postgres://` or `postgresql://` URL
-// names the team store, which this version does not have yet. Every front end gets its store here.
+// opens the team store on PostgreSQL (docs/team-store.md). Every front end gets its store here.
 import { isAbsolute, resolve } from 'node:path'
-import { InvalidOptionsError, TeamStoreUnavailableError } from '../errors.js'
+import { InvalidOptionsError } from '../errors.js'
 import type { Store } from './contract.js'
 import { FileResultStore } from './file/store.js'
-
-/** The issue that brings the team store (PostgreSQL) into digline. */
-export const TEAM_STORE_ISSUE = 'issue 13 (the team store on PostgreSQL)'
+import { describeServer } from './postgres/connection.js'
+import { PostgresStore } from './postgres/store.js'
 
 export const DEFAULT_STORE = '.digline'
 
@@ -45,31 +44,23 @@ export interface OpenStoreOptions {
   say?: (line: string) => void
 }
 
-/** The backend a locator names, when this version can open it; refused by name otherwise. */
-export function assertStoreAvailable(locator: string): { kind: 'file'; root: string } {
+/** The store as messages name it: the directory, or the team store's URL without user, password or query. */
+export function describeStore(locator: string): string {
   const target = storeTarget(locator)
-  if (target.kind === 'postgres') {
-    throw new TeamStoreUnavailableError(
-      `the store ${redacted(target.url)} was refused: it names the team store on PostgreSQL, which this version of digline does not have (it comes with ${TEAM_STORE_ISSUE}); nothing was opened`,
-      'Point the digline() option `store` (or DIGLINE_STORE) at a directory such as `.digline`, the embedded file store.',
-      ['store'],
-    )
-  }
-  return target
+  return target.kind === 'file' ? target.root : `the team store ${describeServer(target.url)}`
 }
 
-/** Opens the store a locator names, or refuses by name. */
+/** What a locator names, refused by name when it is neither a directory nor a postgres:// URL. Opens nothing. */
+export function assertStoreAvailable(locator: string): StoreTarget {
+  return storeTarget(locator)
+}
+
+/**
+ * Opens the store a locator names, or refuses by name. The team store connects (and imports `pg`)
+ * on its first use, so opening stays synchronous and opens no connection yet.
+ */
 export function openStore(options: OpenStoreOptions): Store {
-  const target = assertStoreAvailable(options.store)
+  const target = storeTarget(options.store)
+  if (target.kind === 'postgres') return new PostgresStore({ url: target.url })
   return new FileResultStore(options.say === undefined ? { root: target.root } : { root: target.root, say: options.say })
-}
-
-/** The URL with no user, password, query or path: only its scheme, host and port. */
-function redacted(url: string): string {
-  try {
-    const parsed = new URL(url)
-    return `${parsed.protocol}//${parsed.host}`
-  } catch {
-    return `${URL_SCHEME.exec(url)?.[1] ?? 'postgres'}://…`
-  }
 }

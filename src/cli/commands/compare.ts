@@ -5,6 +5,7 @@ import { formatLaunchMarkdown } from '../../host/format-comparison.js'
 import { exitCodeForStatus, outcomeOf } from '../../host/suite-outcome.js'
 import { judgeThresholds } from '../../driver/index.js'
 import { openProject } from '../../host/open-project.js'
+import { describeStore } from '../../store/open-store.js'
 import { parseCommand, requireFlag, PROJECT_OPTIONS } from '../parse.js'
 import { PROJECT_HELP, type Command } from '../command.js'
 import { resolveRunKey } from '../../host/run-key.js'
@@ -47,7 +48,7 @@ ${PROJECT_HELP}`,
     const key = await resolveRunKey(store, settings.tenant, suite, runArg)
     const document = await store.readRun(settings.tenant, suite, key)
     const comparison = await compareWithBaseline(store, document)
-    const location = `run ${key} of suite ${suite} in ${settings.storeRoot}`
+    const location = `run ${key} of suite ${suite} in ${describeStore(settings.storeRoot)}`
     const outcome = outcomeOf({ document, stored: { tenant: settings.tenant, suite, key, location }, thresholds: judgeThresholds(document.aggregates, document.rules) }, comparison)
     const exitCode = exitCodeForStatus(outcome.status)
     if (values.json) {

@@ -5,6 +5,7 @@ import { PROJECT_HELP, type CliIo, type Command } from '../command.js'
 import { UsageError } from '../../errors.js'
 import { liveSuiteSummaries, retiredSuiteSummaries, type SuiteSummary } from '../../host/suite-summaries.js'
 import type { Store } from '../../store/contract.js'
+import { describeStore } from '../../store/open-store.js'
 
 /** The first 12 hex digits, keeping the `-dirty` mark of a work tree with changes. */
 export function shortCommit(commit: string | null | undefined): string {
@@ -15,7 +16,7 @@ export function shortCommit(commit: string | null | undefined): string {
 async function listSuites(store: Store, tenant: string, storeRoot: string, json: boolean, io: CliIo): Promise<0> {
   const lines = await liveSuiteSummaries(store, tenant)
   if (json) return (io.stdout(JSON.stringify({ tenant, suites: lines }, null, 2)), 0)
-  if (lines.length === 0) return (io.stdout(`No suites with runs in tenant ${tenant} (${storeRoot}).`), 0)
+  if (lines.length === 0) return (io.stdout(`No suites with runs in tenant ${tenant} (${describeStore(storeRoot)}).`), 0)
   for (const l of lines) io.stdout(`${l.suite}  ${l.runs} run(s)  latest ${l.latest ?? 'none'}  ${baselineText(l)}`)
   return 0
 }
@@ -27,7 +28,7 @@ function baselineText(l: SuiteSummary): string {
 async function listRetired(store: Store, tenant: string, storeRoot: string, json: boolean, io: CliIo): Promise<0> {
   const lines = await retiredSuiteSummaries(store, tenant)
   if (json) return (io.stdout(JSON.stringify({ tenant, retired: lines }, null, 2)), 0)
-  if (lines.length === 0) return (io.stdout(`No retired suites in tenant ${tenant} (${storeRoot}).`), 0)
+  if (lines.length === 0) return (io.stdout(`No retired suites in tenant ${tenant} (${describeStore(storeRoot)}).`), 0)
   for (const l of lines) io.stdout(`${l.suite}  retired ${l.retired_at}  ${l.runs} run(s)  ${baselineText(l)}`)
   return 0
 }
@@ -64,7 +65,7 @@ ${PROJECT_HELP}`,
     }
     if (retirement !== undefined) io.stdout(`Suite ${suite} was retired at ${retirement.retired_at}; its runs are kept:`)
     if (listing.runs.length === 0) {
-      io.stdout(`No runs of suite ${suite} in tenant ${settings.tenant} (${settings.storeRoot}).`)
+      io.stdout(`No runs of suite ${suite} in tenant ${settings.tenant} (${describeStore(settings.storeRoot)}).`)
       return 0
     }
     for (const run of listing.runs) {

@@ -1,0 +1,187 @@
+// Folding a run's journal records into what a resume needs, whatever keeps the bytes: every leg in
+// order, each line verified against its run. Both backends hand their legs here as the bytes of
+// their lines, so the journal's schema and its checks are one definition.
+import { dirname, join } from 'node:path'
+import type { CaseResult, ErrorCause, Observed } from '../document/schema.js'
+import { CorruptJournalError, UnknownJournalVersionError } from '../errors.js'
+import { canonicalJson } from '../suite/hashing.js'
+import { keyFor } from '../suite/keys.js'
+import { decodeLine, sniffUnknownVersion, type DecodedLine } from './journal-format.js'
+import { JOURNAL_VERSION, RESUME_CHECKED_FIELDS, type DeclaredCases, type JournalHeader, type LegLease } from './journal.js'
+import { leaseHolds } from './live-writer.js'
+
+export interface JournalPlace {
+  tenant: string
+  suite: string
+  key: string
+}
+
+export interface LegBytes {
+  leg: number
+  /** Where the leg is, for messages: a file for the file store, a sentence-fragment for the team store. */
+  file: string
+  bytes: Buffer
+}
+
+/**
+ * A leg with no whole line: empty, or only the unterminated fragment of a header its process was
+ * killed writing. It holds nothing, and no writer leaves one behind on purpose (a writer whose leg
+ * is removed under it notices and stops), so the next command that touches the journal removes it.
+ */
+export function isProvablyEmpty(bytes: Buffer): boolean {
+  return bytes.indexOf(NEWLINE) < 0
+}
+
+/** The header fields that make two legs one run; started_at and the lease are the leg's own. */
+const RUN_DEFINING_FIELDS = ['created_at', ...RESUME_CHECKED_FIELDS] as const satisfies readonly (keyof JournalHeader)[]
+
+const NEWLINE = 0x0a
+
+export function emptyObserved(): Observed {
+  return { target_model: null, judge_models: {} }
+}
+
+/** Folds legs into what a resume needs, in leg order; throws the refusal on the first bad line. */
+export class JournalPlanner {
+  header: JournalHeader | undefined
+  private headerLeg = 0
+  readonly done = new Map<string, CaseResult>()
+  readonly causes = new Map<string, ErrorCause>()
+  readonly leases: LegLease[] = []
+  declared: DeclaredCases | undefined
+  private declaredLeg = 0
+  observed: Observed = emptyObserved()
+
+  constructor(
+    readonly place: JournalPlace,
+    private readonly giveUp: (file: string, key: string) => string = defaultGiveUp,
+  ) {}
+
+  addLeg({ leg, file, bytes }: LegBytes): void {
+    let start = 0
+    let lineNumber = 0
+    for (;;) {
+      const end = bytes.indexOf(NEWLINE, start)
+      if (end < 0) return
+      lineNumber += 1
+      const line = bytes.subarray(start, end)
+      start = end + 1
+      if (lineNumber === 1) {
+        this.addHeader(leg, file, line)
+        continue
+      }
+      const decoded = decodeLine(line, this.place)
+      if (!decoded.ok) throw this.corrupt(file, lineNumber, decoded.why)
+      const record = decoded.record
+      if (lineNumber === 2) {
+        if (record.kind !== 'cases') throw this.corrupt(file, 2, `is a ${record.kind} record where the leg's declared cases belong`)
+        this.addDeclared(leg, file, record.declared)
+        continue
+      }
+      if (record.kind === 'case') {
+        this.assertShape(file, lineNumber, record.result)
+        const id = record.result.case_id
+        this.done.set(id, record.result)
+        const cause = record.result.verdict === 'error' ? (record.cause ?? record.result.error?.cause) : undefined
+        if (cause === undefined) this.causes.delete(id)
+        else this.causes.set(id, cause)
+      } else if (record.kind === 'observed') {
+        this.observed = record.observed
+      } else {
+        throw this.corrupt(
+          file,
+          lineNumber,
+          record.kind === 'header' ? 'is a header, and a header belongs only on line 1 of a leg' : 'is a declared-cases record, which belongs only on line 2 of a leg',
+        )
+      }
+    }
+  }
+
+  private addDeclared(leg: number, file: string, declared: DeclaredCases): void {
+    if (this.declared === undefined) {
+      this.declared = declared
+      this.declaredLeg = leg
+    } else if (canonicalJson(declared) !== canonicalJson(this.declared)) {
+      throw this.corrupt(file, 2, `declares other cases than leg ${this.declaredLeg}: the legs are not one run`)
+    }
+  }
+
+  /** A case record must fit its run: a case the run declares, with the run's samples per case. */
+  private assertShape(file: string, lineNumber: number, result: CaseResult): void {
+    const declared = this.declared
+    if (declared === undefined) throw this.corrupt(file, lineNumber, 'is a case record in a leg whose declared cases (line 2) are missing')
+    if (!Object.hasOwn(declared.digests, result.case_id)) {
+      throw this.corrupt(file, lineNumber, `is a record of case ${JSON.stringify(result.case_id)}, which run ${this.place.key} does not declare; it is never merged`)
+    }
+    const count = result.samples.length
+    const fits = result.verdict === 'error' ? count <= declared.samples : count === declared.samples
+    if (!fits) {
+      throw this.corrupt(
+        file,
+        lineNumber,
+        `is a record of case ${result.case_id} with ${count} sample(s), and run ${this.place.key} takes ${declared.samples} per case; it is never merged`,
+      )
+    }
+  }
+
+  private addHeader(leg: number, file: string, line: Buffer): void {
+    let decoded: DecodedLine = decodeLine(line, this.place)
+    if (!decoded.ok && !('unknownVersion' in decoded)) decoded = sniffUnknownVersion(line) ?? decoded
+    if (!decoded.ok) {
+      if ('unknownVersion' in decoded) throw this.unknownVersion(file, decoded.unknownVersion)
+      throw this.corrupt(file, 1, decoded.why)
+    }
+    if (decoded.record.kind !== 'header') throw this.corrupt(file, 1, `is a ${decoded.record.kind} record where the leg's header belongs`)
+    const header = decoded.record.header
+    if (header.leg !== leg) throw this.corrupt(file, 1, `is the header of leg ${header.leg}, but the file is leg ${leg}`)
+    const { tenant, suite, key } = this.place
+    const headerKey = keyFor(header.created_at, header.config_hash)
+    if (header.tenant !== tenant || header.suite !== suite || headerKey !== key) {
+      throw this.corrupt(file, 1, `is the header of run ${headerKey} of suite ${header.suite} (tenant ${header.tenant}), not of the run filed here`)
+    }
+    this.leases.push({ leg, lease: header.lease, since: header.started_at, live: leaseHolds(header.lease) })
+    if (this.header === undefined) {
+      this.header = header
+      this.headerLeg = leg
+      return
+    }
+    for (const field of RUN_DEFINING_FIELDS) {
+      if (canonicalJson(header[field]) !== canonicalJson(this.header[field])) {
+        throw this.corrupt(file, 1, `has a ${field} that differs from leg ${this.headerLeg}'s: the legs are not one run`, [1, field])
+      }
+    }
+  }
+
+  private corrupt(file: string, line: number, why: string, path: readonly (string | number)[] = [line]): CorruptJournalError {
+    const { tenant, suite, key } = this.place
+    return new CorruptJournalError(
+      `refused the journal of run ${key} (suite ${suite}, tenant ${tenant}): ${file} line ${line} ${why}; the journal is left on disk as it is`,
+      `inspect ${file} line ${line}; a journal is never repaired: to give up the cases it holds, ${this.giveUp(file, key)}, then run the suite again`,
+      path,
+    )
+  }
+
+  private unknownVersion(file: string, version: unknown): UnknownJournalVersionError {
+    const { suite, key } = this.place
+    const shown = JSON.stringify(version) ?? 'undefined'
+    return new UnknownJournalVersionError(
+      `refused the journal of run ${key} (suite ${suite}): ${file} has journal_version ${shown}, and this digline reads journal_version ${JOURNAL_VERSION}; it is left on disk and never deleted`,
+      `finish run ${key} with a digline that reads journal_version ${shown}, or ${this.giveUp(file, key)} by hand to give up the cases it holds`,
+      ['journal_version'],
+    )
+  }
+
+  /** Folds legs in order, passing over provably empty ones; throws the refusal, including for legs none of which holds a whole header. */
+  addLegs(legs: readonly LegBytes[]): void {
+    for (const leg of legs) if (!isProvablyEmpty(leg.bytes)) this.addLeg(leg)
+    const first = legs[0]
+    if (this.header === undefined && first !== undefined && legs.some((l) => !isProvablyEmpty(l.bytes))) {
+      throw this.corrupt(first.file, 1, 'is missing: no leg holds a whole header (its process was killed while creating it), so the journal holds no judged case')
+    }
+  }
+}
+
+/** How a person gives up a journal's cases: the file store's leg files by pattern, unless the backend says otherwise. */
+function defaultGiveUp(file: string, key: string): string {
+  return `remove ${join(dirname(file), `${key}.*.jsonl`)}`
+}

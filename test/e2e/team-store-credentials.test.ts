@@ -1,0 +1,85 @@
+// The team store's password never leaves digline's hands: a real suite and the CLI run against a
+// store URL that carries a password (and with PGPASSWORD set), a connection that fails and a
+// database that is refused; then everything digline wrote (stdout, stderr, every file of the project,
+// the GITHUB_STEP_SUMMARY file) is searched for either password.
+import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterAll, beforeAll, expect, test } from 'vitest'
+import { SCHEMA_VERSION_LATEST } from '../../src/store/postgres/schema.js'
+import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js'
+import { countingSuite, makeProject, type ProcessResult } from '../helpers/project.js'
+
+const URL_PASSWORD = 'UrlPw-7f3a9c-secret'
+const ENV_PASSWORD = 'EnvPw-42be11-secret'
+
+let db: TestDatabase
+let newer: TestDatabase
+beforeAll(async () => {
+  db = await createTestDatabase('credentials')
+  newer = await createTestDatabase('credentials_newer')
+})
+afterAll(async () => {
+  await db?.drop()
+  await newer?.drop()
+})
+
+function withPassword(url: string, port?: number): string {
+  const parsed = new URL(url)
+  parsed.username = 'postgres'
+  parsed.password = URL_PASSWORD
+  if (port !== undefined) parsed.port = String(port)
+  return parsed.toString()
+}
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name)
+    return statSync(path).isDirectory() ? filesUnder(path) : [path]
+  })
+}
+
+test('no password of the URL or PGPASSWORD appears in any output, file or step summary digline wrote', async () => {
+  const project = makeProject({ 'evals/secret.eval.ts': countingSuite({ name: 'secret', cases: 5, answer: "i === 2 ? 'wrong' : 'ok-' + i" }) })
+  const summary = join(project.dir, 'step-summary.md')
+  const url = withPassword(db.url)
+  const env = { DIGLINE_STORE: url, PGPASSWORD: ENV_PASSWORD, GITHUB_STEP_SUMMARY: summary, GITHUB_ACTIONS: 'true' }
+  const outputs: ProcessResult[] = []
+  const digline = async (args: string[], extra: NodeJS.ProcessEnv = {}) => {
+    const result = await project.digline(args, { ...env, ...extra })
+    outputs.push(result)
+    return result
+  }
+
+  const run = await project.vitest([], { ...env, DIGLINE_CREATED_AT: '2026-11-30T10:00:00.000001Z' })
+  outputs.push(run)
+  expect(run.code, run.stdout + run.stderr).toBe(0)
+  expect((await digline(['list'])).code).toBe(0)
+  expect((await digline(['list', '--suite', 'secret', '--json'])).code).toBe(0)
+  expect((await digline(['show', '--suite', 'secret', '--run', 'latest'])).code).toBe(0)
+  expect((await digline(['show', '--suite', 'secret', '--run', 'latest', '--json'])).code).toBe(0)
+  expect((await digline(['compare', '--suite', 'secret', '--run', 'latest'])).code).toBe(0)
+  expect((await digline(['compare', '--suite', 'secret', '--run', 'latest', '--format', 'md'])).code).toBe(0)
+  expect((await digline(['pending'])).code).toBe(0)
+  expect((await digline(['show', '--suite', 'secret', '--run', '20200101T000000000000Z-000000000000'])).code).toBe(64)
+
+  const unreachable = await digline(['list', '--suite', 'secret'], { DIGLINE_STORE: withPassword(db.url, 1) })
+  expect(unreachable.code, unreachable.stderr).toBe(2)
+  expect(unreachable.stderr).toContain('TeamStoreUnreachableError')
+  const unreachableRun = await project.vitest([], { ...env, DIGLINE_STORE: withPassword(db.url, 1) })
+  outputs.push(unreachableRun)
+  expect(unreachableRun.code).not.toBe(0)
+
+  await newer.sql('CREATE TABLE digline_schema_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())')
+  await newer.sql('INSERT INTO digline_schema_migrations (version) VALUES ($1)', [SCHEMA_VERSION_LATEST + 1])
+  const refused = await digline(['list', '--suite', 'secret'], { DIGLINE_STORE: withPassword(newer.url) })
+  expect(refused.code, refused.stderr).toBe(64)
+  expect(refused.stderr).toContain('TeamStoreSchemaTooNewError')
+
+  const written = [...outputs.flatMap((o) => [o.stdout, o.stderr]), ...filesUnder(project.dir).map((file) => readFileSync(file, 'utf8'))]
+  expect(written.join('\n').length).toBeGreaterThan(0)
+  expect(filesUnder(project.dir)).toContain(summary)
+  for (const text of written) {
+    expect(text).not.toContain(URL_PASSWORD)
+    expect(text).not.toContain(ENV_PASSWORD)
+  }
+})
