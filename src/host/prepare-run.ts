@@ -9,6 +9,8 @@ import type { CaseResult, Observed } from '../document/schema.js'
 import type { Pending } from '../store/journal.js'
 import { assertResumable, journalHeaderFor, selectDone } from './resume.js'
 import { describeEstimate, type UsageEstimate } from './usage-estimate.js'
+import { casesOfShard, nextLegOf, readShardLabel, shardLabel, type Shard } from './shard.js'
+import { InvalidShardError } from '../errors.js'
 
 export interface RunContext {
   tenant: string
@@ -34,6 +36,9 @@ export interface CallPlan {
   retried: number
   /** This launch finishes a journaled run. */
   resumed: boolean
+  /** A sharded launch: its shard (`i/N`) and how many cases are its share. */
+  shard?: string
+  share?: number
 }
 
 export interface Prepared {
@@ -55,6 +60,9 @@ export interface Prepared {
   observedSeed: Observed | undefined
   /** The journal leg this launch writes. */
   leg: number
+  /** The shard this launch runs (DIGLINE_SHARD), and the cases that are its share; undefined for a whole run. */
+  shard?: Shard
+  mine?: ReadonlySet<string>
 }
 
 export interface ResumeRequest {
@@ -63,7 +71,8 @@ export interface ResumeRequest {
   keepErrors: boolean
 }
 
-export async function prepareRun(suite: ResolvedSuite, ctx: RunContext, only?: ReadonlySet<string>, resume?: ResumeRequest): Promise<Prepared> {
+export async function prepareRun(suite: ResolvedSuite, ctx: RunContext, only?: ReadonlySet<string>, resume?: ResumeRequest, shard?: Shard): Promise<Prepared> {
+  if (shard !== undefined) return prepareShard(await prepareRun(suite, ctx, only, resume), shard, resume)
   const createdAt = resume?.pending.header?.created_at ?? launchCreatedAt(ctx.env ?? process.env)
   const { configHash, casesDigest } = suiteIdentity(suite)
   const artifacts = await digestArtifacts(suite.artifacts, ctx.projectRoot, suite.name)
@@ -97,10 +106,44 @@ export async function prepareRun(suite: ResolvedSuite, ctx: RunContext, only?: R
   }
 }
 
+/** A whole run's preparation narrowed to one shard: its share of the cases, its own leg, its bill. */
+function prepareShard(whole: Prepared, shard: Shard, resume: ResumeRequest | undefined): Prepared {
+  const ids = whole.suite.cases.map((c) => c.id)
+  const mine = casesOfShard(ids, shard)
+  const started = resume === undefined ? undefined : readShardLabel(resume.pending.header?.shard)
+  if (resume !== undefined && started?.count !== shard.count) {
+    throw new InvalidShardError(
+      `refused to resume run ${resume.pending.key} of suite ${whole.suite.name} as shard ${shardLabel(shard)}: ${started === undefined ? 'the run was not started sharded' : `the run was started in ${started.count} shards`}; nothing was called`,
+      started === undefined ? `digline run --resume ${resume.pending.key} (without --shard)` : `digline run --resume ${resume.pending.key} --shard ${shard.index <= started.count ? shard.index : 1}/${started.count}`,
+      ['--shard'],
+    )
+  }
+  const done = new Map([...whole.done].filter(([id]) => mine.has(id)))
+  const retried = resume === undefined ? 0 : [...resume.pending.done.values()].filter((r) => mine.has(r.case_id) && r.verdict === 'error' && !resume.keepErrors).length
+  const toCall = mine.size - done.size
+  return {
+    ...whole,
+    done,
+    shard,
+    mine,
+    leg: resume === undefined ? shard.index : nextLegOf(shard, resume.pending.legs),
+    plan: { ...whole.plan, cases: ids.length, toCall, calls: toCall * whole.plan.samples, reused: done.size, retried, shard: shardLabel(shard), share: mine.size },
+  }
+}
+
 /** The sentence printed on stderr before the first call; the bill must equal the calls made. */
 export function announce(suite: string, plan: CallPlan, estimate?: UsageEstimate): string {
+  if (plan.shard !== undefined) return announceShard(suite, plan, estimate)
   let line = `digline ${suite}: ${plan.toCall} of ${plan.cases} cases × ${plan.samples} sample${plan.samples === 1 ? '' : 's'} = ${plan.calls} call${plan.calls === 1 ? '' : 's'} to the target`
   if (plan.resumed || plan.reused > 0 || plan.retried > 0) line += `; ${plan.reused} case(s) already judged, ${plan.retried} retried after an error`
+  if (estimate !== undefined && plan.calls > 0) line += `; ${describeEstimate(plan.calls, estimate)}`
+  return line
+}
+
+function announceShard(suite: string, plan: CallPlan, estimate?: UsageEstimate): string {
+  const samples = `${plan.samples} sample${plan.samples === 1 ? '' : 's'}`
+  let line = `digline ${suite}: shard ${plan.shard} takes ${plan.share} of ${plan.cases} cases; ${plan.toCall} × ${samples} = ${plan.calls} call${plan.calls === 1 ? '' : 's'} to the target`
+  if (plan.resumed) line += `; ${plan.reused} of its case(s) already judged, ${plan.retried} retried after an error`
   if (estimate !== undefined && plan.calls > 0) line += `; ${describeEstimate(plan.calls, estimate)}`
   return line
 }

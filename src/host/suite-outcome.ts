@@ -31,6 +31,8 @@ export interface SuiteOutcome {
   comparison?: BaselineComparison
   /** For a replay: the key of the run it re-judged (a replay is never promotable). */
   replayOf?: string
+  /** A sharded launch: its shard, and for a shard that is not the last, the shards the still open run waits for. */
+  shard?: { shard: string; open: boolean; waiting: { shard: string; state: string; journaled: number; share: number }[] }
 }
 
 /** The one order of verdicts: not judged, then regressed, then a missed threshold, then held. */
