@@ -478,12 +478,12 @@ export const REFUSALS = {
   ShardMissingError: {
     error: ShardMissingError,
     when: '`digline merge` was given no journal of a shard of the run, or a shard whose cases are not all journaled (it was killed); nothing was filed.',
-    next: 'Add the missing shard\'s store directory to `digline merge`, or finish the shard with `digline run --resume KEY --shard i/N` where its journal is.',
+    next: "Add the missing shard's store directory to `digline merge`, or finish the shard with `digline run --resume KEY --shard i/N` where its journal is.",
   },
   ShardTwiceError: {
     error: ShardTwiceError,
     when: '`digline merge` was given two store directories that both hold the journal of the same shard; nothing was filed.',
-    next: 'Give each shard\'s store directory once, then run `digline merge` again.',
+    next: "Give each shard's store directory once, then run `digline merge` again.",
   },
   ShardsDisagreeError: {
     error: ShardsDisagreeError,
@@ -493,7 +493,7 @@ export const REFUSALS = {
   CaseInTwoShardsError: {
     error: CaseInTwoShardsError,
     when: 'Two of the store directories given to `digline merge` journal the same case; a case belongs to exactly one shard, and nothing was filed.',
-    next: 'Merge the store directories of one run\'s shards, each once, as its shards wrote them.',
+    next: "Merge the store directories of one run's shards, each once, as its shards wrote them.",
   },
 } as const satisfies Record<string, ErrorEntry<RefusalClass>>
 

@@ -63,7 +63,7 @@ export async function planMerge(tenant: string, storeDirs: readonly string[], ta
     if (found.length === 0) {
       throw new ShardMissingError(
         `digline merge was refused: ${dir} holds no pending journal of a sharded run of tenant ${tenant}; nothing was filed`,
-        'Give `digline merge` the store directories the shards wrote (each shard\'s .digline, as its CI artifact holds it).',
+        "Give `digline merge` the store directories the shards wrote (each shard's .digline, as its CI artifact holds it).",
         [dir],
       )
     }

@@ -114,7 +114,9 @@ function prepareShard(whole: Prepared, shard: Shard, resume: ResumeRequest | und
   if (resume !== undefined && started?.count !== shard.count) {
     throw new InvalidShardError(
       `refused to resume run ${resume.pending.key} of suite ${whole.suite.name} as shard ${shardLabel(shard)}: ${started === undefined ? 'the run was not started sharded' : `the run was started in ${started.count} shards`}; nothing was called`,
-      started === undefined ? `digline run --resume ${resume.pending.key} (without --shard)` : `digline run --resume ${resume.pending.key} --shard ${shard.index <= started.count ? shard.index : 1}/${started.count}`,
+      started === undefined
+        ? `digline run --resume ${resume.pending.key} (without --shard)`
+        : `digline run --resume ${resume.pending.key} --shard ${shard.index <= started.count ? shard.index : 1}/${started.count}`,
       ['--shard'],
     )
   }

@@ -3,7 +3,7 @@
 // when two shards finish together (docs/adr/0051-the-last-shard-files-the-run.md).
 import type { CaseResult, Observed, RunDocument } from '../document/schema.js'
 import { serializeRun } from '../document/serialize.js'
-import { RunNotFoundError } from '../errors.js'
+import { RunExistsError, RunNotFoundError } from '../errors.js'
 import type { Store, StoredRun } from '../store/contract.js'
 import type { Pending } from '../store/journal.js'
 import { keyFor } from '../suite/keys.js'
@@ -70,6 +70,13 @@ export async function fileOnce(store: Store, doc: RunDocument): Promise<Filing> 
   const key = keyFor(doc.created_at, doc.config_hash)
   const before = await filedDocument(store, doc.tenant, doc.suite, key)
   if (before !== undefined && serializeRun(before) === serializeRun(doc)) return { stored: elsewhere(doc, key), here: false }
+  if (before !== undefined) {
+    throw new RunExistsError(
+      `refused to file run ${key} of suite ${doc.suite} from its shards: another document is already filed under that key, and a run is never overwritten`,
+      `Compare it with \`digline show --suite ${doc.suite} --run ${key}\`; run the shards again with another DIGLINE_CREATED_AT, or \`digline delete --suite ${doc.suite} --run ${key}\` first`,
+      ['DIGLINE_CREATED_AT'],
+    )
+  }
   try {
     return { stored: await store.writeRun(doc), here: true }
   } catch (error) {

@@ -89,7 +89,9 @@ describe.each(SHARED_STORES)('four shards against one $name', (locator) => {
     // Half take --shard, half DIGLINE_SHARD, as CI configs do both.
     const results = await Promise.all(
       machines.map((m, i) =>
-        i % 2 === 0 ? m.digline(['run', '--shard', `${i + 1}/${N}`], envOf(m, { DIGLINE_STORE: shared })) : m.vitest([], envOf(m, { DIGLINE_STORE: shared, DIGLINE_SHARD: `${i + 1}/${N}` })),
+        i % 2 === 0
+          ? m.digline(['run', '--shard', `${i + 1}/${N}`], envOf(m, { DIGLINE_STORE: shared }))
+          : m.vitest([], envOf(m, { DIGLINE_STORE: shared, DIGLINE_SHARD: `${i + 1}/${N}` })),
       ),
     )
     for (const r of results) expect(r.code, output(r)).toBe(0)
@@ -109,7 +111,7 @@ describe.each(SHARED_STORES)('four shards against one $name', (locator) => {
   })
 
   test("one after another: the first three exit 0 and name the missing shards, the last gives the whole run's verdict (exit 1)", async () => {
-    const file = suite({ thresholds: '{ pass_rate: 0.95 }' })
+    const file = suite({ thresholds: '{ passRate: 0.95 }' })
     const ref = await reference(file)
     expect(ref.result.code).toBe(1)
     const shared = locator.make()

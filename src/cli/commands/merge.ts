@@ -30,7 +30,8 @@ digline version, shard count…), a case journaled by two shards, a removed key.
   async run(argv, io) {
     const { values, positionals } = parseCommand('merge', argv, { config: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, true)
     if (values.help) return (io.stdout(mergeCommand.help), 0)
-    if (positionals.length === 0) throw new UsageError('digline merge: give the store directory of every shard', 'Run `digline merge shard-1/.digline shard-2/.digline …`.', ['DIR'])
+    if (positionals.length === 0)
+      throw new UsageError('digline merge: give the store directory of every shard', 'Run `digline merge shard-1/.digline shard-2/.digline …`.', ['DIR'])
     const { settings, store } = await openProject(io.cwd, values, io.env)
     const dirs = positionals.map((dir) => resolve(io.cwd, dir))
     const runs = await planMerge(settings.tenant, dirs, store)

@@ -117,7 +117,8 @@ another config, for Vitest and for digline alike).`,
       const choice = await chooseResume(store, settings.tenant, { key: args.key, suite: args.suite, ...(shard === undefined ? {} : { shard }) })
       await assertResumedSuitesRun(io, env, args.vitest, settings.tenant, choice)
       for (const p of choice.passedOver) io.stderr(`digline: passed over pending run ${p.key} of suite ${p.suite} (resume it with \`digline run --resume ${p.key}\`)`)
-      for (const [suite, key] of Object.entries(choice.chosen)) io.stderr(`digline: resuming run ${key} of suite ${suite}${shard === undefined ? '' : ` as shard ${shardLabel(shard)}`}`)
+      for (const [suite, key] of Object.entries(choice.chosen))
+        io.stderr(`digline: resuming run ${key} of suite ${suite}${shard === undefined ? '' : ` as shard ${shardLabel(shard)}`}`)
       env = encodeDirective(base, { kind: 'resume', runs: choice.chosen, keepErrors: args.keepErrors })
     } else if (args.suite !== undefined) {
       throw new UsageError('digline run: --suite goes with --resume', 'Use vitest file filters or -t to select suites for a fresh run.', ['--suite'])
