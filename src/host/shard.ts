@@ -2,6 +2,7 @@
 // case ids alone (not on their order), and every shard's share differs from another's by at most
 // one case. A shard's journal legs are numbered i, i+N, i+2N…, so shards never take each other's
 // leg, and the leg number says which shard wrote it (docs/adr/0050-the-shard-split.md).
+import * as crypto from 'node:crypto'
 import { createHash } from 'node:crypto'
 import { InvalidShardError } from '../errors.js'
 
@@ -43,8 +44,10 @@ export function readShardLabel(text: string | undefined): Shard | undefined {
   }
 }
 
+const oneShotHash = (crypto as { hash?: (algorithm: string, data: string, encoding: 'hex') => string }).hash
+
 function rankOf(id: string): string {
-  return createHash('sha256').update(id, 'utf8').digest('hex')
+  return oneShotHash === undefined ? createHash('sha256').update(id, 'utf8').digest('hex') : oneShotHash('sha256', id, 'hex')
 }
 
 /**
