@@ -9,6 +9,7 @@ import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { countingSuite, installRoot, makeProject, type ProcessResult, type Project } from '../helpers/project.js'
 import { callLines } from '../helpers/kill.js'
+import { splitCases } from '../../src/host/shard.js'
 
 const CREATED_AT = '2026-11-29T22:39:56.123456Z'
 const N = 4
@@ -249,4 +250,24 @@ test('a shard is refused (64, nothing called) when it is not i/N or has no DIGLI
   expect(inWorker.code, output(inWorker)).toBe(64)
   expect(output(inWorker)).toContain('ShardWithoutCreatedAtError')
   expect(callLines(project)).toEqual([])
+})
+
+test('a shard whose own case errored exits 2 and leaves the run open; the run filed last is not judged (2)', async () => {
+  const cases = 8
+  const owner = splitCases(
+    Array.from({ length: cases }, (_, i) => 'c' + String(i).padStart(3, '0')),
+    2,
+  )
+  const broken = owner.get('c003')!
+  const file = countingSuite({ name: 'big', cases, answer: "i === 3 ? (() => { throw new Error('the target broke') })() : 'ok-' + i" })
+  const shared = mkdtempSync(join(installRoot(), 'shared-store-'))
+  const [first, last] = [machine(file), machine(file)]
+  const errored = await first.digline(['run', '--shard', `${broken}/2`], envOf(first, { DIGLINE_STORE: shared }))
+  expect(errored.code, output(errored)).toBe(2)
+  expect(output(errored)).toContain('still open')
+  const other = await last.digline(['run', '--shard', `${3 - broken}/2`], envOf(last, { DIGLINE_STORE: shared }))
+  expect(other.code, output(other)).toBe(2)
+  expect(output(other)).toContain('not judged')
+  const shown = await last.digline(['show', '--suite', 'big', '--run', 'latest', '--json'], envOf(last, { DIGLINE_STORE: shared }))
+  expect((JSON.parse(shown.stdout) as { aggregates: { errored: number; cases: number } }).aggregates).toMatchObject({ errored: 1, cases })
 })

@@ -95,6 +95,22 @@ describe.each(STORES)('$name', (backend) => {
     expect(last.kind).toBe('filed')
   })
 
+  test('a sharded journal resumed without a shard finishes every case left on one machine: the same bytes', async () => {
+    const { store, locator } = backend.make()
+    const calls: string[] = []
+    const ctx = contextOf(locator, createdAt(35))
+    const shard = await prepareRun(suiteOf(calls), ctx, undefined, undefined, { index: 2, count: 3 })
+    expect((await measureShard(shard, { store })).kind).toBe('open')
+    const pending = (await store.pending('acme', 'big'))[0]!
+    const whole = await prepareRun(suiteOf(calls), ctx, undefined, { pending, keepErrors: false })
+    expect(whole.leg).toBe(3)
+    expect(whole.plan.toCall).toBe(CASES - shard.mine!.size)
+    const resumed = await measureRun(whole, { store })
+    const reference = await measureRun(await prepareRun(suiteOf([]), ctx), { store: openStore({ store: backend.make().locator }) })
+    expect(serializeRun(resumed.document)).toBe(serializeRun(reference.document))
+    expect([...calls].sort()).toEqual(suiteOf([]).cases.map((c) => c.id))
+  })
+
   test('the merge refuses a case journaled by two shards, and files nothing', async () => {
     const suite = suiteOf([])
     const at = createdAt(40)
