@@ -2,12 +2,14 @@
 // that finish at the same moment file the run exactly once (never twice with different bytes, and
 // never both believing they are not last); the merge checks refuse a case journaled by two shards.
 // STORES is parametrized so the team store is one more line.
+import { spawn } from 'node:child_process'
 import { mkdirSync, mkdtempSync, realpathSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { serializeRun } from '../../src/document/serialize.js'
-import { measureShard } from '../../src/host/measure-shard.js'
+import { findShardPending, measureShard } from '../../src/host/measure-shard.js'
+import { shardsOf } from '../../src/host/sharded-run.js'
 import { planMerge } from '../../src/host/merge-shards.js'
 import { measureRun } from '../../src/host/measure-run.js'
 import { prepareRun, type RunContext } from '../../src/host/prepare-run.js'
@@ -93,6 +95,27 @@ describe.each(STORES)('$name', (backend) => {
     expect((await measureShard(await prepareRun(suite, ctx, undefined, undefined, { index: 1, count: 3 }), { store })).kind).toBe('open')
     const last = await measureShard(await prepareRun(suite, ctx, undefined, undefined, { index: 3, count: 3 }), { store })
     expect(last.kind).toBe('filed')
+  })
+
+  test("pending shows each shard done, running or missing; only a live writer of the same shard blocks a shard's resume", async () => {
+    const { store, locator } = backend.make()
+    const ctx = contextOf(locator, createdAt(37))
+    const suite = suiteOf([])
+    expect((await measureShard(await prepareRun(suite, ctx, undefined, undefined, { index: 3, count: 3 }), { store })).kind).toBe('open')
+    const running = await prepareRun(suite, ctx, undefined, undefined, { index: 1, count: 3 })
+    // The leg's lease names another live process (a lease of this very process never holds).
+    const writer = spawn('sleep', ['60'], { stdio: 'ignore' })
+    const opening = journalHeaderFor(running, createdAt(37))
+    const leg = await store.openJournal({ ...opening, lease: { ...opening.lease, pid: writer.pid!, start_time: null } }, running.leg)
+    try {
+      const pending = (await store.pending('acme', 'big'))[0]!
+      expect(shardsOf(pending)?.map((s) => `${s.shard} ${s.state}`)).toEqual(['1/3 running', '2/3 missing', '3/3 done'])
+      await expect(findShardPending(store, 'acme', 'big', running.key, { index: 1, count: 3 })).rejects.toMatchObject({ name: 'LiveRunError' })
+      expect((await findShardPending(store, 'acme', 'big', running.key, { index: 2, count: 3 })).key).toBe(running.key)
+    } finally {
+      await leg.close()
+      writer.kill('SIGKILL')
+    }
   })
 
   test('a sharded journal resumed without a shard finishes every case left on one machine: the same bytes', async () => {
