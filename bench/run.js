@@ -23,6 +23,7 @@ import { memory } from './figures/memory.js'
 import { compare, regressionGate, resumePlanning, tenantScan } from './figures/inprocess.js'
 import { amountGates } from './figures/gates.js'
 import { journalAppend, teamConcurrency, teamListing } from './figures/team-store.js'
+import { shards } from './figures/shards.js'
 
 const { values: args } = parseArgs({
   options: {
@@ -44,6 +45,7 @@ const FIGURES = [
   { id: 8, name: 'team store: journal append', run: journalAppend },
   { id: 9, name: 'team store: concurrency', run: teamConcurrency },
   { id: 10, name: 'team store: listing', run: teamListing },
+  { id: 11, name: 'sharded runs', run: shards },
 ]
 
 const selected = args.only === undefined ? FIGURES : FIGURES.filter((f) => args.only.split(',').map(Number).includes(f.id))

@@ -12,6 +12,9 @@ import { SuiteRun } from './suite-run.js'
 import { recordInManifest } from './suite-manifest.js'
 import { resumeDirective } from './resume-request.js'
 import { rejudgeDirective } from './rejudge-request.js'
+import { mergeDirective } from './merge-request.js'
+import { decodeShard } from '../src/host/launch-directive.js'
+import { casesOfShard } from '../src/host/shard.js'
 import { registeredCaseHooks } from './case-hooks.js'
 import { CaseErroredError, SuiteNotHeldError, describeMisses } from './test-errors.js'
 import type { ProvidedDigline } from './provided.js'
@@ -62,14 +65,18 @@ export function evalSuite<I, O, E>(definition: SuiteDefinition<I, O, E>): void {
   recordInManifest(suite, ctx, file)
   const directive = resumeDirective(suite.name)
   const rejudge = rejudgeDirective(suite.name)
+  const merge = mergeDirective(suite.name)
   // A replay reads and files in the tenant and store the rejudge command resolved (its --tenant, --store).
   const runCtx = rejudge.kind === 'rejudge' ? { ...ctx, tenant: rejudge.tenant, storeRoot: rejudge.storeRoot } : ctx
   const store = openStore({ store: runCtx.storeRoot })
   const caseIds = suite.cases.map((c) => c.id)
   const hooks = registeredCaseHooks()
+  // A shard runs its share of the cases; the others' tests are shown as skipped.
+  const shard = rejudge.kind === 'none' && merge.kind === 'none' ? decodeShard(process.env) : undefined
+  const mine = shard === undefined ? undefined : casesOfShard(caseIds, shard)
 
-  // A resume or rejudge launch runs only the suites it names; the others are shown as skipped.
-  ;(directive.kind === 'skip' || rejudge.kind === 'skip' ? describe.skip : describe)(suite.name, () => {
+  // A resume, rejudge or merge launch runs only the suites it names; the others are shown as skipped.
+  ;(directive.kind === 'skip' || rejudge.kind === 'skip' || merge.kind === 'skip' ? describe.skip : describe)(suite.name, () => {
     let run: Promise<SuiteRun> | undefined
     // Vitest passes hook fixtures first and the suite task second.
     // eslint-disable-next-line no-empty-pattern -- Vitest reads the fixtures a hook asks for from its first parameter's pattern
@@ -81,16 +88,18 @@ export function evalSuite<I, O, E>(definition: SuiteDefinition<I, O, E>): void {
         suite,
         ctx: runCtx,
         store,
-        only: selectedCases(task as RunnerTestSuite, caseIds),
+        only: selectedCases(task as RunnerTestSuite, mine === undefined ? caseIds : [...mine]),
         directive,
         hooks,
+        ...(shard === undefined ? {} : { shard }),
+        ...(merge.kind === 'merge' ? { merge: merge.request } : {}),
         ...(rejudge.kind === 'rejudge' ? { rejudge: rejudge.request } : {}),
       })
       return run.then(() => undefined)
     })
 
     for (const c of suite.cases) {
-      test(
+      ;(mine === undefined || mine.has(c.id) ? test : test.skip)(
         c.id,
         async ({ task, skip, signal, annotate }) => {
           const started = await run!

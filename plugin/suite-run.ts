@@ -8,6 +8,8 @@ import type { SuiteOutcome } from '../src/host/suite-outcome.js'
 import type { Store } from '../src/store/contract.js'
 import type { ResolvedSuite } from '../src/suite/types.js'
 import type { ResumeDirective } from './resume-request.js'
+import type { Shard } from '../src/host/shard.js'
+import { fileMergedRun, type MergeRequest } from '../src/host/merge-shards.js'
 import { announceReplay, prepareReplay, replayRun, type RejudgeRequest } from '../src/host/rejudge.js'
 import { compareWithBaseline } from '../src/host/compare.js'
 import { outcomeOf } from '../src/host/suite-outcome.js'
@@ -39,6 +41,10 @@ export interface SuiteRunOptions {
   hooks: readonly OnCase[]
   /** Replay a recorded run with this suite's scorers instead of asking its target. */
   rejudge?: RejudgeRequest
+  /** Run only this shard's share of the cases (DIGLINE_SHARD). */
+  shard?: Shard
+  /** File the run from its shards' journals (`digline merge`) instead of calling the target. */
+  merge?: MergeRequest
 }
 
 export class SuiteRun {
@@ -61,11 +67,12 @@ export class SuiteRun {
     })
   }
 
-  static async start({ suite, ctx, store, only, directive, hooks, rejudge }: SuiteRunOptions): Promise<SuiteRun> {
+  static async start({ suite, ctx, store, only, directive, hooks, rejudge, shard, merge }: SuiteRunOptions): Promise<SuiteRun> {
     const say = (line: string) => process.stderr.write(`${line}\n`)
     if (rejudge !== undefined) return SuiteRun.replay({ suite, ctx, store, hooks }, rejudge, say)
+    if (merge !== undefined) return SuiteRun.merge({ suite, ctx, store }, merge, say)
     const resume = directive.kind === 'resume' ? { key: directive.key, keepErrors: directive.keepErrors } : undefined
-    const launched = await launchSuite({ suite, ctx, store, only, say, ...(resume === undefined ? {} : { resume }) })
+    const launched = await launchSuite({ suite, ctx, store, only, say, ...(resume === undefined ? {} : { resume }), ...(shard === undefined ? {} : { shard }) })
     return new SuiteRun(launched.ids, (onCase, signal) => launched.run({ hooks, onCase, signal }))
   }
 
@@ -91,6 +98,18 @@ export class SuiteRun {
         return outcomeOf(measured, await compareWithBaseline(store, measured.document))
       },
       leftOut,
+    )
+  }
+
+  private static merge({ suite, ctx, store }: Pick<SuiteRunOptions, 'suite' | 'ctx' | 'store'>, request: MergeRequest, say: (line: string) => void): SuiteRun {
+    say(`digline ${suite.name}: filing run ${request.key} from the journals of its shards in ${request.stores.join(', ')}; nothing is called`)
+    return new SuiteRun(
+      suite.cases.map((c) => c.id),
+      async (resolveCase) => {
+        const measured = await fileMergedRun(suite, ctx, store, request)
+        for (const result of measured.document.results) await resolveCase({ result, cause: null, observed: measured.document.observed, index: -1 })
+        return outcomeOf(measured, await compareWithBaseline(store, measured.document))
+      },
     )
   }
 

@@ -196,6 +196,25 @@ export class ImportConflictError extends DiglineRefusal {
 export class ExportFileOccupiedError extends DiglineRefusal {
   readonly name = 'ExportFileOccupiedError'
 }
+// shards:
+export class InvalidShardError extends DiglineRefusal {
+  readonly name = 'InvalidShardError'
+}
+export class ShardWithoutCreatedAtError extends DiglineRefusal {
+  readonly name = 'ShardWithoutCreatedAtError'
+}
+export class ShardMissingError extends DiglineRefusal {
+  readonly name = 'ShardMissingError'
+}
+export class ShardTwiceError extends DiglineRefusal {
+  readonly name = 'ShardTwiceError'
+}
+export class ShardsDisagreeError extends DiglineRefusal {
+  readonly name = 'ShardsDisagreeError'
+}
+export class CaseInTwoShardsError extends DiglineRefusal {
+  readonly name = 'CaseInTwoShardsError'
+}
 
 // ── failures ────────────────────────────────────────────────────────────────────────────────────
 
@@ -509,6 +528,37 @@ export const REFUSALS = {
     error: TeamStoreSchemaTooNewError,
     when: 'The PostgreSQL database of the team store holds a digline schema newer than this digline knows (a newer digline migrated it); nothing was read or written.',
     next: 'Upgrade digline in this project to the version that migrated the database (`npm install -D digline@latest`), then run again.',
+  },
+  // shards:
+  InvalidShardError: {
+    error: InvalidShardError,
+    when: 'DIGLINE_SHARD or `digline run --shard` is not i/N with whole numbers 1 ≤ i ≤ N, or a resume names a shard count other than the one its journal was started with.',
+    next: 'Give --shard i/N (for example 2/4), the same N on every shard of a run, then run again.',
+  },
+  ShardWithoutCreatedAtError: {
+    error: ShardWithoutCreatedAtError,
+    when: 'A fresh sharded launch has no DIGLINE_CREATED_AT: each shard would take its own created_at, and so its own key, and the shards would never make one run.',
+    next: 'Set DIGLINE_CREATED_AT to the same instant on every shard (in CI, from the workflow run), then run again.',
+  },
+  ShardMissingError: {
+    error: ShardMissingError,
+    when: '`digline merge` was given no journal of a shard of the run, or a shard whose cases are not all journaled (it was killed); nothing was filed.',
+    next: "Add the missing shard's store directory to `digline merge`, or finish the shard with `digline run --resume KEY --shard i/N` where its journal is.",
+  },
+  ShardTwiceError: {
+    error: ShardTwiceError,
+    when: '`digline merge` was given two store directories that both hold the journal of the same shard; nothing was filed.',
+    next: "Give each shard's store directory once, then run `digline merge` again.",
+  },
+  ShardsDisagreeError: {
+    error: ShardsDisagreeError,
+    when: 'The shards given to `digline merge` are not shards of one run: their journal headers differ in a field (config, cases, target, artifacts, digline version, shard count, …); nothing was filed.',
+    next: 'Run every shard from the same commit, config and DIGLINE_CREATED_AT, then merge the shards of that one run.',
+  },
+  CaseInTwoShardsError: {
+    error: CaseInTwoShardsError,
+    when: 'Two of the store directories given to `digline merge` journal the same case; a case belongs to exactly one shard, and nothing was filed.',
+    next: "Merge the store directories of one run's shards, each once, as its shards wrote them.",
   },
 } as const satisfies Record<string, ErrorEntry<RefusalClass>>
 

@@ -16,6 +16,7 @@ import { cacheCommand } from './commands/cache.js'
 import { retireCommand } from './commands/retire.js'
 import { exportCommand } from './commands/export.js'
 import { importCommand } from './commands/import.js'
+import { mergeCommand } from './commands/merge.js'
 import { DIGLINE_VERSION } from '../version.js'
 
 export const COMMANDS: readonly Command[] = [
@@ -32,6 +33,7 @@ export const COMMANDS: readonly Command[] = [
   retireCommand,
   exportCommand,
   importCommand,
+  mergeCommand,
 ]
 
 export function usage(): string {

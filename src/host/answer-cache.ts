@@ -30,7 +30,9 @@ export function cacheSubjectsOf(prepared: Pick<Prepared, 'suite' | 'artifacts'>)
 export async function openAnswerCache(store: Store, prepared: Prepared, say: (line: string) => void): Promise<AnswerCache> {
   const { suite, tenant } = prepared
   const subjectOf = cacheSubjectsOf(prepared)
-  const toCall = suite.cases.filter((c) => !prepared.done.has(c.id) && (prepared.only === undefined || prepared.only.has(c.id)))
+  const toCall = suite.cases.filter(
+    (c) => !prepared.done.has(c.id) && (prepared.only === undefined || prepared.only.has(c.id)) && (prepared.mine === undefined || prepared.mine.has(c.id)),
+  )
   const hits = new Map<string, (CachedTargetAnswer | undefined)[]>()
   let count = 0
   await mapLimited(toCall, LOOKUPS_IN_FLIGHT, async (evalCase) => {

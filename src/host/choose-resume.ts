@@ -4,6 +4,7 @@ import type { Pending } from '../store/journal.js'
 import type { Store } from '../store/contract.js'
 import { assertNoLiveWriter, raiseRefusal } from './pending-journals.js'
 import { assertNotRemoved } from './removed-runs.js'
+import { shardOfLeg, type Shard } from './shard.js'
 
 export interface ResumeChoice {
   /** suite → key, for DIGLINE_RESUME. */
@@ -19,7 +20,7 @@ export async function pendingOfTenant(store: Store, tenant: string, suite?: stri
   return all
 }
 
-export async function chooseResume(store: Store, tenant: string, options: { key?: string; suite?: string }): Promise<ResumeChoice> {
+export async function chooseResume(store: Store, tenant: string, options: { key?: string; suite?: string; shard?: Shard }): Promise<ResumeChoice> {
   const open = (await pendingOfTenant(store, tenant, options.suite)).filter((p) => !p.finished)
   const where = options.suite === undefined ? `tenant ${tenant}` : `suite ${options.suite} of tenant ${tenant}`
   if (options.key !== undefined) {
@@ -29,7 +30,7 @@ export async function chooseResume(store: Store, tenant: string, options: { key?
     }
     if (matches.length === 0)
       throw new NoPendingJournalError(`no pending journal under key ${options.key} in ${where}`, 'Run `digline pending` to see the keys there are.', ['--resume'])
-    for (const p of matches) await check(store, tenant, p)
+    for (const p of matches) await check(store, tenant, p, options.shard)
     return { chosen: Object.fromEntries(matches.map((p) => [p.suite, p.key])), passedOver: [] }
   }
   if (open.length === 0) throw new NoPendingJournalError(`no pending journal in ${where}: there is nothing to resume`, 'Start a fresh run with `digline run` (or `vitest run`).')
@@ -40,17 +41,18 @@ export async function chooseResume(store: Store, tenant: string, options: { key?
   for (const [suite, runs] of bySuite) {
     const sorted = [...runs].sort((a, b) => a.key.localeCompare(b.key))
     const newest = sorted.pop()!
-    await check(store, tenant, newest)
+    await check(store, tenant, newest, options.shard)
     chosen[suite] = newest.key
     passedOver.push(...sorted)
   }
   return { chosen, passedOver }
 }
 
-async function check(store: Store, tenant: string, p: Pending): Promise<void> {
+async function check(store: Store, tenant: string, p: Pending, shard: Shard | undefined): Promise<void> {
   if (p.refusal !== undefined) raiseRefusal(p.refusal)
   await assertNotRemoved(store, tenant, p.suite, p.key, 'resume')
-  assertNoLiveWriter(p)
+  // A shard's resume is held up only by a live writer of that shard: the other shards may still be running.
+  assertNoLiveWriter(shard === undefined ? p : { ...p, leases: p.leases.filter((l) => shardOfLeg(l.leg, shard.count) === shard.index) })
 }
 
 async function suitesOf(store: Store, tenant: string): Promise<string[]> {

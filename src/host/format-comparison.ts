@@ -11,7 +11,7 @@ import { describeFlaky } from './flaky-cases.js'
 import type { SuiteOutcome, SuiteStatus } from './suite-outcome.js'
 
 /** What a verdict is printed from: a SuiteOutcome, or what `digline compare` builds from a stored run. */
-export type VerdictView = Pick<SuiteOutcome, 'suite' | 'key' | 'status' | 'aggregates' | 'misses' | 'comparison'>
+export type VerdictView = Pick<SuiteOutcome, 'suite' | 'key' | 'status' | 'aggregates' | 'misses' | 'comparison'> & Partial<Pick<SuiteOutcome, 'shard'>>
 
 const MAX_IDS_TEXT = 20
 const MAX_IDS_MD = 50
@@ -86,6 +86,11 @@ function missLine(m: ThresholdMiss): string {
 
 /** One suite in markdown: verdict, aggregates against the baseline with the interval, flipped cases. */
 export function formatVerdictMarkdown(v: VerdictView): string {
+  if (v.shard?.open === true) {
+    const waiting = v.shard.waiting.map((w) => `${w.shard} (${w.state})`).join(', ')
+    const r = v.aggregates
+    return `### \`${v.suite}\`: shard ${v.shard.shard} done, run \`${v.key}\` still open\n\nThis shard's cases: ${r.passed} passed, ${r.failed} failed, ${r.errored} errored. Waiting for shard(s) ${waiting || 'none'}; the last shard to finish files the run and gives its verdict.\n`
+  }
   const out = [`### \`${v.suite}\`: ${STATUS_WORDS[v.status]}`, '']
   const c = v.comparison
   const r = v.aggregates

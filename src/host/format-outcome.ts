@@ -35,6 +35,7 @@ const BADGES: Record<SuiteStatus, string> = {
 }
 
 export function formatOutcome(o: SuiteOutcome): string {
+  if (o.shard?.open === true) return formatOpenShard(o)
   const lines = [`${pc.bold(`digline ${o.suite}`)} ${BADGES[o.status]} ${pc.dim(o.key)}`, `  ${formatAggregates(o.aggregates)}`]
   if (o.cachedAnswers !== undefined)
     lines.push(
@@ -47,7 +48,21 @@ export function formatOutcome(o: SuiteOutcome): string {
   else if (o.location !== undefined) lines.push(pc.dim(`  no baseline: judged by its thresholds alone${noBaselineHint(o)}`))
   lines.push(...formatCaseLines(o.notPassed, MAX_CASE_LINES, o.location === undefined ? undefined : { suite: o.suite, key: o.key }))
   lines.push(pc.dim(o.location === undefined ? '  filtered run: no run document written' : `  run document: ${o.location}`))
+  if (o.shard !== undefined) lines.push(pc.dim(`  sharded run: shard ${o.shard.shard} saw every shard's cases journaled, and this is the whole run's verdict`))
   return lines.join('\n')
+}
+
+/** A shard that is not the last: its own cases, and what the run still waits for (never a verdict of the run). */
+function formatOpenShard(o: SuiteOutcome): string {
+  const shard = o.shard!
+  const badge = o.aggregates.errored > 0 ? pc.red('shard errored') : pc.green('shard done')
+  const waiting = shard.waiting.map((w) => `${w.shard} (${w.state}, ${w.journaled} of ${w.share} case(s) journaled)`).join(', ')
+  return [
+    `${pc.bold(`digline ${o.suite}`)} ${badge} ${pc.dim(`shard ${shard.shard} of run ${o.key}`)}`,
+    `  this shard's cases: ${formatAggregates(o.aggregates)}`,
+    ...formatCaseLines(o.notPassed, MAX_CASE_LINES),
+    `  run ${o.key} is still open${waiting === '' ? '' : `: waiting for shard(s) ${waiting}`}; the last shard to finish files it and gives the run's verdict`,
+  ].join('\n')
 }
 
 /** The next step for a written run of a suite with no baseline: only a command that would be accepted. */

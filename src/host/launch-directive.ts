@@ -6,13 +6,17 @@ import { z } from 'zod'
 import { UsageError } from '../errors.js'
 import { isCreatedAt } from '../suite/keys.js'
 import { isSafeSegment } from '../suite/safe-segment.js'
+import { parseShard, shardLabel, type Shard } from './shard.js'
 
 export const RESUME_ENV = 'DIGLINE_RESUME'
 export const KEEP_ERRORS_ENV = 'DIGLINE_KEEP_ERRORS'
 export const REJUDGE_ENV = 'DIGLINE_REJUDGE'
+export const MERGE_ENV = 'DIGLINE_MERGE'
+/** Set by a person or CI as often as by `digline run --shard`, so a launch keeps it unless it sets its own. */
+export const SHARD_ENV = 'DIGLINE_SHARD'
 
 /** Every variable a directive uses; a launch clears them all before setting its own. */
-export const DIRECTIVE_ENV = [RESUME_ENV, KEEP_ERRORS_ENV, REJUDGE_ENV] as const
+export const DIRECTIVE_ENV = [RESUME_ENV, KEEP_ERRORS_ENV, REJUDGE_ENV, MERGE_ENV] as const
 
 const segment = z.string().refine(isSafeSegment, 'not one safe path segment')
 
@@ -31,7 +35,16 @@ export const RejudgeDirectiveSchema = z.strictObject({
 
 export type RejudgeDirectiveValue = z.infer<typeof RejudgeDirectiveSchema>
 
-export type LaunchDirective = { kind: 'fresh' } | { kind: 'resume'; runs: Record<string, string>; keepErrors: boolean } | { kind: 'rejudge'; value: RejudgeDirectiveValue }
+/** `digline merge`: suite → the run to file from its shards' journals, in these store directories; suites not named are skipped. */
+export const MergeDirectiveSchema = z.record(segment, z.strictObject({ key: segment, stores: z.array(z.string().refine(isAbsolute, 'not an absolute path')).min(1) }))
+
+export type MergeDirectiveValue = z.infer<typeof MergeDirectiveSchema>
+
+export type LaunchDirective =
+  | { kind: 'fresh' }
+  | { kind: 'resume'; runs: Record<string, string>; keepErrors: boolean }
+  | { kind: 'rejudge'; value: RejudgeDirectiveValue }
+  | { kind: 'merge'; runs: MergeDirectiveValue }
 
 /** The environment of a launch: `base` without any directive, plus this one. */
 export function encodeDirective(base: NodeJS.ProcessEnv, directive: LaunchDirective): NodeJS.ProcessEnv {
@@ -42,13 +55,36 @@ export function encodeDirective(base: NodeJS.ProcessEnv, directive: LaunchDirect
     if (directive.keepErrors) env[KEEP_ERRORS_ENV] = '1'
   } else if (directive.kind === 'rejudge') {
     env[REJUDGE_ENV] = JSON.stringify(RejudgeDirectiveSchema.parse(directive.value))
+  } else if (directive.kind === 'merge') {
+    env[MERGE_ENV] = JSON.stringify(MergeDirectiveSchema.parse(directive.runs))
   }
   return env
+}
+
+/** The environment of a launch with this shard (or, for undefined, with the shard the environment already names). */
+export function encodeShard(env: NodeJS.ProcessEnv, shard: Shard | undefined): NodeJS.ProcessEnv {
+  return shard === undefined ? env : { ...env, [SHARD_ENV]: shardLabel(shard) }
+}
+
+/** The shard this launch runs, or undefined for a whole run; a value that is not i/N is refused by name. */
+export function decodeShard(env: NodeJS.ProcessEnv): Shard | undefined {
+  const raw = env[SHARD_ENV]
+  return raw === undefined || raw === '' ? undefined : parseShard(raw, SHARD_ENV)
 }
 
 export function decodeDirective(env: NodeJS.ProcessEnv): LaunchDirective {
   const resume = env[RESUME_ENV]
   const rejudge = env[REJUDGE_ENV]
+  const merge = env[MERGE_ENV]
+  if (merge !== undefined && merge !== '') {
+    if ((resume !== undefined && resume !== '') || (rejudge !== undefined && rejudge !== '')) {
+      throw new UsageError(
+        `${MERGE_ENV} is set together with ${resume !== undefined && resume !== '' ? RESUME_ENV : REJUDGE_ENV}; a launch merges shards, resumes or re-judges, one of them`,
+        'Use `digline merge DIR…`, which sets it for you.',
+      )
+    }
+    return { kind: 'merge', runs: parse(MergeDirectiveSchema, MERGE_ENV, merge, 'a JSON object of suite → { key, stores }', 'Use `digline merge DIR…`, which sets it for you.') }
+  }
   if (resume !== undefined && resume !== '' && rejudge !== undefined && rejudge !== '') {
     throw new UsageError(
       `${RESUME_ENV} and ${REJUDGE_ENV} are both set; a launch resumes or re-judges, not both`,

@@ -70,7 +70,7 @@ export function buildRunDocument(prepared: Prepared, execution: Execution): RunD
   }
 }
 
-function buildRunHeader(prepared: Prepared, observed: Execution['observed']): RunHeader {
+export function buildRunHeader(prepared: Prepared, observed: Execution['observed']): RunHeader {
   const { suite } = prepared
   return {
     schema_version: SCHEMA_VERSION,

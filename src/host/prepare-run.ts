@@ -11,6 +11,8 @@ import { assertResumable, journalHeaderFor, selectDone } from './resume.js'
 import { describeEstimate, type UsageEstimate } from './usage-estimate.js'
 import type { Budget } from '../suite/types.js'
 import type { AnswerCache } from './answer-cache.js'
+import { casesOfShard, nextLegOf, readShardLabel, shardLabel, type Shard } from './shard.js'
+import { InvalidShardError } from '../errors.js'
 
 export interface RunContext {
   tenant: string
@@ -40,6 +42,9 @@ export interface CallPlan {
   retried: number
   /** This launch finishes a journaled run. */
   resumed: boolean
+  /** A sharded launch: its shard (`i/N`) and how many cases are its share. */
+  shard?: string
+  share?: number
 }
 
 export interface Prepared {
@@ -65,6 +70,9 @@ export interface Prepared {
   cache?: AnswerCache
   /** This launch's budget, when it has one. */
   budget?: Budget
+  /** The shard this launch runs (DIGLINE_SHARD), and the cases that are its share; undefined for a whole run. */
+  shard?: Shard
+  mine?: ReadonlySet<string>
 }
 
 export interface ResumeRequest {
@@ -73,7 +81,8 @@ export interface ResumeRequest {
   keepErrors: boolean
 }
 
-export async function prepareRun(suite: ResolvedSuite, ctx: RunContext, only?: ReadonlySet<string>, resume?: ResumeRequest): Promise<Prepared> {
+export async function prepareRun(suite: ResolvedSuite, ctx: RunContext, only?: ReadonlySet<string>, resume?: ResumeRequest, shard?: Shard): Promise<Prepared> {
+  if (shard !== undefined) return prepareShard(await prepareRun(suite, ctx, only, resume), shard, resume)
   const createdAt = resume?.pending.header?.created_at ?? launchCreatedAt(ctx.env ?? process.env)
   const { configHash, casesDigest } = suiteIdentity(suite)
   const artifacts = await digestArtifacts(suite.artifacts, ctx.projectRoot, suite.name)
@@ -112,12 +121,52 @@ export function withCachedAnswers(plan: CallPlan, cached: number): CallPlan {
   return { ...plan, cached, calls: plan.toCall * plan.samples - cached }
 }
 
+/** A whole run's preparation narrowed to one shard: its share of the cases, its own leg, its bill. */
+function prepareShard(whole: Prepared, shard: Shard, resume: ResumeRequest | undefined): Prepared {
+  const ids = whole.suite.cases.map((c) => c.id)
+  const mine = casesOfShard(ids, shard)
+  const started = resume === undefined ? undefined : readShardLabel(resume.pending.header?.shard)
+  if (resume !== undefined && started?.count !== shard.count) {
+    throw new InvalidShardError(
+      `refused to resume run ${resume.pending.key} of suite ${whole.suite.name} as shard ${shardLabel(shard)}: ${started === undefined ? 'the run was not started sharded' : `the run was started in ${started.count} shards`}; nothing was called`,
+      started === undefined
+        ? `digline run --resume ${resume.pending.key} (without --shard)`
+        : `digline run --resume ${resume.pending.key} --shard ${shard.index <= started.count ? shard.index : 1}/${started.count}`,
+      ['--shard'],
+    )
+  }
+  const done = new Map([...whole.done].filter(([id]) => mine.has(id)))
+  const retried = resume === undefined ? 0 : [...resume.pending.done.values()].filter((r) => mine.has(r.case_id) && r.verdict === 'error' && !resume.keepErrors).length
+  const toCall = mine.size - done.size
+  return {
+    ...whole,
+    done,
+    shard,
+    mine,
+    leg: resume === undefined ? shard.index : nextLegOf(shard, resume.pending.legs),
+    plan: { ...whole.plan, cases: ids.length, toCall, calls: toCall * whole.plan.samples, reused: done.size, retried, shard: shardLabel(shard), share: mine.size },
+  }
+}
+
 /** The sentence printed on stderr before the first call; the bill must equal the calls made. */
 export function announce(suite: string, plan: CallPlan, estimate?: UsageEstimate, budgetClause?: string): string {
-  const cached = plan.cached === 0 ? '' : ` (${plan.cached} more answer${plan.cached === 1 ? '' : 's'} from the response cache: this run will not be promotable)`
-  let line = `digline ${suite}: ${plan.toCall} of ${plan.cases} cases × ${plan.samples} sample${plan.samples === 1 ? '' : 's'} = ${plan.calls} call${plan.calls === 1 ? '' : 's'} to the target${cached}`
+  if (plan.shard !== undefined) return announceShard(suite, plan, estimate, budgetClause)
+  let line = `digline ${suite}: ${plan.toCall} of ${plan.cases} cases × ${plan.samples} sample${plan.samples === 1 ? '' : 's'} = ${plan.calls} call${plan.calls === 1 ? '' : 's'} to the target${cachedClause(plan)}`
   if (plan.resumed || plan.reused > 0 || plan.retried > 0) line += `; ${plan.reused} case(s) already judged, ${plan.retried} retried after an error`
   if (estimate !== undefined && plan.calls > 0) line += `; ${describeEstimate(plan.calls, estimate)}`
   if (budgetClause !== undefined) line += `; ${budgetClause}`
   return line
+}
+
+function announceShard(suite: string, plan: CallPlan, estimate?: UsageEstimate, budgetClause?: string): string {
+  const samples = `${plan.samples} sample${plan.samples === 1 ? '' : 's'}`
+  let line = `digline ${suite}: shard ${plan.shard} takes ${plan.share} of ${plan.cases} cases; ${plan.toCall} × ${samples} = ${plan.calls} call${plan.calls === 1 ? '' : 's'} to the target${cachedClause(plan)}`
+  if (plan.resumed) line += `; ${plan.reused} of its case(s) already judged, ${plan.retried} retried after an error`
+  if (estimate !== undefined && plan.calls > 0) line += `; ${describeEstimate(plan.calls, estimate)}`
+  if (budgetClause !== undefined) line += `; ${budgetClause}`
+  return line
+}
+
+function cachedClause(plan: CallPlan): string {
+  return plan.cached === 0 ? '' : ` (${plan.cached} more answer${plan.cached === 1 ? '' : 's'} from the response cache: this run will not be promotable)`
 }

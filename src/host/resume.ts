@@ -9,6 +9,7 @@ import { leaseOfThisProcess } from '../store/live-writer.js'
 import type { CaseResult } from '../document/schema.js'
 import { DIGLINE_VERSION } from '../version.js'
 import type { Prepared } from './prepare-run.js'
+import { shardLabel } from './shard.js'
 
 /** The header a leg of this launch carries (leg number apart), and the cases it declares. */
 export function journalHeaderFor(prepared: Prepared, startedAt: string): JournalOpening {
@@ -29,6 +30,7 @@ export function journalHeaderFor(prepared: Prepared, startedAt: string): Journal
     git_commit: prepared.gitCommit ?? null,
     lease: leaseOfThisProcess(),
     declared: { samples: prepared.suite.rules.samples, digests: caseDigestsOf(prepared.suite.cases) },
+    ...(prepared.shard === undefined ? {} : { shard: shardLabel(prepared.shard) }),
   }
 }
 

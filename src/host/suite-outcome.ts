@@ -33,6 +33,8 @@ export interface SuiteOutcome {
   replayOf?: string
   /** How many answers came from the response cache (such a run is never promotable); absent when none. */
   cachedAnswers?: number
+  /** A sharded launch: its shard, and for a shard that is not the last, the shards the still open run waits for. */
+  shard?: { shard: string; open: boolean; waiting: { shard: string; state: string; journaled: number; share: number }[] }
 }
 
 /** The one order of verdicts: not judged, then regressed, then a missed threshold, then held. */

@@ -33,6 +33,10 @@ export const journalHeaderSchema = z.object({
     pid: z.number().int().positive(),
     start_time: z.number().int().nonnegative().nullable(),
   }),
+  shard: z
+    .string()
+    .regex(/^[1-9][0-9]*\/[1-9][0-9]*$/)
+    .optional(),
 }) satisfies z.ZodType<JournalHeader>
 
 const declaredCasesSchema = z.object({

@@ -54,6 +54,8 @@ export interface JournalHeader {
   record_responses: boolean
   git_commit: string | null
   lease: Lease
+  /** `i/N` when the leg is written by shard i of a run split across N machines; absent otherwise. */
+  shard?: string
 }
 
 /** What a leg is opened with: its header (leg apart) and the cases it declares (line 2). */

@@ -1,5 +1,6 @@
 import { pendingOfTenant } from '../../host/choose-resume.js'
 import { openProject } from '../../host/open-project.js'
+import { shardsOf } from '../../host/sharded-run.js'
 import { parseCommand, PROJECT_OPTIONS } from '../parse.js'
 import { PROJECT_HELP, type Command } from '../command.js'
 
@@ -9,7 +10,8 @@ export const pendingCommand: Command = {
   help: `Usage: digline pending [--suite S] [--json]
 
 Lists every pending journal of the tenant (or of suite S): the run's key, its legs, how many
-cases are journaled and how many errored, and the command that finishes it.
+cases are journaled and how many errored, and the command that finishes it. A sharded run also
+lists its shards: done (its whole share journaled), running (a writer's lease holds) or missing.
 
   --suite S   only suite S
   --json      one JSON document on stdout
@@ -28,6 +30,7 @@ ${PROJECT_HELP}`,
       errored: p.causes.size,
       finished: p.finished,
       refusal: p.refusal ?? null,
+      shards: shardsOf(p) ?? null,
     }))
     if (values.json) {
       io.stdout(JSON.stringify({ tenant: settings.tenant, pending: rows }, null, 2))
@@ -45,6 +48,10 @@ ${PROJECT_HELP}`,
             ? 'finished (its leftover journal is removed by the next run)'
             : `\`digline run --resume ${r.key}\``
       io.stdout(`${r.suite}  ${r.key}  legs ${r.legs.join(',')}  ${r.journaled} case(s) journaled, ${r.errored} errored  ${state}`)
+      for (const s of r.shards ?? []) {
+        const finish = s.state === 'missing' ? `  \`digline run --resume ${r.key} --shard ${s.shard}\`` : ''
+        io.stdout(`  shard ${s.shard}  ${s.state}  ${s.journaled} of ${s.share} case(s) journaled${finish}`)
+      }
     }
     return 0
   },

@@ -1,9 +1,10 @@
 import { isKey } from '../../suite/keys.js'
 import { chooseResume, type ResumeChoice } from '../../host/choose-resume.js'
 import { collectSuiteManifest } from '../../host/suite-manifest.js'
-import { ResumedSuiteNotDeclaredError, ResumeFilteredError, UsageError } from '../../errors.js'
+import { ResumedSuiteNotDeclaredError, ResumeFilteredError, ShardWithoutCreatedAtError, UsageError } from '../../errors.js'
 import { launchVitest } from '../launch-vitest.js'
-import { encodeDirective } from '../../host/launch-directive.js'
+import { decodeShard, encodeDirective, encodeShard } from '../../host/launch-directive.js'
+import { parseShard, shardLabel } from '../../host/shard.js'
 import { exitCodesLine } from '../../exit-codes.js'
 import { vitestBin } from '../vitest-bin.js'
 import { openProject } from '../../host/open-project.js'
@@ -21,6 +22,7 @@ interface RunArgs {
   config: string | undefined
   tenant: string | undefined
   store: string | undefined
+  shard: string | undefined
   vitest: string[]
 }
 
@@ -36,6 +38,7 @@ function splitArgs(argv: string[]): RunArgs {
     config: undefined,
     tenant: undefined,
     store: undefined,
+    shard: undefined,
     vitest: [],
   }
   const value = (i: number, flag: string) => {
@@ -59,8 +62,8 @@ function splitArgs(argv: string[]): RunArgs {
       if (out.resume && out.key === undefined && next !== undefined && isKey(next)) out.key = argv[++i]
     } else if (arg === '--over-budget') out.overBudget = true
     else if (arg === '--no-cache') out.noCache = true
-    else if (/^--(suite|tenant|store)=/.test(arg)) {
-      const [flag, v] = [arg.slice(2, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] as ['suite' | 'tenant' | 'store', string]
+    else if (/^--(suite|tenant|store|shard)=/.test(arg)) {
+      const [flag, v] = [arg.slice(2, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] as ['suite' | 'tenant' | 'store' | 'shard', string]
       out[flag] = v
     } else if (arg.startsWith('--config=')) {
       out.config = arg.slice('--config='.length)
@@ -68,6 +71,7 @@ function splitArgs(argv: string[]): RunArgs {
     } else if (arg === '--suite') out.suite = value(i++, '--suite')
     else if (arg === '--tenant') out.tenant = value(i++, '--tenant')
     else if (arg === '--store') out.store = value(i++, '--store')
+    else if (arg === '--shard') out.shard = value(i++, '--shard')
     else if (arg === '--config') {
       out.config = value(i++, '--config')
       out.vitest.push('--config', out.config)
@@ -93,7 +97,7 @@ function splitArgs(argv: string[]): RunArgs {
 export const runCommand: Command = {
   name: 'run',
   summary: 'run the suites with Vitest, or finish a killed run with --resume',
-  help: `Usage: digline run [--resume [KEY]] [--keep-errors] [--suite S] [--over-budget] [--no-cache] [vitest arguments…]
+  help: `Usage: digline run [--resume [KEY]] [--keep-errors] [--suite S] [--shard i/N] [--over-budget] [--no-cache] [vitest arguments…]
 
 Launches \`vitest run\` in the current directory with the vitest arguments given (file filters,
 -t patterns, --config…). The digline() plugin does the rest; the exit code is vitest run's:
@@ -105,6 +109,10 @@ ${exitCodesLine()} (docs/cli.md#exit-codes).
                    Refused (64) when nothing is pending or the suite changed since the run began.
   --keep-errors    with --resume: keep cases that errored instead of calling them again
   --suite S        with --resume: only suite S
+  --shard i/N      run shard i of N: every suite file, but only this shard's share of each
+                   suite's cases (as DIGLINE_SHARD=i/N). Every shard needs the same
+                   DIGLINE_CREATED_AT; the shard that finishes last files the run (docs/ci.md).
+                   With --resume KEY: finish that shard of a killed sharded run.
   --over-budget    run a suite whose announced bill already exceeds its budget (refused
                    otherwise, 64); the run still stops when it reaches the budget (exit 2),
                    and \`digline run --resume\` finishes it (sets DIGLINE_OVER_BUDGET=1)
@@ -116,15 +124,25 @@ another config, for Vitest and for digline alike).`,
   async run(argv, io) {
     if (argv.includes('--help') || argv.includes('-h')) return (io.stdout(runCommand.help), 0)
     const args = splitArgs(argv)
-    let env = encodeDirective(io.env, { kind: 'fresh' })
+    const shard = args.shard === undefined ? decodeShard(io.env) : parseShard(args.shard, '--shard')
+    if (shard !== undefined && !args.resume && (io.env.DIGLINE_CREATED_AT ?? '') === '') {
+      throw new ShardWithoutCreatedAtError(
+        `digline run --shard ${shardLabel(shard)} was refused: DIGLINE_CREATED_AT is not set, so this shard would take its own created_at and key and never join the other shards' run; nothing was called`,
+        'Set DIGLINE_CREATED_AT to the same instant on every shard (in CI, one value from the workflow run), then run again.',
+        ['DIGLINE_CREATED_AT'],
+      )
+    }
+    const base = encodeShard(io.env, shard)
+    let env = encodeDirective(base, { kind: 'fresh' })
     if (args.resume) {
       refuseNameFilter(args.vitest, args.key)
       const { settings, store } = await openProject(io.cwd, args, io.env)
-      const choice = await chooseResume(store, settings.tenant, { key: args.key, suite: args.suite })
+      const choice = await chooseResume(store, settings.tenant, { key: args.key, suite: args.suite, ...(shard === undefined ? {} : { shard }) })
       await assertResumedSuitesRun(io, env, args.vitest, settings.tenant, choice)
       for (const p of choice.passedOver) io.stderr(`digline: passed over pending run ${p.key} of suite ${p.suite} (resume it with \`digline run --resume ${p.key}\`)`)
-      for (const [suite, key] of Object.entries(choice.chosen)) io.stderr(`digline: resuming run ${key} of suite ${suite}`)
-      env = encodeDirective(io.env, { kind: 'resume', runs: choice.chosen, keepErrors: args.keepErrors })
+      for (const [suite, key] of Object.entries(choice.chosen))
+        io.stderr(`digline: resuming run ${key} of suite ${suite}${shard === undefined ? '' : ` as shard ${shardLabel(shard)}`}`)
+      env = encodeDirective(base, { kind: 'resume', runs: choice.chosen, keepErrors: args.keepErrors })
     } else if (args.suite !== undefined) {
       throw new UsageError('digline run: --suite goes with --resume', 'Use vitest file filters or -t to select suites for a fresh run.', ['--suite'])
     }

@@ -1,6 +1,6 @@
 // The launch directives: one codec that encodes, clears and validates what the workers read.
 import { expect, test } from 'vitest'
-import { decodeDirective, encodeDirective } from '../../../src/host/launch-directive.js'
+import { decodeDirective, decodeShard, encodeDirective, encodeShard } from '../../../src/host/launch-directive.js'
 
 const KEY = '20261129T223956123456Z-07351270b932'
 const rejudge = { into: 's', suite: 's', key: KEY, created_at: '2026-11-29T22:39:56.123456Z', tenant: 'acme', store: '/tmp/store' }
@@ -28,4 +28,23 @@ test('a directive set by hand that does not decode is refused by name', () => {
   ]) {
     expect(() => decodeDirective(env), JSON.stringify(env)).toThrow(expect.objectContaining({ name: 'UsageError' }))
   }
+})
+
+// shards:
+test('the merge directive round-trips and is cleared by any other; the shard is kept unless a launch sets its own', () => {
+  const runs = { s: { key: KEY, stores: ['/ci/shard-1/.digline', '/ci/shard-2/.digline'] } }
+  const merge = encodeDirective({ DIGLINE_RESUME: JSON.stringify({ s: KEY }), DIGLINE_SHARD: '2/4' }, { kind: 'merge', runs })
+  expect(merge.DIGLINE_RESUME).toBeUndefined()
+  expect(decodeDirective(merge)).toEqual({ kind: 'merge', runs })
+  expect(decodeDirective(encodeDirective(merge, { kind: 'fresh' }))).toEqual({ kind: 'fresh' })
+  expect(decodeShard(merge)).toEqual({ index: 2, count: 4 })
+  expect(decodeShard(encodeShard(merge, { index: 1, count: 3 }))).toEqual({ index: 1, count: 3 })
+  expect(decodeShard(encodeShard({}, undefined))).toBeUndefined()
+  for (const env of [
+    { DIGLINE_MERGE: JSON.stringify({ s: { key: KEY, stores: ['relative'] } }) },
+    { DIGLINE_MERGE: JSON.stringify(runs), DIGLINE_REJUDGE: JSON.stringify(rejudge) },
+  ]) {
+    expect(() => decodeDirective(env), JSON.stringify(env)).toThrow(expect.objectContaining({ name: 'UsageError' }))
+  }
+  expect(() => decodeShard({ DIGLINE_SHARD: '5/4' })).toThrow(expect.objectContaining({ name: 'InvalidShardError' }))
 })

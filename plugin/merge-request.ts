@@ -1,0 +1,13 @@
+// How `digline merge` tells the workers what to file (src/host/launch-directive.ts): suite → the run
+// to file from its shards' journals; every other suite is skipped in that launch.
+import { decodeDirective } from '../src/host/launch-directive.js'
+import type { MergeRequest } from '../src/host/merge-shards.js'
+
+export type MergeDirective = { kind: 'none' } | { kind: 'skip' } | { kind: 'merge'; request: MergeRequest }
+
+export function mergeDirective(suite: string, env: NodeJS.ProcessEnv = process.env): MergeDirective {
+  const directive = decodeDirective(env)
+  if (directive.kind !== 'merge') return { kind: 'none' }
+  const run = Object.hasOwn(directive.runs, suite) ? directive.runs[suite] : undefined
+  return run === undefined ? { kind: 'skip' } : { kind: 'merge', request: run }
+}

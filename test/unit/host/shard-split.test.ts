@@ -1,0 +1,54 @@
+// The split of a suite's cases among shards: every case in exactly one shard, shares within one case
+// of each other, the same split whatever the order the cases are declared in; and the leg numbers
+// by which each shard's legs are told apart.
+import { expect, test } from 'vitest'
+import { casesOfShard, nextLegOf, parseShard, shardOfLeg, splitCases } from '../../../src/host/shard.js'
+import { seededRandom } from '../../../src/stats/prng.js'
+
+function shuffled<T>(items: readonly T[], seed: number): T[] {
+  const random = seededRandom(seed)
+  const out = [...items]
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1))
+    ;[out[i], out[j]] = [out[j]!, out[i]!]
+  }
+  return out
+}
+
+test.each([1, 2, 3, 4, 7, 16])('into %i shards: each case once, balanced within one, independent of declaration order', (count) => {
+  for (const size of [0, 1, 5, 97, 1000]) {
+    const ids = Array.from({ length: size }, (_, i) => `case-${i}`)
+    const owner = splitCases(ids, count)
+    expect(owner.size).toBe(size)
+    const shares = Array.from({ length: count }, (_, i) => casesOfShard(ids, { index: i + 1, count }).size)
+    expect(shares.reduce((a, b) => a + b, 0)).toBe(size)
+    expect(Math.max(...shares) - Math.min(...shares)).toBeLessThanOrEqual(1)
+    expect(splitCases(shuffled(ids, size + count), count)).toEqual(owner)
+  }
+})
+
+test('the split follows the ids, not their positions: shard of an id does not move when others are declared before it', () => {
+  const ids = Array.from({ length: 200 }, (_, i) => `q${i}`)
+  const a = splitCases(ids, 4)
+  const b = splitCases([...ids].reverse(), 4)
+  for (const id of ids) expect(b.get(id)).toBe(a.get(id))
+})
+
+test('i/N is read strictly', () => {
+  expect(parseShard('2/4', 'x')).toEqual({ index: 2, count: 4 })
+  for (const bad of ['0/4', '5/4', '2', '2/0', '-1/4', '1.5/4', 'a/b', '']) expect(() => parseShard(bad, 'x'), bad).toThrow(expect.objectContaining({ name: 'InvalidShardError' }))
+})
+
+test("a shard's legs are its own: i, i+N, i+2N… and never another shard's", () => {
+  const legs: number[] = []
+  for (let round = 0; round < 3; round++) {
+    for (let index = 1; index <= 4; index++) {
+      const leg = nextLegOf({ index, count: 4 }, legs)
+      expect(shardOfLeg(leg, 4)).toBe(index)
+      expect(legs).not.toContain(leg)
+      legs.push(leg)
+    }
+  }
+  expect(nextLegOf({ index: 3, count: 4 }, [])).toBe(3)
+  expect(nextLegOf({ index: 3, count: 4 }, [1, 2, 3, 4, 6])).toBe(7)
+})
