@@ -216,6 +216,11 @@ export class InternalError extends DiglineError {
   }
 }
 
+// report:
+export class ViewHostRefusedError extends DiglineRefusal {
+  readonly name = 'ViewHostRefusedError'
+}
+
 type RefusalClass = abstract new (...args: never[]) => DiglineRefusal
 type FailureClass = abstract new (...args: never[]) => DiglineFailure
 type InternalClass = abstract new (...args: never[]) => InternalError
@@ -444,6 +449,12 @@ export const REFUSALS = {
     error: RunPathOccupiedError,
     when: "A pending journal's run document path holds something that is not that run's readable document (an empty or broken file, a directory, another run's document): the run is not finished, and the journal is kept.",
     next: 'Move the file named in the message aside, then `digline run --resume KEY --suite S` finishes the run from its journal.',
+  },
+  // report:
+  ViewHostRefusedError: {
+    error: ViewHostRefusedError,
+    when: '`digline view --host H` named a host other than 127.0.0.1: the viewer serves this machine only, and nothing was started.',
+    next: 'Run `digline view` without --host (or with --host 127.0.0.1); to share a report, write one file with `digline report --out FILE`.',
   },
 } as const satisfies Record<string, ErrorEntry<RefusalClass>>
 

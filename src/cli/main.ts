@@ -11,9 +11,22 @@ import { promoteCommand } from './commands/promote.js'
 import { compareCommand } from './commands/compare.js'
 import { rejudgeCommand } from './commands/rejudge.js'
 import { deleteCommand } from './commands/delete.js'
+import { reportCommand } from './commands/report.js'
+import { viewCommand } from './commands/view.js'
 import { DIGLINE_VERSION } from '../version.js'
 
-export const COMMANDS: readonly Command[] = [runCommand, listCommand, showCommand, pendingCommand, compareCommand, promoteCommand, rejudgeCommand, deleteCommand]
+export const COMMANDS: readonly Command[] = [
+  runCommand,
+  listCommand,
+  showCommand,
+  pendingCommand,
+  compareCommand,
+  promoteCommand,
+  rejudgeCommand,
+  deleteCommand,
+  reportCommand,
+  viewCommand,
+]
 
 export function usage(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length))
