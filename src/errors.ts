@@ -220,6 +220,9 @@ export class InternalError extends DiglineError {
 export class ViewHostRefusedError extends DiglineRefusal {
   readonly name = 'ViewHostRefusedError'
 }
+export class ReportWriteError extends DiglineFailure {
+  readonly name = 'ReportWriteError'
+}
 
 type RefusalClass = abstract new (...args: never[]) => DiglineRefusal
 type FailureClass = abstract new (...args: never[]) => DiglineFailure
@@ -474,6 +477,12 @@ export const FAILURES = {
     error: RunStoppedError,
     when: 'The run was stopped before it finished (Ctrl-C, SIGTERM, --bail, or a case Vitest timed out): the calls in flight were aborted and no new call started.',
     next: 'Finish the run with `digline run --resume KEY` (the journaled cases are not called again).',
+  },
+  // report:
+  ReportWriteError: {
+    error: ReportWriteError,
+    when: '`digline report` could not write its file (a missing permission, a full disk, a directory in the way); the store was only read.',
+    next: 'Fix the path or free space, or name another file with `--out FILE`, then run `digline report` again.',
   },
 } as const satisfies Record<string, ErrorEntry<FailureClass>>
 

@@ -1,5 +1,6 @@
-import { appendFileSync, writeFileSync } from 'node:fs'
-import { relative, resolve } from 'node:path'
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs'
+import { dirname, relative, resolve } from 'node:path'
+import { ReportWriteError } from '../../errors.js'
 import { formatReportSummary, workflowRunPage } from '../../host/format-report-summary.js'
 import { openProject } from '../../host/open-project.js'
 import { reportData } from '../../host/report-data.js'
@@ -38,7 +39,16 @@ ${PROJECT_HELP}`,
     const data = await reportData(store, { tenant: settings.tenant, suites: values.suite ?? [], run: values.run ?? 'latest' })
     const out = resolve(io.cwd, values.out ?? DEFAULT_REPORT_FILE)
     const html = renderPage(data)
-    writeFileSync(out, html)
+    try {
+      mkdirSync(dirname(out), { recursive: true })
+      writeFileSync(out, html)
+    } catch (error) {
+      throw new ReportWriteError(
+        `the report could not be written to ${out} (${error instanceof Error ? error.message : String(error)})`,
+        'Fix the path or free space, or name another file with `digline report --out FILE`.',
+        ['--out'],
+      )
+    }
     io.stdout(`Wrote the report of ${data.suites.length} suite(s) to ${out} (${(Buffer.byteLength(html) / 1024).toFixed(0)} KiB); open it in a browser, offline.`)
     const summary = io.env.GITHUB_STEP_SUMMARY
     if (summary !== undefined && summary !== '') {
