@@ -282,7 +282,7 @@ export const PAGE_SCRIPT = String.raw`
     ]))
     data.live.forEach(function (r) { root.appendChild(liveRun(r)) })
     data.suites.forEach(function (s) { root.appendChild(suite(s)) })
-    data.skipped.forEach(function (s) { root.appendChild(el('p', { class: 'note', text: s.suite + ': ' + s.reason })) })
+    data.skipped.forEach(function (s) { if (!data.live.some(function (r) { return r.suite === s.suite })) root.appendChild(el('p', { class: 'note', text: s.suite + ': ' + s.reason })) })
     if (!data.suites.length && !data.live.length) root.appendChild(el('p', { class: 'note', text: 'No run to show yet.' }))
   }
 
