@@ -21,6 +21,7 @@ import { overhead } from './figures/overhead.js'
 import { concurrency } from './figures/concurrency.js'
 import { memory } from './figures/memory.js'
 import { compare, regressionGate, resumePlanning, tenantScan } from './figures/inprocess.js'
+import { report } from './figures/report.js'
 
 const { values: args } = parseArgs({
   options: {
@@ -38,6 +39,7 @@ const FIGURES = [
   { id: 5, name: 'memory', run: memory },
   { id: 6, name: 'compare', run: compare },
   { id: 7, name: 'regression gate', run: regressionGate },
+  { id: 12, name: 'the single-file report', run: report },
 ]
 
 const selected = args.only === undefined ? FIGURES : FIGURES.filter((f) => args.only.split(',').map(Number).includes(f.id))
