@@ -117,7 +117,7 @@ test('digline view follows a run from its journal, then shows it finished; GET o
   expect(stopped.stdout).toContain('digline view: stopped')
 })
 
-test('digline view refuses any host but 127.0.0.1 by name, and starts nothing', { timeout: 60_000 }, async () => {
+test('digline view refuses any host but 127.0.0.1, and a suite name the store refuses, before it listens', { timeout: 60_000 }, async () => {
   const project = makeProject()
   const refused = await project.digline(['view', '--host', '0.0.0.0', '--port', '0'])
   expect(refused.code).toBe(64)
@@ -125,4 +125,8 @@ test('digline view refuses any host but 127.0.0.1 by name, and starts nothing', 
   expect(refused.stderr).toContain('next: Run `digline view --port 0`')
   expect(refused.stdout).toBe('')
   expect(existsSync(join(project.dir, '.digline'))).toBe(false)
+  const badSuite = await project.digline(['view', '--port', '0', '--suite', '../etc'])
+  expect(badSuite.code).toBe(64)
+  expect(badSuite.stderr).toContain('refused PathRefusedError')
+  expect(badSuite.stdout).toBe('')
 })

@@ -40,9 +40,12 @@ ${PROJECT_HELP}`,
       throw new UsageError(`digline view: --port ${values.port} is not a port number (0 to 65535)`, 'Run `digline view --help`.', ['--port'])
     const { settings, store } = await openProject(io.cwd, values, io.env)
     const suites = values.suite ?? []
+    const load = () => reportData(store, { tenant: settings.tenant, suites, run: 'latest', withLive: true, skipEmpty: true })
+    // read once before listening: a suite name the store refuses is refused here, not on every request
+    await load()
     const server = await startViewServer({
       port,
-      load: () => reportData(store, { tenant: settings.tenant, suites, run: 'latest', withLive: true, skipEmpty: true }),
+      load,
       onError: (error) => io.stderr(`digline view: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`),
     })
     io.stdout(`digline view: serving ${settings.tenant} from ${settings.storeRoot} on ${server.url} (read-only; Ctrl-C stops it)`)
