@@ -224,10 +224,10 @@ export const PAGE_SCRIPT = String.raw`
       }
     }
     function select(name, options, value, onChange) {
-      return el('select', { name: name, 'aria-label': name, on: { change: function (e) { onChange(e.target.value); draw() } } }, options.map(function (o) { var opt = el('option', { value: o[0], text: o[1] }); if (o[0] === value) opt.selected = true; return opt }))
+      return el('select', { name: name, 'aria-label': name, 'data-control': id + ':' + name, on: { change: function (e) { onChange(e.target.value); draw() } } }, options.map(function (o) { var opt = el('option', { value: o[0], text: o[1] }); if (o[0] === value) opt.selected = true; return opt }))
     }
     var controls = el('div', { class: 'controls' }, [
-      el('input', { type: 'search', placeholder: 'case id', 'aria-label': 'search case id', value: f.q, on: { input: function (e) { f.q = e.target.value; draw() } } }),
+      el('input', { type: 'search', placeholder: 'case id', 'aria-label': 'search case id', 'data-control': id + ':q', value: f.q, on: { input: function (e) { f.q = e.target.value; draw() } } }),
       select('verdict', [['all', 'every verdict'], ['pass', 'pass'], ['fail', 'fail'], ['error', 'error']], f.verdict, function (v) { f.verdict = v }),
       hasBaseline ? select('flip', [['all', 'flipped or not'], ['flipped', 'flipped only'], ['pass_to_fail', 'pass \u2192 fail'], ['fail_to_pass', 'fail \u2192 pass']], f.flip, function (v) { f.flip = v }) : null,
       count,
@@ -293,7 +293,17 @@ export const PAGE_SCRIPT = String.raw`
     var last = dataNode.textContent
     var poll = function () {
       fetch(config.live, { cache: 'no-store' }).then(function (res) { return res.text() }).then(function (text) {
-        if (text !== last) { last = text; data = JSON.parse(text); var y = window.scrollY; render(); window.scrollTo(0, y) }
+        if (text === last) return
+        last = text
+        data = JSON.parse(text)
+        // a redraw keeps the scroll position and the control being used (and the caret in the search box)
+        var active = document.activeElement && document.activeElement.getAttribute('data-control')
+        var caret = active && document.activeElement.selectionStart
+        var y = window.scrollY
+        render()
+        window.scrollTo(0, y)
+        var again = active && document.querySelector('[data-control="' + active.replace(/["\\]/g, '\\$&') + '"]')
+        if (again) { again.focus(); if (typeof caret === 'number' && again.setSelectionRange) again.setSelectionRange(caret, caret) }
       }).catch(function () {}).then(function () { setTimeout(poll, 1000) })
     }
     setTimeout(poll, 1000)
