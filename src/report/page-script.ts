@@ -40,9 +40,9 @@ export const PAGE_SCRIPT = String.raw`
 
   // The run's pass rate on a 0..100% track, its 95% interval as a band.
   function intervalBar(rate, ci) {
-    var w = 360, h = 34, x = function (v) { return 10 + v * (w - 20) }
+    var w = 360, h = 34, x = function (v) { return 18 + v * (w - 36) }
     var g = svg('svg', { width: w, height: h, viewBox: '0 0 ' + w + ' ' + h, role: 'img', 'aria-label': 'pass rate ' + pct(rate) + (ci ? ', 95% interval ' + pct(ci.low) + ' to ' + pct(ci.high) : '') })
-    g.appendChild(svg('rect', { x: 10, y: 10, width: w - 20, height: 8, rx: 4, fill: '#e5e7eb' }))
+    g.appendChild(svg('rect', { x: 18, y: 10, width: w - 36, height: 8, rx: 4, fill: '#e5e7eb' }))
     if (ci) g.appendChild(svg('rect', { class: 'ci-band', x: x(ci.low), y: 8, width: Math.max(2, x(ci.high) - x(ci.low)), height: 12, rx: 3, fill: '#93c5fd' }))
     if (rate !== null) g.appendChild(svg('circle', { cx: x(rate), cy: 14, r: 5, fill: '#1d4ed8' }))
     ;[0, 0.5, 1].forEach(function (t) { g.appendChild(svg('text', { x: x(t), y: 32, 'text-anchor': 'middle', 'font-size': 9, fill: '#6b7280', text: t * 100 + '%' })) })
@@ -57,6 +57,7 @@ export const PAGE_SCRIPT = String.raw`
       var d = c[k]
       if (!/difference$/.test(k) || !d || typeof d.mean !== 'number') continue
       var field = k === 'difference' ? 'pass_rate' : k.replace(/_difference$/, '')
+      if (field === 'score') field = 'mean_score'
       var tol = c.tolerances ? c.tolerances[field] : undefined
       out.push({ label: field.replace(/_/g, ' '), d: d, tolerance: typeof tol === 'number' ? tol : null, scale: field === 'pass_rate' ? 100 : 1 })
     }
@@ -77,7 +78,7 @@ export const PAGE_SCRIPT = String.raw`
     var below = item.tolerance !== null && d.ci95 && d.ci95.high < -item.tolerance
     if (d.ci95) g.appendChild(svg('line', { x1: x(lo), x2: x(hi), y1: 16, y2: 16, stroke: below ? '#dc2626' : '#1d4ed8', 'stroke-width': 6, 'stroke-linecap': 'round' }))
     g.appendChild(svg('circle', { cx: x(d.mean), cy: 16, r: 5, fill: '#111827' }))
-    g.appendChild(svg('text', { x: x(0), y: 40, 'text-anchor': 'middle', 'font-size': 9, fill: '#6b7280', text: '0' }))
+    g.appendChild(svg('text', { x: x(0) + 4, y: 9, 'text-anchor': 'start', 'font-size': 9, fill: '#6b7280', text: '0' }))
     return g
   }
   function differenceText(item) {

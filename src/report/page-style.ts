@@ -16,7 +16,7 @@ article.suite h2 { margin: 0 0 8px; font-size: 19px }
 .rate { font-size: 34px; font-weight: 700; line-height: 1 } .ci, .mini { color: var(--muted) }
 .card { border-top: 1px solid var(--line); padding-top: 6px; margin-top: 10px } .card h3 { font-size: 15px; margin: 6px 0 }
 .bad { color: var(--fail) } .warn { color: var(--error) } .good { color: var(--pass) } .note { color: var(--muted); font-style: italic }
-.diff { display: flex; flex-wrap: wrap; align-items: center; gap: 12px } .diff p { margin: 0 }
+.diff { display: flex; align-items: center; gap: 12px; margin: 4px 0 } .diff svg { flex: none } .diff p { margin: 0; flex: 1; min-width: 240px }
 table { border-collapse: collapse } th, td { text-align: left; padding: 3px 8px; border-bottom: 1px solid var(--line); vertical-align: top }
 table.facts th { color: var(--muted); font-weight: 500; white-space: nowrap }
 table.cases { width: 100%; margin-top: 8px } table.cases td.id { font-family: ui-monospace, monospace }

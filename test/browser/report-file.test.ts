@@ -16,7 +16,8 @@ let worseKey: string
 
 beforeAll(async () => {
   project = makeProject()
-  ;[browser, worseKey] = await Promise.all([launchChromium(), runReportSuites(project)])
+  worseKey = await runReportSuites(project)
+  browser = await launchChromium()
 }, 240_000)
 
 afterAll(async () => {
