@@ -98,3 +98,19 @@ test('the report file: pass rate and interval, flipped cases, errors, no unrecor
   expect(errors).toEqual([])
   expect(requests.filter((r) => r !== url)).toEqual([])
 })
+
+test('a named run of one suite; a run key with several suites refused; a file that cannot be written exits 2 and names it', { timeout: 120_000 }, async () => {
+  const named = await project.digline(['report', '--suite', 'triage', '--run', worseKey, '--out', 'named.html'])
+  expect(named.code, named.stdout + named.stderr).toBe(0)
+  expect(named.stdout).toContain('Wrote the report of 1 suite(s)')
+  expect(project.read('named.html')).toContain(worseKey)
+  expect(project.read('named.html')).not.toContain('"suite":"answers"')
+
+  const two = await project.digline(['report', '--suite', 'triage', '--suite', 'answers', '--run', worseKey])
+  expect(two.code).toBe(64)
+  expect(two.stderr).toContain(`refused RunNotFoundError: --run ${worseKey} names one run, but 2 suites were chosen`)
+
+  const blocked = await project.digline(['report', '--out', 'evals'])
+  expect(blocked.code).toBe(2)
+  expect(blocked.stderr).toContain(`failed ReportWriteError: the report could not be written to ${join(project.dir, 'evals')}`)
+})
