@@ -12,6 +12,10 @@ export function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
+    // Playwright's own signal handlers kept the test worker from ending when the pool stopped it
+    handleSIGINT: false,
+    handleSIGTERM: false,
+    handleSIGHUP: false,
     args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
   })
 }
