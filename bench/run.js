@@ -24,6 +24,7 @@ import { compare, regressionGate, resumePlanning, tenantScan } from './figures/i
 import { amountGates } from './figures/gates.js'
 import { journalAppend, teamConcurrency, teamListing } from './figures/team-store.js'
 import { shards } from './figures/shards.js'
+import { report } from './figures/report.js'
 
 const { values: args } = parseArgs({
   options: {
@@ -46,6 +47,7 @@ const FIGURES = [
   { id: 9, name: 'team store: concurrency', run: teamConcurrency },
   { id: 10, name: 'team store: listing', run: teamListing },
   { id: 11, name: 'sharded runs', run: shards },
+  { id: 12, name: 'the single-file report', run: report },
 ]
 
 const selected = args.only === undefined ? FIGURES : FIGURES.filter((f) => args.only.split(',').map(Number).includes(f.id))

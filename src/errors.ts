@@ -265,6 +265,13 @@ export class TeamStoreSchemaTooNewError extends DiglineRefusal {
 export class TeamStoreUnreachableError extends DiglineFailure {
   readonly name = 'TeamStoreUnreachableError'
 }
+// report:
+export class ViewHostRefusedError extends DiglineRefusal {
+  readonly name = 'ViewHostRefusedError'
+}
+export class ReportWriteError extends DiglineFailure {
+  readonly name = 'ReportWriteError'
+}
 
 type RefusalClass = abstract new (...args: never[]) => DiglineRefusal
 type FailureClass = abstract new (...args: never[]) => DiglineFailure
@@ -560,6 +567,12 @@ export const REFUSALS = {
     when: 'Two of the store directories given to `digline merge` journal the same case; a case belongs to exactly one shard, and nothing was filed.',
     next: "Merge the store directories of one run's shards, each once, as its shards wrote them.",
   },
+  // report:
+  ViewHostRefusedError: {
+    error: ViewHostRefusedError,
+    when: '`digline view --host H` named a host other than 127.0.0.1: the viewer serves this machine only, and nothing was started.',
+    next: 'Run `digline view` without --host (or with --host 127.0.0.1); to share a report, write one file with `digline report --out FILE`.',
+  },
 } as const satisfies Record<string, ErrorEntry<RefusalClass>>
 
 /** Errors that are not refusals: the run could not be judged. Exit 2. */
@@ -590,6 +603,12 @@ export const FAILURES = {
     error: TeamStoreUnreachableError,
     when: 'The PostgreSQL server of the team store could not be reached, or it refused the connection (server down, wrong host or port, authentication failed, no such database); the message never shows the password.',
     next: 'Start the server or fix the URL (or the PG* variables), check it with `pg_isready`, then run again.',
+  },
+  // report:
+  ReportWriteError: {
+    error: ReportWriteError,
+    when: '`digline report` could not write its file (a missing permission, a full disk, a directory in the way); the store was only read.',
+    next: 'Fix the path or free space, or name another file with `--out FILE`, then run `digline report` again.',
   },
 } as const satisfies Record<string, ErrorEntry<FailureClass>>
 

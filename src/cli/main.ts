@@ -17,6 +17,8 @@ import { retireCommand } from './commands/retire.js'
 import { exportCommand } from './commands/export.js'
 import { importCommand } from './commands/import.js'
 import { mergeCommand } from './commands/merge.js'
+import { reportCommand } from './commands/report.js'
+import { viewCommand } from './commands/view.js'
 import { DIGLINE_VERSION } from '../version.js'
 
 export const COMMANDS: readonly Command[] = [
@@ -34,6 +36,8 @@ export const COMMANDS: readonly Command[] = [
   exportCommand,
   importCommand,
   mergeCommand,
+  reportCommand,
+  viewCommand,
 ]
 
 export function usage(): string {

@@ -1,0 +1,174 @@
+// Figure 12: the report of a 1,000-case × 5-sample run. The run and its baseline (100 cases flipped,
+// 10 errored, tokens on every sample) are written through the installed package's store; then
+// `digline report` writes the file, and Chromium opens it from file:// and draws it. Measured: the
+// file's size (and gzip's, which the page does not use: see ADR 0056), the time `digline report`
+// takes, and the time from navigation to the page's own "drawn" mark, median of several loads. The
+// same run with 64-byte answers recorded is shown beside it.
+import { execFileSync } from 'node:child_process'
+import { mkdirSync, readFileSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { gzipSync } from 'node:zlib'
+import { fmt, median } from '../lib/stats.js'
+
+const CASES = 1000
+const SAMPLES = 5
+const MB = 1_000_000
+const CHROMIUM = process.env.DIGLINE_CHROMIUM ?? '/usr/bin/chromium'
+
+function results(worse, recorded) {
+  return Array.from({ length: CASES }, (_, i) => {
+    const errored = worse && i % 100 === 7
+    const failing = worse ? i % 10 === 3 : i % 50 === 3
+    const samples = Array.from({ length: SAMPLES }, (_, s) => {
+      const pass = !(failing && s !== 0)
+      return {
+        pass,
+        score: pass ? 1 : 0,
+        scorers: [{ name: 'exact', pass, score: pass ? 1 : 0, reason: null }],
+        usage: { input_tokens: 120 + (i % 17), output_tokens: 30 + (s % 3) },
+        ...(recorded ? { output: `answer ${i}/${s}: ${'x'.repeat(48)}`.slice(0, 64) } : {}),
+      }
+    })
+    const passed = samples.filter((s) => s.pass).length
+    if (errored)
+      return {
+        case_id: `case-${String(i).padStart(4, '0')}`,
+        verdict: 'error',
+        score: null,
+        passed_samples: 0,
+        reason: null,
+        error: { cause: 'target', message: `sample 0 of 5: timed out after 30000 ms` },
+        samples: [],
+      }
+    return {
+      case_id: `case-${String(i).padStart(4, '0')}`,
+      verdict: passed === SAMPLES ? 'pass' : 'fail',
+      score: passed / SAMPLES,
+      passed_samples: passed,
+      reason: null,
+      error: null,
+      samples,
+    }
+  })
+}
+
+async function writeRuns(pkg, store, recorded) {
+  const { openStore } = await import(join(pkg, 'dist/src/store/open-store.js'))
+  const { aggregate } = await import(join(pkg, 'dist/src/driver/aggregate.js'))
+  const { baselineOf } = await import(join(pkg, 'dist/src/document/baseline.js'))
+  const { keyFor } = await import(join(pkg, 'dist/src/suite/keys.js'))
+  const s = openStore({ store })
+  const rules = { samples: SAMPLES, min_agreement: 1, thresholds: { pass_rate: 0.8 }, tolerances: { pass_rate: 0.02 } }
+  const doc = (createdAt, worse) => {
+    const res = results(worse, recorded)
+    return {
+      schema_version: 1,
+      digline_version: '0.1.0',
+      tenant: 'acme',
+      environment: 'bench',
+      suite: 'big',
+      created_at: createdAt,
+      config_hash: '0123456789ab',
+      git_commit: 'f00dfeed',
+      record_responses: recorded,
+      target_config: { model: 'bench-model', temperature: 0 },
+      judge_config: { scorers: [{ name: 'exact', config: {}, pass_at: 1 }] },
+      artifacts: {},
+      metadata: {},
+      rules,
+      observed: { target_model: 'bench-model-2026', judge_models: {} },
+      aggregates: aggregate(res, rules),
+      results: res,
+    }
+  }
+  const base = doc('2026-11-29T10:00:00.000001Z', false)
+  await s.writeRun(base)
+  const key = keyFor(base.created_at, base.config_hash)
+  const promotedAt = '2026-11-29T11:00:00.000001Z'
+  const a = base.aggregates
+  await s.promote({
+    tenant: 'acme',
+    suite: 'big',
+    expected: null,
+    baseline: baselineOf(base, key, promotedAt),
+    entry: {
+      promoted_at: promotedAt,
+      suite: 'big',
+      key,
+      replaced: null,
+      config_hash: base.config_hash,
+      cases: a.cases,
+      passed: a.passed,
+      failed: a.failed,
+      pass_rate: a.pass_rate,
+    },
+  })
+  await s.writeRun(doc('2026-11-30T10:00:00.000001Z', true))
+}
+
+export async function report({ install, quick, tmp, log }) {
+  const { chromium } = await import('playwright-core')
+  const loads = quick ? 3 : 7
+  const variants = [
+    { name: 'answers not recorded', recorded: false },
+    { name: '64-byte answers recorded', recorded: true },
+  ]
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+  })
+  const rows = []
+  const raw = {}
+  try {
+    for (const v of variants) {
+      const dir = join(tmp, `report-${v.recorded ? 'answers' : 'plain'}`)
+      mkdirSync(dir, { recursive: true })
+      await writeRuns(install.pkg, join(dir, '.digline'), v.recorded)
+      const file = join(dir, 'report.html')
+      const writeMs = []
+      for (let r = 0; r < loads; r++) {
+        const t = performance.now()
+        execFileSync(process.execPath, [install.dist('src/cli/bin.js'), 'report', '--store', join(dir, '.digline'), '--tenant', 'acme', '--out', file], {
+          cwd: dir,
+          stdio: 'ignore',
+        })
+        writeMs.push(performance.now() - t)
+      }
+      const bytes = statSync(file).size
+      const gzipBytes = gzipSync(readFileSync(file)).length
+      const renderMs = []
+      const requests = []
+      for (let r = 0; r < loads; r++) {
+        const page = await browser.newPage({ viewport: { width: 1200, height: 900 } })
+        page.on('request', (q) => requests.push(q.url()))
+        await page.goto(pathToFileURL(file).href)
+        await page.waitForSelector(`[data-suite="big"] table.cases tbody tr:nth-child(${CASES})`, { state: 'attached' })
+        renderMs.push(await page.evaluate(() => performance.getEntriesByName('digline-rendered')[0]?.startTime ?? NaN))
+        await page.close()
+      }
+      const foreign = requests.filter((u) => u !== pathToFileURL(file).href).length
+      log(`report (${v.name}): ${fmt.kib(bytes)}, gzip ${fmt.kib(gzipBytes)}, drawn in ${fmt.ms(median(renderMs))}`)
+      raw[v.name] = { bytes, gzipBytes, renderMs, writeMs, foreignRequests: foreign }
+      rows.push(
+        {
+          figure: `12. report of ${fmt.int(CASES)} cases × ${SAMPLES} samples against a baseline (${v.name}): file size (gzip, for reference)`,
+          value: `${(bytes / MB).toFixed(3)} MB (${(gzipBytes / MB).toFixed(3)} MB)`,
+          goal: v.recorded ? '—' : '< 1 MB',
+          pass: v.recorded ? null : bytes < MB,
+        },
+        {
+          figure: `12. the same: Chromium draws it from file:// (navigation start → drawn, median of ${loads}); requests beyond the file`,
+          value: `${fmt.ms(median(renderMs))}; ${foreign} requests`,
+          goal: '< 1 s; 0 requests',
+          pass: median(renderMs) < 1000 && foreign === 0,
+        },
+        { figure: `12. the same: \`digline report\` writes the file (whole process, median of ${loads})`, value: fmt.ms(median(writeMs)), goal: '—', pass: null },
+      )
+    }
+  } finally {
+    await browser.close()
+  }
+  return { rows, raw }
+}

@@ -1,0 +1,313 @@
+// The script inside every report page, as text: it reads the data embedded in the page, draws the
+// suites with inline SVG, and keeps the filters working offline. In the viewer (`live`), it asks the
+// same server for fresh data every second and redraws when it changed. Plain ES2020, no imports, no
+// template literals (the text lives in one).
+export const PAGE_SCRIPT = String.raw`
+(function () {
+  'use strict'
+  var dataNode = document.getElementById('digline-data')
+  var config = JSON.parse(document.getElementById('digline-config').textContent)
+  var data = JSON.parse(dataNode.textContent)
+  var root = document.getElementById('app')
+  var filters = {}
+  var SVG = 'http://www.w3.org/2000/svg'
+
+  function el(tag, attrs, children) {
+    var node = document.createElement(tag)
+    for (var k in attrs || {}) {
+      if (k === 'text') node.textContent = attrs[k]
+      else if (k === 'on') for (var ev in attrs.on) node.addEventListener(ev, attrs.on[ev])
+      else if (attrs[k] !== null && attrs[k] !== undefined && attrs[k] !== false) node.setAttribute(k, attrs[k])
+    }
+    ;(children || []).forEach(function (c) { if (c !== null && c !== undefined) node.appendChild(typeof c === 'string' ? document.createTextNode(c) : c) })
+    return node
+  }
+  function svg(tag, attrs, children) {
+    var node = document.createElementNS(SVG, tag)
+    for (var k in attrs || {}) {
+      if (k === 'text') node.textContent = attrs[k]
+      else node.setAttribute(k, attrs[k])
+    }
+    ;(children || []).forEach(function (c) { if (c) node.appendChild(c) })
+    return node
+  }
+  function pct(x) { return x === null || x === undefined ? 'n/a' : (x * 100).toFixed(1) + '%' }
+  function pts(x) { return (x > 0 ? '+' : x < 0 ? '\u2212' : '') + Math.abs(x * 100).toFixed(1) }
+  function num(x) { return x === null || x === undefined ? 'n/a' : String(x) }
+  function tokens(u) { return u ? u.input_tokens + ' in / ' + u.output_tokens + ' out' : '' }
+  function shown(value) { return typeof value === 'string' ? value : JSON.stringify(value, null, 1) }
+  var STATUS = { held: 'holds', missed: 'missed a threshold', regressed: 'regressed', errored: 'not judged: a case errored', 'baseline-unreadable': 'not judged: the baseline cannot be read' }
+
+  // The run's pass rate on a 0..100% track, its 95% interval as a band.
+  function intervalBar(rate, ci) {
+    var w = 360, h = 34, x = function (v) { return 18 + v * (w - 36) }
+    var g = svg('svg', { width: w, height: h, viewBox: '0 0 ' + w + ' ' + h, role: 'img', 'aria-label': 'pass rate ' + pct(rate) + (ci ? ', 95% interval ' + pct(ci.low) + ' to ' + pct(ci.high) : '') })
+    g.appendChild(svg('rect', { x: 18, y: 10, width: w - 36, height: 8, rx: 4, fill: '#e5e7eb' }))
+    if (ci) g.appendChild(svg('rect', { class: 'ci-band', x: x(ci.low), y: 8, width: Math.max(2, x(ci.high) - x(ci.low)), height: 12, rx: 3, fill: '#93c5fd' }))
+    if (rate !== null) g.appendChild(svg('circle', { cx: x(rate), cy: 14, r: 5, fill: '#1d4ed8' }))
+    ;[0, 0.5, 1].forEach(function (t) { g.appendChild(svg('text', { x: x(t), y: 32, 'text-anchor': 'middle', 'font-size': 9, fill: '#6b7280', text: t * 100 + '%' })) })
+    return g
+  }
+
+  // Each paired difference of the comparison (pass rate, mean score, and any other the comparison
+  // carries) as an interval against its tolerance.
+  function differences(c) {
+    var out = []
+    for (var k in c) {
+      var d = c[k]
+      if (!/difference$/.test(k) || !d || typeof d.mean !== 'number') continue
+      var field = k === 'difference' ? 'pass_rate' : k.replace(/_difference$/, '')
+      if (field === 'score') field = 'mean_score'
+      var tol = c.tolerances ? c.tolerances[field] : undefined
+      out.push({ label: field.replace(/_/g, ' '), d: d, tolerance: typeof tol === 'number' ? tol : null, scale: field === 'pass_rate' ? 100 : 1 })
+    }
+    return out
+  }
+  function differenceChart(item) {
+    var w = 360, h = 44, d = item.d, s = item.scale
+    var lo = d.ci95 ? d.ci95.low : d.mean, hi = d.ci95 ? d.ci95.high : d.mean
+    var r = Math.max(Math.abs(lo), Math.abs(hi), item.tolerance || 0, 0.01) * 1.25
+    var x = function (v) { return w / 2 + (v / r) * (w / 2 - 14) }
+    var g = svg('svg', { width: w, height: h, viewBox: '0 0 ' + w + ' ' + h, role: 'img', 'aria-label': item.label + ' difference' })
+    g.appendChild(svg('line', { x1: 14, x2: w - 14, y1: 16, y2: 16, stroke: '#d1d5db' }))
+    g.appendChild(svg('line', { x1: x(0), x2: x(0), y1: 4, y2: 28, stroke: '#6b7280' }))
+    if (item.tolerance !== null) {
+      g.appendChild(svg('line', { class: 'tolerance', x1: x(-item.tolerance), x2: x(-item.tolerance), y1: 2, y2: 30, stroke: '#dc2626', 'stroke-dasharray': '3 2' }))
+      g.appendChild(svg('text', { x: x(-item.tolerance), y: 40, 'text-anchor': 'middle', 'font-size': 9, fill: '#dc2626', text: 'tolerance \u2212' + (item.tolerance * s).toFixed(s === 100 ? 1 : 3) }))
+    }
+    var below = item.tolerance !== null && d.ci95 && d.ci95.high < -item.tolerance
+    if (d.ci95) g.appendChild(svg('line', { x1: x(lo), x2: x(hi), y1: 16, y2: 16, stroke: below ? '#dc2626' : '#1d4ed8', 'stroke-width': 6, 'stroke-linecap': 'round' }))
+    g.appendChild(svg('circle', { cx: x(d.mean), cy: 16, r: 5, fill: '#111827' }))
+    g.appendChild(svg('text', { x: x(0) + 4, y: 9, 'text-anchor': 'start', 'font-size': 9, fill: '#6b7280', text: '0' }))
+    return g
+  }
+  function differenceText(item) {
+    var d = item.d, s = item.scale
+    var f = function (v) { return s === 100 ? pts(v) + ' points' : (v > 0 ? '+' : v < 0 ? '\u2212' : '') + Math.abs(v).toFixed(3) }
+    return item.label + ': ' + f(d.mean) + (d.ci95 ? ', 95% interval [' + f(d.ci95.low) + ', ' + f(d.ci95.high) + ']' : ' (too few cases for an interval)') + ' over ' + d.n + ' shared cases' + (item.tolerance !== null ? '; tolerance ' + f(-item.tolerance) : '; no tolerance set')
+  }
+
+  // Recent runs' pass rates with their intervals; the baseline's run is ringed.
+  function historyChart(points) {
+    var w = 640, h = 170, l = 40, r = 12, t = 10, b = 24
+    var g = svg('svg', { class: 'history', width: w, height: h, viewBox: '0 0 ' + w + ' ' + h, role: 'img', 'aria-label': 'pass rate of the last ' + points.length + ' runs' })
+    var y = function (v) { return t + (1 - v) * (h - t - b) }
+    var x = function (i) { return points.length === 1 ? (l + w - r) / 2 : l + (i * (w - l - r)) / (points.length - 1) }
+    ;[0, 0.25, 0.5, 0.75, 1].forEach(function (v) {
+      g.appendChild(svg('line', { x1: l, x2: w - r, y1: y(v), y2: y(v), stroke: '#f3f4f6' }))
+      g.appendChild(svg('text', { x: l - 6, y: y(v) + 3, 'text-anchor': 'end', 'font-size': 9, fill: '#6b7280', text: v * 100 + '%' }))
+    })
+    var rated = points.map(function (p, i) { return { p: p, i: i } }).filter(function (o) { return o.p.pass_rate !== null })
+    var band = rated.filter(function (o) { return o.p.ci95 })
+    if (band.length > 1) {
+      var up = band.map(function (o) { return x(o.i) + ',' + y(o.p.ci95.high) })
+      var down = band.slice().reverse().map(function (o) { return x(o.i) + ',' + y(o.p.ci95.low) })
+      g.appendChild(svg('polygon', { points: up.concat(down).join(' '), fill: '#dbeafe' }))
+    }
+    if (rated.length > 1) g.appendChild(svg('polyline', { points: rated.map(function (o) { return x(o.i) + ',' + y(o.p.pass_rate) }).join(' '), fill: 'none', stroke: '#1d4ed8', 'stroke-width': 2 }))
+    rated.forEach(function (o) {
+      var dot = svg('circle', { cx: x(o.i), cy: y(o.p.pass_rate), r: o.p.baseline ? 6 : 3.5, fill: o.p.baseline ? '#fff' : o.p.replay ? '#9ca3af' : '#1d4ed8', stroke: '#1d4ed8', 'stroke-width': o.p.baseline ? 2.5 : 0 })
+      dot.appendChild(svg('title', { text: o.p.key + ': ' + pct(o.p.pass_rate) + (o.p.baseline ? ' (baseline)' : '') + (o.p.replay ? ' (replay)' : '') }))
+      g.appendChild(dot)
+    })
+    return g
+  }
+
+  function table(rows) {
+    return el('table', { class: 'facts' }, rows.filter(Boolean).map(function (r) { return el('tr', {}, [el('th', { text: r[0] }), el('td', {}, [typeof r[1] === 'string' ? r[1] : r[1]])]) }))
+  }
+  function section(title, children, cls) { return el('section', { class: cls || 'card' }, [el('h3', { text: title })].concat(children)) }
+
+  function identity(s) {
+    var run = s.run
+    var judges = Object.keys(run.observed.judge_models || {}).map(function (k) { return k + ': ' + run.observed.judge_models[k] }).join(', ')
+    return section('Run', [table([
+      ['key', run.key], ['created at', run.created_at], ['config hash', run.config_hash], ['environment', run.environment],
+      ['git commit', run.git_commit || 'not recorded'], ['target config', el('code', { text: JSON.stringify(run.target_config) })],
+      ['observed model', run.observed.target_model || 'not reported'], judges ? ['judge models', judges] : null,
+      ['scorers', run.judge_config.scorers.map(function (x) { return x.name }).join(', ')],
+      ['answers recorded', run.record_responses ? 'yes' : 'no'], run.rejudged_from ? ['replay of', run.rejudged_from] : null,
+    ])], 'card identity')
+  }
+
+  function usage(s) {
+    var a = s.aggregates, rows = [['cases', a.cases + ' (' + a.passed + ' passed, ' + a.failed + ' failed, ' + a.errored + ' errored), ' + a.samples_per_case + ' sample(s) each']]
+    rows.push(['target tokens', a.usage ? tokens(a.usage) : 'not reported'])
+    rows.push(['judge tokens', a.judge_usage ? tokens(a.judge_usage) : 'not reported'])
+    if (a.cost) rows.push(['cost', a.cost.total.toFixed(4) + ' (target ' + a.cost.target.toFixed(4) + ', judges ' + a.cost.judge.toFixed(4) + ')' + (a.cost.unpriced.length ? '; unpriced: ' + a.cost.unpriced.join(', ') : '')])
+    else rows.push(['cost', 'no prices declared'])
+    var known = ['cases', 'passed', 'failed', 'errored', 'pass_rate', 'pass_rate_ci95', 'mean_score', 'samples_per_case', 'usage', 'judge_usage', 'cost']
+    for (var k in a) if (known.indexOf(k) < 0) rows.push([k.replace(/_/g, ' '), el('code', { text: JSON.stringify(a[k]) })])
+    if (!('latency' in a) && !('latency_ms' in a)) rows.push(['latency', 'not recorded by this run'])
+    return section('Tokens, cost, latency', [table(rows)])
+  }
+
+  function comparison(s) {
+    var c = s.comparison
+    if (!c) return section('Baseline', [el('p', { text: 'No baseline: judged by its thresholds alone.' })])
+    if (c.status === 'unreadable') return section('Baseline', [el('p', { class: 'bad', text: 'The baseline cannot be read (' + c.problem.name + '): ' + c.problem.message.split('\n')[0] })])
+    var kids = [el('p', { text: 'Against baseline ' + c.baseline.key + ' (promoted ' + c.baseline.promoted_at + '), pass rate ' + pct(c.baseline.aggregates.pass_rate) + ' then, ' + pct(c.run.aggregates.pass_rate) + ' now.' })]
+    if (c.status === 'not-comparable') kids.push(el('p', { class: 'warn', text: 'Not comparable: the baseline was judged by other rules, so this comparison does not gate.' }))
+    differences(c).forEach(function (item) { kids.push(el('div', { class: 'diff' }, [differenceChart(item), el('p', { class: 'difference', text: differenceText(item) })])) })
+    c.reasons.forEach(function (r) { kids.push(el('p', { class: 'bad' }, [el('b', { text: 'Regressed: ' }), r])) })
+    if (!c.regressed && c.status === 'compared' && c.difference && c.difference.ci95) kids.push(el('p', { class: 'good', text: 'No regression: every interval reaches its tolerance or above.' }))
+    kids.push(el('p', { text: 'pass \u2192 fail: ' + c.flipped.pass_to_fail.length + ', fail \u2192 pass: ' + c.flipped.fail_to_pass.length + (c.added.length ? ', added: ' + c.added.length : '') + (c.removed.length ? ', removed: ' + c.removed.length : '') }))
+    c.warnings.forEach(function (w) { kids.push(el('p', { class: 'warn', text: 'Warning: ' + w })) })
+    return section('Against the baseline', kids)
+  }
+
+  function history(s) {
+    var kids = [s.history.length ? historyChart(s.history) : el('p', { text: 'No run yet.' })]
+    if (s.register.length) {
+      kids.push(el('h4', { text: 'Promotions' }))
+      kids.push(el('table', { class: 'register' }, [el('tr', {}, ['promoted at', 'key', 'replaced', 'pass rate', 'cases'].map(function (t) { return el('th', { text: t }) }))].concat(
+        s.register.slice().reverse().map(function (e) { return el('tr', {}, [e.promoted_at, e.key, e.replaced || '\u2014', pct(e.pass_rate), String(e.cases)].map(function (t) { return el('td', { text: t }) })) }))))
+    } else kids.push(el('p', { text: 'No promotion yet.' }))
+    return section('Recent runs and promotions', kids)
+  }
+
+  function samplesCell(samples) {
+    var w = Math.max(8, samples.length * 9), g = svg('svg', { width: w, height: 10, viewBox: '0 0 ' + w + ' 10', role: 'img', 'aria-label': samples.filter(Boolean).length + ' of ' + samples.length + ' samples passed' })
+    samples.forEach(function (p, i) { g.appendChild(svg('rect', { x: i * 9, y: 1, width: 7, height: 8, rx: 1.5, fill: p ? '#16a34a' : '#dc2626' })) })
+    return el('span', { class: 'samples', title: samples.map(function (p, i) { return 'sample ' + i + ': ' + (p ? 'pass' : 'fail') }).join(', ') }, [g, ' ' + samples.filter(Boolean).length + '/' + samples.length])
+  }
+  function verdictTag(v) { return v === null ? el('span', { class: 'v none', text: '\u2014' }) : el('span', { class: 'v ' + v, text: v }) }
+
+  function caseDetails(row, recorded) {
+    if (!recorded) return null
+    var kids = []
+    if (row.reason) kids.push(el('div', {}, [el('b', { text: 'reason ' }), row.reason]))
+    if (row.input !== undefined) kids.push(el('div', {}, [el('b', { text: 'input ' }), el('code', { text: shown(row.input) })]))
+    if (row.expected !== undefined) kids.push(el('div', {}, [el('b', { text: 'expected ' }), el('code', { text: shown(row.expected) })]))
+    ;(row.answers || []).forEach(function (a, i) { kids.push(el('div', { class: 'answer' }, [el('b', { text: 'answer ' + i + ' ' }), el('code', { text: shown(a) })])) })
+    return kids.length ? el('details', {}, [el('summary', { text: 'answers and reason' })].concat(kids)) : null
+  }
+
+  function matches(row, f) {
+    if (f.q && row.id.toLowerCase().indexOf(f.q.toLowerCase()) < 0) return false
+    if (f.verdict !== 'all' && row.verdict !== f.verdict) return false
+    if (f.flip === 'flipped' && !row.flip) return false
+    if (f.flip === 'pass_to_fail' || f.flip === 'fail_to_pass') return row.flip === f.flip
+    return true
+  }
+
+  // The baseline × run verdict counts of the rows shown, and the rows themselves.
+  function cases(id, rows, recorded, hasBaseline) {
+    var f = filters[id] || (filters[id] = { q: '', verdict: 'all', flip: 'all' })
+    var body = el('tbody')
+    var grid = el('table', { class: 'matrix' })
+    var count = el('span', { class: 'count' })
+    function draw() {
+      var shownRows = rows.filter(function (r) { return matches(r, f) })
+      body.textContent = ''
+      shownRows.forEach(function (r) {
+        body.appendChild(el('tr', { class: 'case' + (r.flip ? ' flipped' : ''), 'data-case': r.id, 'data-verdict': r.verdict }, [
+          el('td', { class: 'id', text: r.id }),
+          hasBaseline ? el('td', {}, [verdictTag(r.baseline)]) : null,
+          el('td', {}, [verdictTag(r.verdict), r.flip ? el('span', { class: 'flip', text: r.flip === 'pass_to_fail' ? ' pass\u2192fail' : ' fail\u2192pass' }) : null]),
+          el('td', { text: r.score === null ? '\u2014' : r.score.toFixed(2) }),
+          el('td', {}, [samplesCell(r.samples)]),
+          el('td', { class: 'error-cell' }, [r.error ? el('span', { class: 'error-message', text: r.error.cause + ': ' + r.error.message }) : null, caseDetails(r, recorded)]),
+          el('td', { class: 'tok', text: tokens(r.usage) }),
+        ]))
+      })
+      count.textContent = shownRows.length + ' of ' + rows.length + ' cases'
+      grid.textContent = ''
+      if (hasBaseline) {
+        var cols = ['pass', 'fail', 'error'], rowsV = ['pass', 'fail', 'error', null]
+        grid.appendChild(el('tr', {}, [el('th', { text: 'baseline \u2193 / run \u2192' })].concat(cols.map(function (c) { return el('th', { text: c }) }))))
+        rowsV.forEach(function (b) {
+          grid.appendChild(el('tr', {}, [el('th', { text: b === null ? 'not in baseline' : b })].concat(cols.map(function (c) {
+            var n = shownRows.filter(function (r) { return r.baseline === b && r.verdict === c }).length
+            return el('td', { class: 'cell' + (n ? '' : ' zero') + ((b === 'pass' && c === 'fail') || (b === 'fail' && c === 'pass') ? ' flipcell' : ''), 'data-cell': (b || 'none') + '-' + c, text: String(n) })
+          }))))
+        })
+      }
+    }
+    function select(name, options, value, onChange) {
+      return el('select', { name: name, 'aria-label': name, 'data-control': id + ':' + name, on: { change: function (e) { onChange(e.target.value); draw() } } }, options.map(function (o) { var opt = el('option', { value: o[0], text: o[1] }); if (o[0] === value) opt.selected = true; return opt }))
+    }
+    var controls = el('div', { class: 'controls' }, [
+      el('input', { type: 'search', placeholder: 'case id', 'aria-label': 'search case id', 'data-control': id + ':q', value: f.q, on: { input: function (e) { f.q = e.target.value; draw() } } }),
+      select('verdict', [['all', 'every verdict'], ['pass', 'pass'], ['fail', 'fail'], ['error', 'error']], f.verdict, function (v) { f.verdict = v }),
+      hasBaseline ? select('flip', [['all', 'flipped or not'], ['flipped', 'flipped only'], ['pass_to_fail', 'pass \u2192 fail'], ['fail_to_pass', 'fail \u2192 pass']], f.flip, function (v) { f.flip = v }) : null,
+      count,
+    ])
+    var head = el('tr', {}, ['case', hasBaseline ? 'baseline' : null, 'run', 'score', 'samples', 'error / details', 'tokens'].filter(function (t) { return t !== null }).map(function (t) { return el('th', { text: t }) }))
+    draw()
+    return section('Cases', [
+      recorded ? null : el('p', { class: 'note', text: 'This run did not record answers: no answer, input, expected value or reason is shown.' }),
+      controls, hasBaseline ? grid : null, el('table', { class: 'cases' }, [el('thead', {}, [head]), body]),
+    ].filter(Boolean))
+  }
+
+  function errored(rows) {
+    var bad = rows.filter(function (r) { return r.error })
+    if (!bad.length) return null
+    return section('Errored cases (' + bad.length + ')', [el('ul', { class: 'errored' }, bad.map(function (r) { return el('li', {}, [el('b', { text: r.id }), ' (' + r.error.cause + '): ', el('span', { class: 'error-message', text: r.error.message })]) }))], 'card errors')
+  }
+
+  function suite(s) {
+    var a = s.aggregates, hasBaseline = !!(s.comparison && s.comparison.status !== 'unreadable')
+    var misses = s.misses.map(function (m) { return el('p', { class: 'bad', text: 'Missed threshold ' + m.field + ': ' + (m.field === 'pass_rate' ? pct(m.actual) : num(m.actual)) + ' < ' + (m.field === 'pass_rate' ? pct(m.required) : num(m.required)) }) })
+    var head = el('div', { class: 'headline' }, [
+      el('div', {}, [el('div', { class: 'rate', text: pct(a.pass_rate) }), el('div', { class: 'ci', text: a.pass_rate_ci95 ? '95% interval ' + pct(a.pass_rate_ci95.low) + ' \u2013 ' + pct(a.pass_rate_ci95.high) : 'no interval' })]),
+      intervalBar(a.pass_rate, a.pass_rate_ci95),
+      el('div', { class: 'mini', text: 'mean score ' + (a.mean_score === null ? 'n/a' : a.mean_score.toFixed(3)) + ' \u00b7 ' + a.passed + '/' + (a.passed + a.failed) + ' judged cases passed' }),
+    ])
+    return el('article', { class: 'suite', id: 'suite-' + s.suite, 'data-suite': s.suite }, [
+      el('h2', {}, [s.suite + ' ', el('span', { class: 'status ' + s.status, text: STATUS[s.status] || s.status }), s.retired_at ? el('span', { class: 'status retired', text: 'retired' }) : null]),
+      head,
+    ].concat(misses, [comparison(s), errored(s.cases), cases(s.suite, s.cases, s.run.record_responses, hasBaseline), history(s), usage(s), identity(s)]).filter(Boolean))
+  }
+
+  function liveRun(r) {
+    var done = r.cases.length, of = r.declared
+    return el('article', { class: 'suite live-run', 'data-live': r.suite + '/' + r.key }, [
+      el('h2', {}, [r.suite + ' ', el('span', { class: 'status ' + (r.writing ? 'running' : 'pending'), text: r.writing ? 'running' : 'pending (no writer)' })]),
+      el('p', { class: 'progress', text: done + (of === null ? '' : ' of ' + of) + ' cases finished \u00b7 run ' + r.key + (r.started_at ? ' \u00b7 started ' + r.started_at : '') }),
+      of ? el('progress', { max: of, value: done }) : null,
+      r.problem ? el('p', { class: 'bad', text: r.problem }) : null,
+      errored(r.cases),
+      cases('live:' + r.suite + '/' + r.key, r.cases, r.record_responses, false),
+    ].filter(Boolean))
+  }
+
+  function render() {
+    root.textContent = ''
+    var nav = el('nav', {}, data.suites.map(function (s) { return el('a', { href: '#suite-' + s.suite, text: s.suite + ' ' + pct(s.aggregates.pass_rate) }) }))
+    root.appendChild(el('header', {}, [
+      el('h1', { text: 'digline report' }),
+      el('p', { class: 'meta', text: 'tenant ' + data.tenant + ' \u00b7 generated ' + data.generated_at + ' \u00b7 digline ' + data.digline_version + (config.live ? ' \u00b7 live: refreshed every second' : '') }),
+      nav,
+    ]))
+    data.live.forEach(function (r) { root.appendChild(liveRun(r)) })
+    data.suites.forEach(function (s) { root.appendChild(suite(s)) })
+    data.skipped.forEach(function (s) { if (!data.live.some(function (r) { return r.suite === s.suite })) root.appendChild(el('p', { class: 'note', text: s.suite + ': ' + s.reason })) })
+    if (!data.suites.length && !data.live.length) root.appendChild(el('p', { class: 'note', text: 'No run to show yet.' }))
+  }
+
+  render()
+  // the bench reads how long the first drawing took from this mark
+  if (window.performance && performance.mark) performance.mark('digline-rendered')
+  if (config.live) {
+    var last = dataNode.textContent
+    var poll = function () {
+      fetch(config.live, { cache: 'no-store' }).then(function (res) { return res.text() }).then(function (text) {
+        if (text === last) return
+        last = text
+        data = JSON.parse(text)
+        // a redraw keeps the scroll position and the control being used (and the caret in the search box)
+        var active = document.activeElement && document.activeElement.getAttribute('data-control')
+        var caret = active && document.activeElement.selectionStart
+        var y = window.scrollY
+        render()
+        window.scrollTo(0, y)
+        var again = active && document.querySelector('[data-control="' + active.replace(/["\\]/g, '\\$&') + '"]')
+        if (again) { again.focus(); if (typeof caret === 'number' && again.setSelectionRange) again.setSelectionRange(caret, caret) }
+      }).catch(function () {}).then(function () { setTimeout(poll, 1000) })
+    }
+    setTimeout(poll, 1000)
+  }
+})()
+`
