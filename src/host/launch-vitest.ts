@@ -2,10 +2,15 @@
 // its exit code (a signal, or a code outside the contract, reads as 2: not judged).
 import { spawn } from 'node:child_process'
 import { exitCodeForChild, type ExitCode } from '../exit-codes.js'
-import type { CliIo } from './command.js'
 import { vitestBin } from './vitest-bin.js'
 
-export function launchVitest(io: CliIo, args: readonly string[], env: NodeJS.ProcessEnv, command: string): Promise<ExitCode> {
+/** Where vitest runs and where its end by a signal is told. */
+export interface LaunchIo {
+  cwd: string
+  stderr: (text: string) => void
+}
+
+export function launchVitest(io: LaunchIo, args: readonly string[], env: NodeJS.ProcessEnv, command: string): Promise<ExitCode> {
   const child = spawn(process.execPath, [vitestBin(io.cwd), 'run', ...args], { cwd: io.cwd, env, stdio: 'inherit' })
   // Ctrl-C or SIGTERM stops vitest (which aborts its calls and exits 2); digline waits for it (SPEC §5).
   const forward = (signal: NodeJS.Signals) => {
