@@ -12,6 +12,9 @@ import { announceReplay, prepareReplay, replayRun, type RejudgeRequest } from '.
 import { compareWithBaseline } from '../src/host/compare.js'
 import { outcomeOf } from '../src/host/suite-outcome.js'
 import { trackRun, workerStopSignal } from './stop-signal.js'
+import { decodeReports } from '../src/host/launch-directive.js'
+import { appendReport } from '../src/host/launch-report.js'
+import { isDiglineError } from '../src/errors.js'
 
 interface Deferred<T> {
   promise: Promise<T>
@@ -51,6 +54,8 @@ export class SuiteRun {
     ids: readonly string[],
     run: (onCase: OnCase, signal: AbortSignal) => Promise<SuiteOutcome>,
     private readonly leftOut: ReadonlyMap<string, string> = new Map(),
+    /** A plan-only launch (digline mcp's plan_run): the bill was reported, and nothing is called. */
+    readonly planned = false,
   ) {
     for (const id of ids) this.cases.set(id, deferred())
     const signal = AbortSignal.any([this.stopper.signal, workerStopSignal()])
@@ -65,8 +70,42 @@ export class SuiteRun {
     const say = (line: string) => process.stderr.write(`${line}\n`)
     if (rejudge !== undefined) return SuiteRun.replay({ suite, ctx, store, hooks }, rejudge, say)
     const resume = directive.kind === 'resume' ? { key: directive.key, keepErrors: directive.keepErrors } : undefined
-    const launched = await launchSuite({ suite, ctx, store, only, say, ...(resume === undefined ? {} : { resume }) })
-    return new SuiteRun(launched.ids, (onCase, signal) => launched.run({ hooks, onCase, signal }))
+    const reports = decodeReports(process.env)
+    const report = reports.plan ?? reports.progress
+    let announcement = ''
+    const tell = (line: string) => ((announcement = line), say(line))
+    let launched: Awaited<ReturnType<typeof launchSuite>>
+    try {
+      launched = await launchSuite({ suite, ctx, store, only, say: tell, ...(resume === undefined ? {} : { resume }) })
+    } catch (error) {
+      if (report !== undefined && isDiglineError(error)) appendReport(report, { kind: 'refusal', suite: suite.name, refusal: error.toData() })
+      throw error
+    }
+    if (reports.plan !== undefined) {
+      // the bill is the last line launchSuite says before it returns
+      appendReport(reports.plan, { suite: suite.name, key: launched.prepared.key, plan: launched.prepared.plan, announcement })
+      const note = 'planned only: the bill was announced and nothing was called'
+      return new SuiteRun(launched.ids, () => Promise.reject(new Error(note)), new Map(launched.ids.map((id) => [id, note])), true)
+    }
+    const progress = reports.progress
+    if (progress === undefined) return new SuiteRun(launched.ids, (onCase, signal) => launched.run({ hooks, onCase, signal }))
+    const started = new SuiteRun(launched.ids, (onCase, signal) =>
+      launched.run({
+        hooks,
+        onCase: (p) => {
+          appendReport(progress, { kind: 'case', suite: suite.name, case_id: p.result.case_id, verdict: p.result.verdict, earlier: p.index === -1 })
+          return onCase(p)
+        },
+        signal,
+      }),
+    )
+    started.outcome.then(
+      (outcome) => appendReport(progress, { kind: 'outcome', suite: suite.name, outcome }),
+      (error: unknown) => {
+        if (isDiglineError(error)) appendReport(progress, { kind: 'refusal', suite: suite.name, refusal: error.toData() })
+      },
+    )
+    return started
   }
 
   /** Stops the run when a test of the suite is stopped (Vitest timed it out, or cancelled the launch). */

@@ -185,6 +185,13 @@ export class HeaderTooLargeError extends DiglineRefusal {
 export class RunPathOccupiedError extends DiglineRefusal {
   readonly name = 'RunPathOccupiedError'
 }
+// mcp:
+export class BillNotAcknowledgedError extends DiglineRefusal {
+  readonly name = 'BillNotAcknowledgedError'
+}
+export class LaunchNotPlannedError extends DiglineRefusal {
+  readonly name = 'LaunchNotPlannedError'
+}
 
 // ── failures ────────────────────────────────────────────────────────────────────────────────────
 
@@ -444,6 +451,17 @@ export const REFUSALS = {
     error: RunPathOccupiedError,
     when: "A pending journal's run document path holds something that is not that run's readable document (an empty or broken file, a directory, another run's document): the run is not finished, and the journal is kept.",
     next: 'Move the file named in the message aside, then `digline run --resume KEY --suite S` finishes the run from its journal.',
+  },
+  // mcp:
+  BillNotAcknowledgedError: {
+    error: BillNotAcknowledgedError,
+    when: 'An MCP client asked `run_suite` or `resume_run` to run with an acknowledgedCalls that is not the number of calls a fresh plan of that launch announces; nothing was called.',
+    next: 'Call `plan_run` with the same arguments, read its bill, then call again with acknowledgedCalls equal to its calls.',
+  },
+  LaunchNotPlannedError: {
+    error: LaunchNotPlannedError,
+    when: 'A plan of a launch for an MCP client (`plan_run`, or the fresh plan `run_suite` and `resume_run` take first) could not be made: vitest ended without a suite announcing its bill; nothing was called.',
+    next: 'Run `digline run` in a terminal to see why the suites do not start, fix that, then plan again.',
   },
 } as const satisfies Record<string, ErrorEntry<RefusalClass>>
 

@@ -10,9 +10,12 @@ import { isSafeSegment } from '../suite/safe-segment.js'
 export const RESUME_ENV = 'DIGLINE_RESUME'
 export const KEEP_ERRORS_ENV = 'DIGLINE_KEEP_ERRORS'
 export const REJUDGE_ENV = 'DIGLINE_REJUDGE'
+// mcp: where the workers report to the front end that launched them (plan only; progress).
+export const PLAN_ENV = 'DIGLINE_PLAN'
+export const PROGRESS_ENV = 'DIGLINE_PROGRESS'
 
 /** Every variable a directive uses; a launch clears them all before setting its own. */
-export const DIRECTIVE_ENV = [RESUME_ENV, KEEP_ERRORS_ENV, REJUDGE_ENV] as const
+export const DIRECTIVE_ENV = [RESUME_ENV, KEEP_ERRORS_ENV, REJUDGE_ENV, PLAN_ENV, PROGRESS_ENV] as const
 
 const segment = z.string().refine(isSafeSegment, 'not one safe path segment')
 
@@ -82,4 +85,35 @@ function parse<T>(schema: z.ZodType<T>, name: string, raw: string, shape: string
   const result = schema.safeParse(value)
   if (!result.success) throw new UsageError(`${name}=${JSON.stringify(raw)} is not ${shape}`, next, [name])
   return result.data
+}
+
+// mcp: the reports a launch asks of its workers, set on top of a fresh or resume directive.
+const reportPath = z.string().refine(isAbsolute, 'not an absolute path')
+
+export interface LaunchReports {
+  /** Each suite appends its announced bill (or its refusal) here and calls nothing. */
+  plan?: string
+  /** Each suite appends a line per settled case, then its outcome. */
+  progress?: string
+}
+
+export function encodeReports(env: NodeJS.ProcessEnv, reports: LaunchReports): NodeJS.ProcessEnv {
+  const out = { ...env }
+  if (reports.plan !== undefined) out[PLAN_ENV] = reportPath.parse(reports.plan)
+  if (reports.progress !== undefined) out[PROGRESS_ENV] = reportPath.parse(reports.progress)
+  return out
+}
+
+export function decodeReports(env: NodeJS.ProcessEnv): LaunchReports {
+  const reports: LaunchReports = {}
+  for (const [name, field] of [
+    [PLAN_ENV, 'plan'],
+    [PROGRESS_ENV, 'progress'],
+  ] as const) {
+    const raw = env[name]
+    if (raw === undefined || raw === '') continue
+    if (!reportPath.safeParse(raw).success) throw new UsageError(`${name}=${JSON.stringify(raw)} is not an absolute path`, 'Use `digline mcp`, which sets it for you.', [name])
+    reports[field] = raw
+  }
+  return reports
 }

@@ -10,21 +10,37 @@ export interface LaunchIo {
   stderr: (text: string) => void
 }
 
-export function launchVitest(io: LaunchIo, args: readonly string[], env: NodeJS.ProcessEnv, command: string): Promise<ExitCode> {
-  const child = spawn(process.execPath, [vitestBin(io.cwd), 'run', ...args], { cwd: io.cwd, env, stdio: 'inherit' })
-  // Ctrl-C or SIGTERM stops vitest (which aborts its calls and exits 2); digline waits for it (SPEC §5).
-  const forward = (signal: NodeJS.Signals) => {
-    if (child.exitCode === null && child.signalCode === null) child.kill(signal)
+export interface LaunchOptions {
+  /** Vitest's stdout and stderr go here instead of the terminal (a front end that owns its stdout). */
+  output?: (text: string) => void
+  /** Stops the launch as SIGTERM would: the calls in flight are aborted and the journal stays resumable. */
+  signal?: AbortSignal
+}
+
+export function launchVitest(io: LaunchIo, args: readonly string[], env: NodeJS.ProcessEnv, command: string, options: LaunchOptions = {}): Promise<ExitCode> {
+  const { output, signal } = options
+  const child = spawn(process.execPath, [vitestBin(io.cwd), 'run', ...args], { cwd: io.cwd, env, stdio: output === undefined ? 'inherit' : ['ignore', 'pipe', 'pipe'] })
+  if (output !== undefined) {
+    child.stdout?.on('data', (d: Buffer) => output(d.toString()))
+    child.stderr?.on('data', (d: Buffer) => output(d.toString()))
   }
+  // Ctrl-C or SIGTERM stops vitest (which aborts its calls and exits 2); digline waits for it (SPEC §5).
+  const forward = (sig: NodeJS.Signals) => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(sig)
+  }
+  const stop = () => forward('SIGTERM')
   process.on('SIGINT', forward)
   process.on('SIGTERM', forward)
+  if (signal?.aborted) stop()
+  signal?.addEventListener('abort', stop, { once: true })
   return new Promise<ExitCode>((resolvePromise, reject) => {
     child.on('error', reject)
-    child.on('exit', (code, signal) => {
+    child.on('close', (code, sig) => {
       process.off('SIGINT', forward)
       process.off('SIGTERM', forward)
-      if (signal !== null) io.stderr(`digline ${command}: vitest was ended by ${signal}`)
-      resolvePromise(exitCodeForChild(code, signal))
+      signal?.removeEventListener('abort', stop)
+      if (sig !== null) io.stderr(`digline ${command}: vitest was ended by ${sig}`)
+      resolvePromise(exitCodeForChild(code, sig))
     })
   })
 }

@@ -2,7 +2,7 @@ import { percent } from '../../host/format-outcome.js'
 import { openProject } from '../../host/open-project.js'
 import { parseCommand, requireFlag, PROJECT_OPTIONS } from '../parse.js'
 import { PROJECT_HELP, type CliIo, type Command } from '../command.js'
-import { isDiglineError } from '../../errors.js'
+import { suiteSummaries } from '../../host/suite-summaries.js'
 import type { Store } from '../../store/contract.js'
 
 /** The first 12 hex digits, keeping the `-dirty` mark of a work tree with changes. */
@@ -11,27 +11,8 @@ export function shortCommit(commit: string | null | undefined): string {
   return commit.endsWith('-dirty') ? `${commit.slice(0, 12)}-dirty` : commit.slice(0, 12)
 }
 
-interface SuiteLine {
-  suite: string
-  runs: number
-  latest: string | null
-  baseline: string | null
-  /** Why the baseline cannot be read, when it cannot. */
-  baseline_refusal?: string
-}
-
 async function listSuites(store: Store, tenant: string, storeRoot: string, json: boolean, io: CliIo): Promise<0> {
-  const lines: SuiteLine[] = []
-  for (const suite of await store.listSuites(tenant)) {
-    const runs = (await store.listRuns(tenant, suite)).runs
-    const line: SuiteLine = { suite, runs: runs.filter((r) => r.header !== undefined).length, latest: (await store.latestKey(tenant, suite)) ?? null, baseline: null }
-    try {
-      line.baseline = (await store.readBaseline(tenant, suite))?.promoted_from ?? null
-    } catch (error) {
-      line.baseline_refusal = isDiglineError(error) ? error.name : 'unreadable'
-    }
-    lines.push(line)
-  }
+  const lines = await suiteSummaries(store, tenant)
   if (json) return (io.stdout(JSON.stringify({ tenant, suites: lines }, null, 2)), 0)
   if (lines.length === 0) return (io.stdout(`No suites with runs in tenant ${tenant} (${storeRoot}).`), 0)
   for (const l of lines) {
