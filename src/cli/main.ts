@@ -11,9 +11,10 @@ import { promoteCommand } from './commands/promote.js'
 import { compareCommand } from './commands/compare.js'
 import { rejudgeCommand } from './commands/rejudge.js'
 import { deleteCommand } from './commands/delete.js'
+import { mcpCommand } from './commands/mcp.js'
 import { DIGLINE_VERSION } from '../version.js'
 
-export const COMMANDS: readonly Command[] = [runCommand, listCommand, showCommand, pendingCommand, compareCommand, promoteCommand, rejudgeCommand, deleteCommand]
+export const COMMANDS: readonly Command[] = [runCommand, listCommand, showCommand, pendingCommand, compareCommand, promoteCommand, rejudgeCommand, deleteCommand, mcpCommand]
 
 export function usage(): string {
   const width = Math.max(...COMMANDS.map((c) => c.name.length))

@@ -4,7 +4,15 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { BillNotAcknowledgedError, LaunchNotPlannedError, ResumedSuiteNotDeclaredError, SuiteNotDeclaredError, reviveError, type DiglineErrorData, type ExitCode } from '../errors.js'
+import {
+  BillNotAcknowledgedError,
+  LaunchNotPlannedError,
+  ResumedSuiteNotDeclaredError,
+  SuiteNotDeclaredError,
+  reviveError,
+  type DiglineErrorData,
+  type ExitCode,
+} from '../errors.js'
 import type { Store } from '../store/contract.js'
 import { assertSafeSegment } from '../suite/assert-safe-segment.js'
 import { chooseResume } from './choose-resume.js'
@@ -59,7 +67,10 @@ async function prepare(project: LaunchProject, request: LaunchRequest): Promise<
   if (request.suite !== undefined) assertSafeSegment('suite', request.suite)
   if (request.kind === 'resume') {
     if (request.key !== undefined) assertSafeSegment('key', request.key)
-    const choice = await chooseResume(project.store, project.tenant, { ...(request.key === undefined ? {} : { key: request.key }), ...(request.suite === undefined ? {} : { suite: request.suite }) })
+    const choice = await chooseResume(project.store, project.tenant, {
+      ...(request.key === undefined ? {} : { key: request.key }),
+      ...(request.suite === undefined ? {} : { suite: request.suite }),
+    })
     return {
       directive: { kind: 'resume', runs: choice.chosen, keepErrors: request.keepErrors },
       vitestArgs: configArgs,
@@ -98,7 +109,9 @@ async function planPrepared(project: LaunchProject, prepared: Prepared): Promise
     const lines = readReport<PlanLine>(path)
     const refused = lines.find((l) => l.refusal !== undefined)
     if (refused?.refusal !== undefined) raise(refused.refusal)
-    const suites = lines.filter((l): l is Extract<PlanLine, { refusal?: undefined }> => l.refusal === undefined).map(({ suite, key, plan, announcement }) => ({ suite, key, plan, announcement }))
+    const suites = lines
+      .filter((l): l is Extract<PlanLine, { refusal?: undefined }> => l.refusal === undefined)
+      .map(({ suite, key, plan, announcement }) => ({ suite, key, plan, announcement }))
     for (const [suite, key] of Object.entries(prepared.resumed)) {
       if (suites.some((s) => s.suite === suite)) continue
       throw new ResumedSuiteNotDeclaredError(
@@ -109,7 +122,10 @@ async function planPrepared(project: LaunchProject, prepared: Prepared): Promise
     }
     if (suites.length === 0 && exitCode !== 0) {
       const last = tail.trim().split('\n').slice(-5).join('\n')
-      throw new LaunchNotPlannedError(`vitest ended with exit ${exitCode} before any suite announced its bill; nothing was called. Its last lines:\n${last}`, 'Run `digline run` in a terminal to see why.')
+      throw new LaunchNotPlannedError(
+        `vitest ended with exit ${exitCode} before any suite announced its bill; nothing was called. Its last lines:\n${last}`,
+        'Run `digline run` in a terminal to see why.',
+      )
     }
     return { calls: suites.reduce((sum, s) => sum + s.plan.calls, 0), suites, passedOver: prepared.passedOver }
   } finally {

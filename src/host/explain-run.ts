@@ -60,7 +60,10 @@ export async function explainRun(store: Store, tenant: string, suite: string, ru
   const run = await store.readRun(tenant, suite, key)
   const comparison = await compareWithBaseline(store, run)
   const baseline = comparison === undefined || comparison.status === 'unreadable' ? undefined : await store.readBaseline(tenant, suite)
-  const outcome = outcomeOf({ document: run, stored: { tenant, suite, key, location: `run ${key} of suite ${suite}` }, thresholds: judgeThresholds(run.aggregates, run.rules) }, comparison)
+  const outcome = outcomeOf(
+    { document: run, stored: { tenant, suite, key, location: `run ${key} of suite ${suite}` }, thresholds: judgeThresholds(run.aggregates, run.rules) },
+    comparison,
+  )
   const before = new Map((baseline?.results ?? []).map((r) => [r.case_id, r]))
   const now = new Map(run.results.map((r) => [r.case_id, r]))
   const flipped: FlippedCase[] = []
@@ -82,7 +85,8 @@ export async function explainRun(store: Store, tenant: string, suite: string, ru
     outcome,
     comparison: comparison ?? null,
     flipped,
-    target_config_moved: baseline !== undefined && canonicalJson(baseline.target_config) !== canonicalJson(run.target_config) ? { baseline: baseline.target_config, run: run.target_config } : null,
+    target_config_moved:
+      baseline !== undefined && canonicalJson(baseline.target_config) !== canonicalJson(run.target_config) ? { baseline: baseline.target_config, run: run.target_config } : null,
     observed_model_moved:
       baseline !== undefined && baseline.observed.target_model !== run.observed.target_model ? { baseline: baseline.observed.target_model, run: run.observed.target_model } : null,
     promotion: promotionOf(run, key, baseline, comparison),

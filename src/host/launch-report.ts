@@ -7,7 +7,8 @@ import type { CaseResult } from '../document/schema.js'
 import type { CallPlan } from './prepare-run.js'
 import type { SuiteOutcome } from './suite-outcome.js'
 
-export type PlanLine = { kind?: undefined; suite: string; key: string; plan: CallPlan; announcement: string; refusal?: undefined } | { kind: 'refusal'; suite: string; refusal: DiglineErrorData }
+export type PlanLine =
+  { kind?: undefined; suite: string; key: string; plan: CallPlan; announcement: string; refusal?: undefined } | { kind: 'refusal'; suite: string; refusal: DiglineErrorData }
 
 export type ProgressLine =
   | { kind: 'case'; suite: string; case_id: string; verdict: CaseResult['verdict']; earlier: boolean }
