@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { afterEach, expect, test } from 'vitest'
 import { connect, textOf, type Connected } from '../helpers/mcp-client.js'
 import { countingSuite, makeProject, type Project } from '../helpers/project.js'
+import { killAfterCalls } from '../helpers/kill.js'
 
 const TOOLS = ['compare_run', 'list_runs', 'list_suites', 'pending', 'plan_run', 'resume_run', 'run_suite', 'show_run']
 
@@ -177,3 +178,33 @@ function alive(pid: number): boolean {
     return false
   }
 }
+
+test('resume_run finishes a killed run with exactly the calls plan_run announced, and refuses another number', async () => {
+  const project = makeProject({ 'evals/killed.eval.ts': countingSuite({ name: 'killed', cases: 30, samples: 2, concurrency: 2, delayMs: 20 }) })
+  const env = { CALLS_FILE: join(project.dir, 'calls.log') }
+  await killAfterCalls(project, 20, env)
+  const mcp = await serve(project)
+
+  const pending = await mcp.call('pending', {})
+  const [row] = (pending.structuredContent as { pending: { key: string; journaled: number }[] }).pending
+  expect(row).toBeDefined()
+  const left = 30 - row!.journaled
+
+  const plan = await mcp.call('plan_run', { resume: true, key: row!.key })
+  expect(plan.isError, textOf(plan)).toBeFalsy()
+  expect(plan.structuredContent).toMatchObject({ calls: left * 2, suites: [{ suite: 'killed', key: row!.key, plan: { resumed: true, reused: row!.journaled, toCall: left } }] })
+  expect((plan.structuredContent as { suites: { announcement: string }[] }).suites[0]!.announcement).toContain(`${row!.journaled} case(s) already judged`)
+
+  const before = callsMade(project)
+  const wrong = await mcp.call('resume_run', { key: row!.key, acknowledgedCalls: left * 2 + 1 })
+  expect(textOf(wrong)).toContain('refused BillNotAcknowledgedError')
+  expect(callsMade(project)).toBe(before)
+
+  const progress: number[] = []
+  const resumed = await mcp.call('resume_run', { key: row!.key, acknowledgedCalls: left * 2 }, { onprogress: (p) => progress.push(p.progress) })
+  expect(resumed.structuredContent, textOf(resumed) + mcp.stderr()).toMatchObject({ exit_code: 0, outcomes: [{ suite: 'killed', key: row!.key, status: 'held' }] })
+  expect(callsMade(project) - before).toBe(left * 2)
+  // the cases judged in the killed leg are reported first, then the ones called now
+  expect(progress).toEqual(Array.from({ length: 30 }, (_, i) => i + 1))
+  expect(project.runFiles('acme', 'killed')).toEqual([`${row!.key}.json`])
+})
