@@ -19,9 +19,9 @@ function userEnv(extra: Record<string, string>): Record<string, string> {
   return { ...Object.fromEntries(clean), NO_COLOR: '1', FORCE_COLOR: '0', CI: '1', ...extra }
 }
 
-export async function connect(project: Project, args: string[] = [], env: Record<string, string> = {}): Promise<Connected> {
+export async function connect(project: Project, args: string[] = [], env: Record<string, string> = {}, cwd = project.dir): Promise<Connected> {
   const bin = join(installRoot(), 'node_modules', 'digline', 'dist', 'src', 'cli', 'bin.js')
-  const transport = new StdioClientTransport({ command: process.execPath, args: [bin, 'mcp', ...args], cwd: project.dir, env: userEnv(env), stderr: 'pipe' })
+  const transport = new StdioClientTransport({ command: process.execPath, args: [bin, 'mcp', ...args], cwd, env: userEnv(env), stderr: 'pipe' })
   let stderr = ''
   transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString()))
   const client = new Client({ name: 'digline-test', version: '0.0.0' })

@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, expect, test } from 'vitest'
 import { connect, textOf, type Connected } from '../helpers/mcp-client.js'
-import { countingSuite, makeProject, type Project } from '../helpers/project.js'
+import { countingSuite, installRoot, makeProject, type Project } from '../helpers/project.js'
 import { killAfterCalls } from '../helpers/kill.js'
 
 const TOOLS = ['compare_run', 'list_runs', 'list_suites', 'pending', 'plan_run', 'resume_run', 'run_suite', 'show_run']
@@ -36,6 +36,17 @@ test('the tools are the eval loop and nothing that deletes, promotes, retires or
   expect(names).toEqual(TOOLS)
   for (const name of names) expect(name).not.toMatch(/delete|remove|promote|retire|rejudge|replay/)
   for (const tool of tools) expect(tool.inputSchema.type).toBe('object')
+})
+
+test('--root serves a project from elsewhere; a root that is not a directory is refused', async () => {
+  const project = makeProject()
+  const elsewhere = await connect(project, ['--root', project.dir], {}, installRoot())
+  open.push(elsewhere)
+  const suites = await elsewhere.call('list_suites', {})
+  expect(suites.structuredContent, textOf(suites)).toMatchObject({ tenant: 'acme', store: join(project.dir, '.digline'), suites: [] })
+  const refused = await project.digline(['mcp', '--root', 'no-such-dir'])
+  expect(refused.code).toBe(64)
+  expect(refused.stderr).toContain('UsageError: digline mcp: --root "no-such-dir" was refused: it is not a directory')
 })
 
 test('plan_run announces the bill without a call; run_suite refuses another number and runs nothing, then makes exactly the calls acknowledged', async () => {
