@@ -460,8 +460,8 @@ export const REFUSALS = {
   },
   LaunchNotPlannedError: {
     error: LaunchNotPlannedError,
-    when: 'A plan of a launch for an MCP client (`plan_run`, or the fresh plan `run_suite` and `resume_run` take first) could not be made: vitest ended without a suite announcing its bill; nothing was called.',
-    next: 'Run `digline run` in a terminal to see why the suites do not start, fix that, then plan again.',
+    when: 'A plan of a launch for an MCP client (`plan_run`, or the fresh plan `run_suite` and `resume_run` take first) ended with vitest refusing or failing (a suite file that does not load, an invalid suite), so a run would not start as planned; nothing was called.',
+    next: 'Fix what the quoted vitest lines name (`vitest list` shows whether the suite files load), then call plan_run again.',
   },
 } as const satisfies Record<string, ErrorEntry<RefusalClass>>
 

@@ -120,11 +120,12 @@ async function planPrepared(project: LaunchProject, prepared: Prepared): Promise
         ['key'],
       )
     }
-    if (suites.length === 0 && exitCode !== 0) {
+    // A plan-only launch skips every digline test: a refusal (64) or an error (2) means a suite would not start.
+    if ((suites.length === 0 && exitCode !== 0) || exitCode === 64 || exitCode === 2) {
       const last = tail.trim().split('\n').slice(-5).join('\n')
       throw new LaunchNotPlannedError(
-        `vitest ended with exit ${exitCode} before any suite announced its bill; nothing was called. Its last lines:\n${last}`,
-        'Run `digline run` in a terminal to see why.',
+        `vitest ended with exit ${exitCode} when asked for the bill (${suites.length} suite(s) announced one), so a run would not start as planned; nothing was called. Its last lines:\n${last}`,
+        'Fix what those lines name (`vitest list` in the project shows whether the suite files load), then call plan_run again.',
       )
     }
     return { calls: suites.reduce((sum, s) => sum + s.plan.calls, 0), suites, passedOver: prepared.passedOver }

@@ -112,6 +112,22 @@ test('compare_run explains a regression: the flipped cases with their reasons, a
   expect(JSON.parse(project.read('.digline/acme/baselines/triage.json')).promoted_from).toBe(firstKey)
 })
 
+test('a suite that cannot start makes the plan a tool error, and nothing is called', async () => {
+  const project = makeProject({
+    'evals/good.eval.ts': countingSuite({ name: 'good', cases: 3 }),
+    'evals/bad.eval.ts': countingSuite({ name: 'bad', cases: 3, samples: 0 }),
+  })
+  const mcp = await serve(project)
+  const plan = await mcp.call('plan_run', {})
+  expect(plan.isError).toBe(true)
+  expect(textOf(plan)).toContain('refused LaunchNotPlannedError: vitest ended with exit 64 when asked for the bill')
+  expect(textOf(plan)).toContain('(1 suite(s) announced one)')
+  expect(textOf(plan)).toContain('suite "bad" was refused: samples must be a whole number')
+  const ran = await mcp.call('run_suite', { acknowledgedCalls: 3 })
+  expect(textOf(ran)).toContain('LaunchNotPlannedError')
+  expect(callsMade(project)).toBe(0)
+})
+
 test('a malformed argument and a refusal are tool errors with the CLI’s words, and the server keeps answering', async () => {
   const project = makeProject()
   const mcp = await serve(project)
