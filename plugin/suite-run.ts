@@ -3,7 +3,7 @@
 import type { CaseResult } from '../src/document/schema.js'
 import type { OnCase } from '../src/document/case-progress.js'
 import type { RunContext } from '../src/host/prepare-run.js'
-import { launchSuite } from '../src/host/launch-suite.js'
+import { launchSuite, type LaunchedSuite } from '../src/host/launch-suite.js'
 import type { SuiteOutcome } from '../src/host/suite-outcome.js'
 import type { Store } from '../src/store/contract.js'
 import type { ResolvedSuite } from '../src/suite/types.js'
@@ -12,9 +12,7 @@ import { announceReplay, prepareReplay, replayRun, type RejudgeRequest } from '.
 import { compareWithBaseline } from '../src/host/compare.js'
 import { outcomeOf } from '../src/host/suite-outcome.js'
 import { trackRun, workerStopSignal } from './stop-signal.js'
-import { decodeReports } from '../src/host/launch-directive.js'
-import { appendReport } from '../src/host/launch-report.js'
-import { isDiglineError } from '../src/errors.js'
+import { LaunchReports, PLANNED_NOTE } from './launch-reports.js'
 
 interface Deferred<T> {
   promise: Promise<T>
@@ -70,41 +68,20 @@ export class SuiteRun {
     const say = (line: string) => process.stderr.write(`${line}\n`)
     if (rejudge !== undefined) return SuiteRun.replay({ suite, ctx, store, hooks }, rejudge, say)
     const resume = directive.kind === 'resume' ? { key: directive.key, keepErrors: directive.keepErrors } : undefined
-    const reports = decodeReports(process.env)
-    const report = reports.plan ?? reports.progress
-    let announcement = ''
-    const tell = (line: string) => ((announcement = line), say(line))
-    let launched: Awaited<ReturnType<typeof launchSuite>>
+    const reports = new LaunchReports(suite.name)
+    let launched: LaunchedSuite
     try {
-      launched = await launchSuite({ suite, ctx, store, only, say: tell, ...(resume === undefined ? {} : { resume }) })
+      launched = await launchSuite({ suite, ctx, store, only, say: reports.sayVia(say), ...(resume === undefined ? {} : { resume }) })
     } catch (error) {
-      if (report !== undefined && isDiglineError(error)) appendReport(report, { kind: 'refusal', suite: suite.name, refusal: error.toData() })
+      reports.refused(error)
       throw error
     }
-    if (reports.plan !== undefined) {
-      // the bill is the last line launchSuite says before it returns
-      appendReport(reports.plan, { suite: suite.name, key: launched.prepared.key, plan: launched.prepared.plan, announcement })
-      const note = 'planned only: the bill was announced and nothing was called'
-      return new SuiteRun(launched.ids, () => Promise.reject(new Error(note)), new Map(launched.ids.map((id) => [id, note])), true)
+    if (reports.planOnly) {
+      reports.planned(launched)
+      return new SuiteRun(launched.ids, () => Promise.reject(new Error(PLANNED_NOTE)), new Map(launched.ids.map((id) => [id, PLANNED_NOTE])), true)
     }
-    const progress = reports.progress
-    if (progress === undefined) return new SuiteRun(launched.ids, (onCase, signal) => launched.run({ hooks, onCase, signal }))
-    const started = new SuiteRun(launched.ids, (onCase, signal) =>
-      launched.run({
-        hooks,
-        onCase: (p) => {
-          appendReport(progress, { kind: 'case', suite: suite.name, case_id: p.result.case_id, verdict: p.result.verdict, earlier: p.index === -1 })
-          return onCase(p)
-        },
-        signal,
-      }),
-    )
-    started.outcome.then(
-      (outcome) => appendReport(progress, { kind: 'outcome', suite: suite.name, outcome }),
-      (error: unknown) => {
-        if (isDiglineError(error)) appendReport(progress, { kind: 'refusal', suite: suite.name, refusal: error.toData() })
-      },
-    )
+    const started = new SuiteRun(launched.ids, (onCase, signal) => launched.run({ hooks, onCase: reports.onCase(onCase), signal }))
+    reports.settled(started.outcome)
     return started
   }
 
