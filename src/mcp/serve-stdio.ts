@@ -34,6 +34,10 @@ export async function serveStdio(options: ServeOptions): Promise<void> {
   })
   await server.connect(transport)
   await gone
+  // The answer of a run the client left behind has nowhere to go: a closed pipe is not a crash.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error
+  })
   stop.abort(new Error('the MCP client went away'))
   await Promise.all([...running])
   await server.close().catch(() => undefined)
