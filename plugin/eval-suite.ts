@@ -9,6 +9,7 @@ import { openStore } from '../src/store/open-store.js'
 import type { RunContext } from '../src/host/prepare-run.js'
 import type { SuiteOutcome } from '../src/host/suite-outcome.js'
 import { SuiteRun } from './suite-run.js'
+import { PLANNED_NOTE } from './launch-reports.js'
 import { recordInManifest } from './suite-manifest.js'
 import { resumeDirective } from './resume-request.js'
 import { rejudgeDirective } from './rejudge-request.js'
@@ -125,8 +126,9 @@ export function evalSuite<I, O, E>(definition: SuiteDefinition<I, O, E>): void {
 
     test(
       VERDICT_TEST,
-      async ({ task, signal, annotate }) => {
+      async ({ task, signal, annotate, skip }) => {
         const started = await run!
+        if (started.planned) skip(PLANNED_NOTE)
         started.stopWith(signal)
         const outcome: SuiteOutcome = await started.outcome
         task.meta.digline = { kind: 'suite', outcome }

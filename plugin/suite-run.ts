@@ -3,7 +3,7 @@
 import type { CaseResult } from '../src/document/schema.js'
 import type { OnCase } from '../src/document/case-progress.js'
 import type { RunContext } from '../src/host/prepare-run.js'
-import { launchSuite } from '../src/host/launch-suite.js'
+import { launchSuite, type LaunchedSuite } from '../src/host/launch-suite.js'
 import type { SuiteOutcome } from '../src/host/suite-outcome.js'
 import type { Store } from '../src/store/contract.js'
 import type { ResolvedSuite } from '../src/suite/types.js'
@@ -14,6 +14,7 @@ import { announceReplay, prepareReplay, replayRun, type RejudgeRequest } from '.
 import { compareWithBaseline } from '../src/host/compare.js'
 import { outcomeOf } from '../src/host/suite-outcome.js'
 import { trackRun, workerStopSignal } from './stop-signal.js'
+import { LaunchReports, PLANNED_NOTE } from './launch-reports.js'
 
 interface Deferred<T> {
   promise: Promise<T>
@@ -57,6 +58,8 @@ export class SuiteRun {
     ids: readonly string[],
     run: (onCase: OnCase, signal: AbortSignal) => Promise<SuiteOutcome>,
     private readonly leftOut: ReadonlyMap<string, string> = new Map(),
+    /** A plan-only launch (digline mcp's plan_run): the bill was reported, and nothing is called. */
+    readonly planned = false,
   ) {
     for (const id of ids) this.cases.set(id, deferred())
     const signal = AbortSignal.any([this.stopper.signal, workerStopSignal()])
@@ -72,8 +75,21 @@ export class SuiteRun {
     if (rejudge !== undefined) return SuiteRun.replay({ suite, ctx, store, hooks }, rejudge, say)
     if (merge !== undefined) return SuiteRun.merge({ suite, ctx, store }, merge, say)
     const resume = directive.kind === 'resume' ? { key: directive.key, keepErrors: directive.keepErrors } : undefined
-    const launched = await launchSuite({ suite, ctx, store, only, say, ...(resume === undefined ? {} : { resume }), ...(shard === undefined ? {} : { shard }) })
-    return new SuiteRun(launched.ids, (onCase, signal) => launched.run({ hooks, onCase, signal }))
+    const reports = new LaunchReports(suite.name)
+    let launched: LaunchedSuite
+    try {
+      launched = await launchSuite({ suite, ctx, store, only, say: reports.sayVia(say), ...(resume === undefined ? {} : { resume }), ...(shard === undefined ? {} : { shard }) })
+    } catch (error) {
+      reports.refused(error)
+      throw error
+    }
+    if (reports.planOnly) {
+      reports.planned(launched)
+      return new SuiteRun(launched.ids, () => Promise.reject(new Error(PLANNED_NOTE)), new Map(launched.ids.map((id) => [id, PLANNED_NOTE])), true)
+    }
+    const started = new SuiteRun(launched.ids, (onCase, signal) => launched.run({ hooks, onCase: reports.onCase(onCase), signal }))
+    reports.settled(started.outcome)
+    return started
   }
 
   /** Stops the run when a test of the suite is stopped (Vitest timed it out, or cancelled the launch). */

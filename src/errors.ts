@@ -215,6 +215,13 @@ export class ShardsDisagreeError extends DiglineRefusal {
 export class CaseInTwoShardsError extends DiglineRefusal {
   readonly name = 'CaseInTwoShardsError'
 }
+// mcp:
+export class BillNotAcknowledgedError extends DiglineRefusal {
+  readonly name = 'BillNotAcknowledgedError'
+}
+export class LaunchNotPlannedError extends DiglineRefusal {
+  readonly name = 'LaunchNotPlannedError'
+}
 
 // ── failures ────────────────────────────────────────────────────────────────────────────────────
 
@@ -572,6 +579,17 @@ export const REFUSALS = {
     error: ViewHostRefusedError,
     when: '`digline view --host H` named a host other than 127.0.0.1: the viewer serves this machine only, and nothing was started.',
     next: 'Run `digline view` without --host (or with --host 127.0.0.1); to share a report, write one file with `digline report --out FILE`.',
+  },
+  // mcp:
+  BillNotAcknowledgedError: {
+    error: BillNotAcknowledgedError,
+    when: 'An MCP client asked `run_suite` or `resume_run` to run with an acknowledgedCalls that is not the number of calls a fresh plan of that launch announces; nothing was called.',
+    next: 'Call `plan_run` with the same arguments, read its bill, then call again with acknowledgedCalls equal to its calls.',
+  },
+  LaunchNotPlannedError: {
+    error: LaunchNotPlannedError,
+    when: 'A plan of a launch for an MCP client (`plan_run`, or the fresh plan `run_suite` and `resume_run` take first) ended with vitest refusing or failing (a suite file that does not load, an invalid suite), so a run would not start as planned; nothing was called.',
+    next: 'Fix what the quoted vitest lines name (`vitest list` shows whether the suite files load), then call plan_run again.',
   },
 } as const satisfies Record<string, ErrorEntry<RefusalClass>>
 

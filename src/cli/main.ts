@@ -19,6 +19,7 @@ import { importCommand } from './commands/import.js'
 import { mergeCommand } from './commands/merge.js'
 import { reportCommand } from './commands/report.js'
 import { viewCommand } from './commands/view.js'
+import { mcpCommand } from './commands/mcp.js'
 import { DIGLINE_VERSION } from '../version.js'
 
 export const COMMANDS: readonly Command[] = [
@@ -38,6 +39,7 @@ export const COMMANDS: readonly Command[] = [
   mergeCommand,
   reportCommand,
   viewCommand,
+  mcpCommand,
 ]
 
 export function usage(): string {

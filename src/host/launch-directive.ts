@@ -15,8 +15,12 @@ export const MERGE_ENV = 'DIGLINE_MERGE'
 /** Set by a person or CI as often as by `digline run --shard`, so a launch keeps it unless it sets its own. */
 export const SHARD_ENV = 'DIGLINE_SHARD'
 
+// mcp: where the workers report to the front end that launched them (plan only; progress).
+export const PLAN_ENV = 'DIGLINE_PLAN'
+export const PROGRESS_ENV = 'DIGLINE_PROGRESS'
+
 /** Every variable a directive uses; a launch clears them all before setting its own. */
-export const DIRECTIVE_ENV = [RESUME_ENV, KEEP_ERRORS_ENV, REJUDGE_ENV, MERGE_ENV] as const
+export const DIRECTIVE_ENV = [RESUME_ENV, KEEP_ERRORS_ENV, REJUDGE_ENV, MERGE_ENV, PLAN_ENV, PROGRESS_ENV] as const
 
 const segment = z.string().refine(isSafeSegment, 'not one safe path segment')
 
@@ -118,4 +122,35 @@ function parse<T>(schema: z.ZodType<T>, name: string, raw: string, shape: string
   const result = schema.safeParse(value)
   if (!result.success) throw new UsageError(`${name}=${JSON.stringify(raw)} is not ${shape}`, next, [name])
   return result.data
+}
+
+// mcp: the reports a launch asks of its workers, set on top of a fresh or resume directive.
+const reportPath = z.string().refine(isAbsolute, 'not an absolute path')
+
+export interface LaunchReports {
+  /** Each suite appends its announced bill (or its refusal) here and calls nothing. */
+  plan?: string
+  /** Each suite appends a line per settled case, then its outcome. */
+  progress?: string
+}
+
+export function encodeReports(env: NodeJS.ProcessEnv, reports: LaunchReports): NodeJS.ProcessEnv {
+  const out = { ...env }
+  if (reports.plan !== undefined) out[PLAN_ENV] = reportPath.parse(reports.plan)
+  if (reports.progress !== undefined) out[PROGRESS_ENV] = reportPath.parse(reports.progress)
+  return out
+}
+
+export function decodeReports(env: NodeJS.ProcessEnv): LaunchReports {
+  const reports: LaunchReports = {}
+  for (const [name, field] of [
+    [PLAN_ENV, 'plan'],
+    [PROGRESS_ENV, 'progress'],
+  ] as const) {
+    const raw = env[name]
+    if (raw === undefined || raw === '') continue
+    if (!reportPath.safeParse(raw).success) throw new UsageError(`${name}=${JSON.stringify(raw)} is not an absolute path`, 'Use `digline mcp`, which sets it for you.', [name])
+    reports[field] = raw
+  }
+  return reports
 }

@@ -6,7 +6,7 @@ import { collectSuiteManifest } from '../../host/suite-manifest.js'
 import { artifactsDigest } from '../../suite/cache-key.js'
 import { PROJECT_HELP, type CliIo, type Command } from '../command.js'
 import { parseCommand, requireFlag, PROJECT_OPTIONS } from '../parse.js'
-import { vitestBin } from '../vitest-bin.js'
+import { vitestBin } from '../../host/vitest-bin.js'
 
 export const cacheCommand: Command = {
   name: 'cache',

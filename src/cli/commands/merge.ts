@@ -6,9 +6,9 @@ import { planMerge } from '../../host/merge-shards.js'
 import { openProject } from '../../host/open-project.js'
 import { collectSuiteManifest } from '../../host/suite-manifest.js'
 import type { Command } from '../command.js'
-import { launchVitest } from '../launch-vitest.js'
+import { launchVitest } from '../../host/launch-vitest.js'
 import { parseCommand } from '../parse.js'
-import { vitestBin } from '../vitest-bin.js'
+import { vitestBin } from '../../host/vitest-bin.js'
 
 export const mergeCommand: Command = {
   name: 'merge',

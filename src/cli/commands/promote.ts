@@ -4,7 +4,7 @@ import { collectSuiteManifest } from '../../host/suite-manifest.js'
 import { openProject } from '../../host/open-project.js'
 import { parseCommand, requireFlag, PROJECT_OPTIONS } from '../parse.js'
 import { PROJECT_HELP, type Command } from '../command.js'
-import { vitestBin } from '../vitest-bin.js'
+import { vitestBin } from '../../host/vitest-bin.js'
 import { resolveRunKey } from '../../host/run-key.js'
 
 export const promoteCommand: Command = {

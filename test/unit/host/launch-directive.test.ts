@@ -1,6 +1,6 @@
 // The launch directives: one codec that encodes, clears and validates what the workers read.
 import { expect, test } from 'vitest'
-import { decodeDirective, decodeShard, encodeDirective, encodeShard } from '../../../src/host/launch-directive.js'
+import { decodeDirective, decodeReports, decodeShard, encodeDirective, encodeReports, encodeShard } from '../../../src/host/launch-directive.js'
 
 const KEY = '20261129T223956123456Z-07351270b932'
 const rejudge = { into: 's', suite: 's', key: KEY, created_at: '2026-11-29T22:39:56.123456Z', tenant: 'acme', store: '/tmp/store' }
@@ -47,4 +47,16 @@ test('the merge directive round-trips and is cleared by any other; the shard is 
     expect(() => decodeDirective(env), JSON.stringify(env)).toThrow(expect.objectContaining({ name: 'UsageError' }))
   }
   expect(() => decodeShard({ DIGLINE_SHARD: '5/4' })).toThrow(expect.objectContaining({ name: 'InvalidShardError' }))
+})
+
+test('the reports a launch asks for (mcp) ride on a directive, are cleared by the next one, and must be absolute paths', () => {
+  const env = encodeReports(encodeDirective({ PATH: '/bin' }, { kind: 'resume', runs: { s: KEY }, keepErrors: false }), { plan: '/tmp/plan.jsonl' })
+  expect(decodeDirective(env)).toEqual({ kind: 'resume', runs: { s: KEY }, keepErrors: false })
+  expect(decodeReports(env)).toEqual({ plan: '/tmp/plan.jsonl' })
+  expect(decodeReports(encodeDirective(env, { kind: 'fresh' }))).toEqual({})
+  expect(decodeReports(encodeReports({}, { progress: '/tmp/progress.jsonl' }))).toEqual({ progress: '/tmp/progress.jsonl' })
+  expect(() => encodeReports({}, { plan: 'plan.jsonl' })).toThrow()
+  for (const env of [{ DIGLINE_PLAN: 'relative.jsonl' }, { DIGLINE_PROGRESS: './p' }]) {
+    expect(() => decodeReports(env), JSON.stringify(env)).toThrow(expect.objectContaining({ name: 'UsageError' }))
+  }
 })
