@@ -25,6 +25,9 @@ export interface PgPool extends PgQueryable {
 /** Connections one process opens to the team store at most. */
 const POOL_SIZE = 10
 
+/** How digline's connections name themselves to the server (pg_stat_activity.application_name), unless PGAPPNAME says otherwise. */
+export const APPLICATION_NAME = 'digline'
+
 /** The URL as messages show it: scheme, host, port and database; never the user's password or query. */
 export function describeServer(url: string): string {
   try {
@@ -105,7 +108,7 @@ export class PgConnection {
 
   private async open(): Promise<PgPool> {
     const pg = await importPg()
-    const pool = new pg.Pool({ connectionString: this.url, max: POOL_SIZE, allowExitOnIdle: true }) as unknown as PgPool & {
+    const pool = new pg.Pool({ connectionString: this.url, max: POOL_SIZE, allowExitOnIdle: true, application_name: process.env.PGAPPNAME ?? APPLICATION_NAME }) as unknown as PgPool & {
       on(event: 'error', listener: (error: Error) => void): void
     }
     // An idle connection the server dropped (restart, pg_terminate_backend) must not end the process.
