@@ -35,7 +35,9 @@ beforeAll(async () => {
 afterAll(async () => {
   process.off('SIGUSR2', onReturn)
   await Promise.all(databases.map((d) => d.drop()))
-  console.log(`kill mid-commit: ${tally.committed + tally.notCommitted} kills; the record of the case that had just returned was committed ${tally.committed} times, not ${tally.notCommitted} times`)
+  console.log(
+    `kill mid-commit: ${tally.committed + tally.notCommitted} kills; the record of the case that had just returned was committed ${tally.committed} times, not ${tally.notCommitted} times`,
+  )
 })
 
 function spin(ms: number): void {
@@ -46,49 +48,58 @@ function spin(ms: number): void {
 const cycles = Array.from({ length: KILLS }, (_, i) => ({ cycle: i + 1, seed: BASE_SEED + i, concurrency: CONCURRENCIES[i % CONCURRENCIES.length]! }))
 
 describe.concurrent('kill -9 while a record commits, resumed on another machine', () => {
-  test.each(cycles)('kill $cycle (seed $seed, concurrency $concurrency): nothing lost, nothing counted twice, byte-identical document', { timeout: 240_000 }, async ({ cycle, seed, concurrency }) => {
-    const random = seededRandom(seed)
-    const k = 5 + Math.floor(random() * (CASES - 10))
-    const delayMs = random() * 3
-    console.log(`kill cycle ${cycle}: seed ${seed}, concurrency ${concurrency}, kill ${delayMs.toFixed(2)} ms after return ${k} (replay: DIGLINE_PG_KILL_SEED=${seed} DIGLINE_PG_KILLS=1)`)
-    const db = await createTestDatabase(`kill_${cycle}`)
-    databases.push(db)
-    const files = teamFiles(db.url, faultSuite({ name: SUITE, concurrency }), SUITE)
-    const a = machine(`machine-a${cycle}`, files)
-    const b = machine(`machine-b${cycle}`, files)
+  test.each(cycles)(
+    'kill $cycle (seed $seed, concurrency $concurrency): nothing lost, nothing counted twice, byte-identical document',
+    { timeout: 240_000 },
+    async ({ cycle, seed, concurrency }) => {
+      const random = seededRandom(seed)
+      const k = 5 + Math.floor(random() * (CASES - 10))
+      const delayMs = random() * 3
+      console.log(
+        `kill cycle ${cycle}: seed ${seed}, concurrency ${concurrency}, kill ${delayMs.toFixed(2)} ms after return ${k} (replay: DIGLINE_PG_KILL_SEED=${seed} DIGLINE_PG_KILLS=1)`,
+      )
+      const db = await createTestDatabase(`kill_${cycle}`)
+      databases.push(db)
+      const files = teamFiles(db.url, faultSuite({ name: SUITE, concurrency }), SUITE)
+      const a = machine(`machine-a${cycle}`, files)
+      const b = machine(`machine-b${cycle}`, files)
 
-    const running = a.spawnVitest([], { DIGLINE_CREATED_AT: CREATED_AT, RETURNS_TO: String(process.pid) })
-    let returnedBeforeKill: string[] | undefined
-    const check = (): void => {
-      const returned = linesOf(a.dir, 'returns.log')
-      if (returned.length < k || returnedBeforeKill !== undefined) return
-      spin(delayMs)
-      process.kill(-running.pid!, 'SIGKILL')
-      returnedBeforeKill = returned
-    }
-    armed.add(check)
-    const ended = await running.done.finally(() => armed.delete(check))
-    if (returnedBeforeKill === undefined) throw new Error(`machine A ended before return ${k}:\n${ended.stderr}`)
-    expect(ended.signal).toBe('SIGKILL')
+      const running = a.spawnVitest([], { DIGLINE_CREATED_AT: CREATED_AT, RETURNS_TO: String(process.pid) })
+      let returnedBeforeKill: string[] | undefined
+      const check = (): void => {
+        const returned = linesOf(a.dir, 'returns.log')
+        if (returned.length < k || returnedBeforeKill !== undefined) return
+        spin(delayMs)
+        process.kill(-running.pid!, 'SIGKILL')
+        returnedBeforeKill = returned
+      }
+      armed.add(check)
+      const ended = await running.done.finally(() => armed.delete(check))
+      if (returnedBeforeKill === undefined) throw new Error(`machine A ended before return ${k}:\n${ended.stderr}`)
+      expect(ended.signal).toBe('SIGKILL')
 
-    await untilLeasesExpired(db.url, SUITE)
-    const pending = await onlyPending(db.url, SUITE)
-    const done = [...pending.done.keys()]
-    // A record is committed only for a case whose target had returned; each at most once.
-    const returned = new Set(linesOf(a.dir, 'returns.log').map((l) => l.split(':')[0]!))
-    expect(done.filter((id) => !returned.has(id))).toEqual([])
-    expect(await caseRecordCounts(db, SUITE, pending.key)).toEqual(new Map(done.map((id) => [id, 1])))
-    const last = returnedBeforeKill.at(-1)!.split(':')[0]!
-    if (done.includes(last)) tally.committed += 1
-    else tally.notCommitted += 1
+      await untilLeasesExpired(db.url, SUITE)
+      const pending = await onlyPending(db.url, SUITE)
+      const done = [...pending.done.keys()]
+      // A record is committed only for a case whose target had returned; each at most once.
+      const returned = new Set(linesOf(a.dir, 'returns.log').map((l) => l.split(':')[0]!))
+      expect(done.filter((id) => !returned.has(id))).toEqual([])
+      expect(await caseRecordCounts(db, SUITE, pending.key)).toEqual(new Map(done.map((id) => [id, 1])))
+      const last = returnedBeforeKill.at(-1)!.split(':')[0]!
+      if (done.includes(last)) tally.committed += 1
+      else tally.notCommitted += 1
 
-    const resumed = await b.digline(['run', '--resume', pending.key])
-    expect(resumed.code, `seed ${seed}\n${resumed.stdout}\n${resumed.stderr}`).toBe(0)
-    const calledOnB = linesOf(b.dir, 'calls.log').map((l) => l.split(':')[0]!)
-    expect(calledOnB.filter((id) => done.includes(id)), 'journaled cases called again').toEqual([])
-    expect(calledOnB).toHaveLength(CASES - done.length)
-    expect(new Set([...done, ...calledOnB]).size).toBe(CASES)
-    expect(await storedShas(db, SUITE), `seed ${seed}`).toEqual([references.get(concurrency)])
-    expect(await caseRecordCounts(db, SUITE, pending.key)).toEqual(new Map())
-  })
+      const resumed = await b.digline(['run', '--resume', pending.key])
+      expect(resumed.code, `seed ${seed}\n${resumed.stdout}\n${resumed.stderr}`).toBe(0)
+      const calledOnB = linesOf(b.dir, 'calls.log').map((l) => l.split(':')[0]!)
+      expect(
+        calledOnB.filter((id) => done.includes(id)),
+        'journaled cases called again',
+      ).toEqual([])
+      expect(calledOnB).toHaveLength(CASES - done.length)
+      expect(new Set([...done, ...calledOnB]).size).toBe(CASES)
+      expect(await storedShas(db, SUITE), `seed ${seed}`).toEqual([references.get(concurrency)])
+      expect(await caseRecordCounts(db, SUITE, pending.key)).toEqual(new Map())
+    },
+  )
 })
