@@ -42,7 +42,9 @@ afterAll(async () => {
 
 function spin(ms: number): void {
   const until = performance.now() + ms
-  while (performance.now() < until) {}
+  while (performance.now() < until) {
+    // a busy wait: a timer's granularity is coarser than the commit it aims at
+  }
 }
 
 const cycles = Array.from({ length: KILLS }, (_, i) => ({ cycle: i + 1, seed: BASE_SEED + i, concurrency: CONCURRENCIES[i % CONCURRENCIES.length]! }))
