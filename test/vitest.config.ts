@@ -7,7 +7,14 @@ import { defineConfig } from 'vitest/config'
 // DIGLINE_TEST_WORKERS overrides it. The files that measure overlap or wall time run afterwards,
 // one at a time, on an otherwise quiet machine.
 const workers = Number(process.env.DIGLINE_TEST_WORKERS ?? availableParallelism() + 1)
-export const TIMED = ['test/e2e/models.test.ts', 'test/e2e/concurrency.test.ts', 'test/unit/driver/execute-scheduling.test.ts', 'test/unit/models/openai-model.test.ts']
+export const TIMED = [
+  'test/e2e/models.test.ts',
+  'test/e2e/concurrency.test.ts',
+  'test/unit/driver/execute-scheduling.test.ts',
+  'test/unit/models/openai-model.test.ts',
+  // pgfaults: restarts the PostgreSQL server, which every other test using it at that moment would feel
+  'test/store/postgres/faults/server-restart.test.ts',
+]
 
 export default defineConfig({
   root: fileURLToPath(new URL('..', import.meta.url)),

@@ -15,6 +15,8 @@ export interface PgQueryable {
 
 export interface PgClient extends PgQueryable {
   release(destroy?: boolean | Error): void
+  on(event: 'error', listener: (error: Error) => void): unknown
+  off(event: 'error', listener: (error: Error) => void): unknown
 }
 
 export interface PgPool extends PgQueryable {
@@ -24,6 +26,9 @@ export interface PgPool extends PgQueryable {
 
 /** Connections one process opens to the team store at most. */
 const POOL_SIZE = 10
+
+/** How digline's connections name themselves to the server (pg_stat_activity.application_name), unless PGAPPNAME says otherwise. */
+export const APPLICATION_NAME = 'digline'
 
 /** The URL as messages show it: scheme, host, port and database; never the user's password or query. */
 export function describeServer(url: string): string {
@@ -105,11 +110,20 @@ export class PgConnection {
 
   private async open(): Promise<PgPool> {
     const pg = await importPg()
-    const pool = new pg.Pool({ connectionString: this.url, max: POOL_SIZE, allowExitOnIdle: true }) as unknown as PgPool & {
+    const pool = new pg.Pool({
+      connectionString: this.url,
+      max: POOL_SIZE,
+      allowExitOnIdle: true,
+      application_name: process.env.PGAPPNAME ?? APPLICATION_NAME,
+    }) as unknown as PgPool & {
       on(event: 'error', listener: (error: Error) => void): void
+      on(event: 'connect', listener: (client: PgClient) => void): void
     }
-    // An idle connection the server dropped (restart, pg_terminate_backend) must not end the process.
+    // A connection the server dropped (restart, pg_terminate_backend) must not end the process: idle,
+    // the pool hears it; checked out, its client does, at every moment (also in the instant between
+    // the pool handing it out and its user listening). The next statement on it then fails by name.
     pool.on('error', () => undefined)
+    pool.on('connect', (client) => client.on('error', () => undefined))
     try {
       await migrate(pool, this.where)
     } catch (error) {
@@ -147,19 +161,30 @@ export class PgConnection {
       throw this.failure(doing, error)
     }
     let broken: Error | undefined
+    // A connection the server ends between two statements (a restart, pg_terminate_backend) says so
+    // by an 'error' event on the checked-out client; unheard, it would end the process.
+    const lost = (error: Error): void => {
+      broken = error
+    }
+    client.on('error', lost)
     try {
       await client.query('BEGIN')
       const result = await step(client)
       await client.query('COMMIT')
       return result
     } catch (error) {
-      try {
-        await client.query('ROLLBACK')
-      } catch (rollback) {
-        broken = rollback instanceof Error ? rollback : new Error(String(rollback))
+      if (isConnectionFailure(error)) broken ??= error instanceof Error ? error : new Error(String(error))
+      else {
+        try {
+          await client.query('ROLLBACK')
+        } catch (rollback) {
+          broken = rollback instanceof Error ? rollback : new Error(String(rollback))
+        }
       }
       throw this.failure(doing, error)
     } finally {
+      // A broken client is destroyed and keeps the listener: the server's last words may come after.
+      if (broken === undefined) client.off('error', lost)
       client.release(broken ?? false)
     }
   }

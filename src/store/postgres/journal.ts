@@ -27,6 +27,13 @@ export interface PgJournalHooks {
   leaseTtlMs: number
 }
 
+/** The waits before each look-up of an append whose connection was lost: about three seconds in all. */
+const RECOVERY_BACKOFF_MS = [0, 50, 100, 200, 400, 800, 1600]
+
+function lostConnection(error: unknown): boolean {
+  return isConnectionFailure(error) || (isDiglineError(error) && error.name === 'TeamStoreUnreachableError')
+}
+
 function legLocation(hooks: PgJournalHooks, place: JournalPlace, leg: number): string {
   return `leg ${leg} of the journal of ${hooks.locationOf(place)}`
 }
@@ -355,7 +362,9 @@ class PgJournalLeg implements Journal {
   /**
    * One INSERT of the records, committed on its own. A connection lost mid-statement leaves its fate
    * unknown: the records are then looked up by number, and inserted again only if they are not there,
-   * so a record is never lost and never doubled.
+   * so a record is never lost and never doubled. The other pooled connections may have been lost with
+   * it (a restart ends them all), so the look-up is tried again, on whichever connection the pool
+   * gives, for a few seconds before the append fails by name.
    */
   private async insert(first: number, lines: readonly string[]): Promise<void> {
     const { tenant, suite, key } = this.place
@@ -366,8 +375,22 @@ class PgJournalLeg implements Journal {
       await this.db.query('journaling a case', statement, params)
       return
     } catch (error) {
-      if (!isConnectionFailure(error) && !(isDiglineError(error) && error.name === 'TeamStoreUnreachableError')) throw error
+      if (!lostConnection(error)) throw error
     }
+    for (let attempt = 0; ; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, RECOVERY_BACKOFF_MS[attempt]))
+      try {
+        await this.recover(first, lines, statement, params)
+        return
+      } catch (error) {
+        if (!lostConnection(error) || attempt + 1 >= RECOVERY_BACKOFF_MS.length) throw error
+      }
+    }
+  }
+
+  /** After a lost connection: the records if they landed, or the INSERT again if they did not. */
+  private async recover(first: number, lines: readonly string[], statement: string, params: readonly unknown[]): Promise<void> {
+    const { tenant, suite, key } = this.place
     const { rows } = await this.db.query(
       'checking a journal append after a lost connection',
       `SELECT seq, line FROM digline_journal_records WHERE tenant = $1 AND suite = $2 AND key = $3 AND leg = $4 AND seq >= $5 ORDER BY seq`,

@@ -3,7 +3,7 @@
 // start at once apply each migration exactly once; a database a newer digline migrated is refused.
 // docs/team-store.md describes the tables; docs/adr/0040 the shape, 0042 the removal guard.
 import { TeamStoreSchemaTooNewError } from '../../errors.js'
-import type { PgQueryable } from './connection.js'
+import type { PgClient, PgQueryable } from './connection.js'
 
 /** The SQLSTATE the database raises when a write names a removed key. */
 export const REMOVED_SQLSTATE = 'DL001'
@@ -146,12 +146,16 @@ function tooNew(version: number, where: string): TeamStoreSchemaTooNewError {
 }
 
 /** Brings the database to the latest schema, or refuses a newer one. Idempotent; safe when run by many processes at once. */
-export async function migrate(pool: PgQueryable & { connect(): Promise<PgQueryable & { release(destroy?: boolean | Error): void }> }, where: string): Promise<void> {
+export async function migrate(pool: PgQueryable & { connect(): Promise<PgClient> }, where: string): Promise<void> {
   const seen = await appliedVersion(pool)
   if (seen === SCHEMA_VERSION_LATEST) return
   if (seen !== undefined && seen > SCHEMA_VERSION_LATEST) throw tooNew(seen, where)
   const client = await pool.connect()
   let broken: Error | undefined
+  const lost = (error: Error): void => {
+    broken = error
+  }
+  client.on('error', lost)
   try {
     await client.query('BEGIN')
     await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK.toString()])
@@ -167,6 +171,7 @@ export async function migrate(pool: PgQueryable & { connect(): Promise<PgQueryab
     await client.query('ROLLBACK').catch((rollback: unknown) => (broken = rollback instanceof Error ? rollback : new Error(String(rollback))))
     throw error
   } finally {
+    if (broken === undefined) client.off('error', lost)
     client.release(broken ?? false)
   }
 }
