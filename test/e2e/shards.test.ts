@@ -6,9 +6,10 @@
 import { createHash } from 'node:crypto'
 import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { describe, expect, test } from 'vitest'
+import { afterAll, describe, expect, test } from 'vitest'
 import { countingSuite, installRoot, makeProject, type ProcessResult, type Project } from '../helpers/project.js'
 import { callLines } from '../helpers/kill.js'
+import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js'
 import { splitCases } from '../../src/host/shard.js'
 
 const CREATED_AT = '2026-11-29T22:39:56.123456Z'
@@ -25,9 +26,23 @@ const suite = (opts: { delayMs?: number; thresholds?: string } = {}) =>
  */
 export interface StoreLocator {
   name: string
-  make(): string
+  make(): Promise<string>
 }
-const SHARED_STORES: StoreLocator[] = [{ name: 'file store', make: () => mkdtempSync(join(installRoot(), 'shared-store-')) }]
+const databases: TestDatabase[] = []
+const SHARED_STORES: StoreLocator[] = [
+  { name: 'file store', make: () => Promise.resolve(mkdtempSync(join(installRoot(), 'shared-store-'))) },
+  {
+    name: 'team store',
+    async make() {
+      const database = await createTestDatabase('shards_e2e')
+      databases.push(database)
+      return database.url
+    },
+  },
+]
+afterAll(async () => {
+  for (const database of databases) await database.drop()
+})
 
 /** A machine of the matrix: its own directory and HOME, the run's created_at. */
 function machine(file = suite()): Project {
@@ -85,7 +100,7 @@ const output = (r: ProcessResult) => r.stdout + r.stderr
 describe.each(SHARED_STORES)('four shards against one $name', (locator) => {
   test('started at once as four machines, they file one run sha256-identical to an unsharded run; the target sees every case once', async () => {
     const ref = await reference()
-    const shared = locator.make()
+    const shared = await locator.make()
     const machines = Array.from({ length: N }, () => machine())
     // Half take --shard, half DIGLINE_SHARD, as CI configs do both.
     const results = await Promise.all(
@@ -115,7 +130,7 @@ describe.each(SHARED_STORES)('four shards against one $name', (locator) => {
     const file = suite({ thresholds: '{ passRate: 0.95 }' })
     const ref = await reference(file)
     expect(ref.result.code).toBe(1)
-    const shared = locator.make()
+    const shared = await locator.make()
     const machines = Array.from({ length: N }, () => machine(file))
     for (let i = 0; i < N - 1; i++) {
       const r = await machines[i]!.digline(['run', '--shard', `${i + 1}/${N}`], envOf(machines[i]!, { DIGLINE_STORE: shared }))
@@ -137,7 +152,7 @@ describe.each(SHARED_STORES)('four shards against one $name', (locator) => {
   test('a shard SIGKILLed at a random point is finished by --resume KEY --shard in another directory: the same bytes', async () => {
     const file = suite({ delayMs: 40 })
     const ref = await reference(file)
-    const shared = locator.make()
+    const shared = await locator.make()
     const machines = Array.from({ length: N }, () => machine(file))
     const victim = machines[2]!
     const share = CASES / N

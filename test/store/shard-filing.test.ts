@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process'
 import { mkdirSync, mkdtempSync, realpathSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { describe, expect, test } from 'vitest'
+import { afterAll, describe, expect, test } from 'vitest'
 import { serializeRun } from '../../src/document/serialize.js'
 import { findShardPending, measureShard } from '../../src/host/measure-shard.js'
 import { shardsOf } from '../../src/host/sharded-run.js'
@@ -18,22 +18,35 @@ import { casesOfShard } from '../../src/host/shard.js'
 import { exact } from '../../src/scorers/exact.js'
 import type { Store } from '../../src/store/contract.js'
 import { openStore } from '../../src/store/open-store.js'
+import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js'
 import { resolveSuite } from '../../src/suite/resolve-suite.js'
 
 interface StoreUnderTest {
   name: string
   /** A fresh store, and the locator its shards reach it by. */
-  make(): { store: Store; locator: string }
+  make(): Promise<{ store: Store; locator: string }>
 }
 const STORES: StoreUnderTest[] = [
   {
     name: 'file store',
     make() {
       const locator = join(realpathSync(mkdtempSync(join(tmpdir(), 'digline-shards-'))), '.digline')
-      return { store: openStore({ store: locator }), locator }
+      return Promise.resolve({ store: openStore({ store: locator }), locator })
+    },
+  },
+  {
+    name: 'team store',
+    async make() {
+      const database = await createTestDatabase('shard_filing')
+      databases.push(database)
+      return { store: openStore({ store: database.url }), locator: database.url }
     },
   },
 ]
+const databases: TestDatabase[] = []
+afterAll(async () => {
+  for (const database of databases) await database.drop()
+})
 
 const CASES = 24
 
@@ -65,7 +78,7 @@ const createdAt = (round: number) => `2026-11-29T22:39:${String(10 + round).padS
 describe.each(STORES)('$name', (backend) => {
   test('two shards finishing at once: the run is filed once, byte-identical to an unsharded run, and at least one of them saw it filed', async () => {
     for (let round = 0; round < 12; round++) {
-      const { store, locator } = backend.make()
+      const { store, locator } = await backend.make()
       const calls: string[] = []
       const suite = suiteOf(calls)
       const ctx = contextOf(locator, createdAt(round))
@@ -76,7 +89,7 @@ describe.each(STORES)('$name', (backend) => {
         `round ${round}`,
       ).toContain('filed')
       const filed = await store.readRun('acme', 'big', shards[0]!.key)
-      const reference = openStore({ store: backend.make().locator })
+      const reference = openStore({ store: (await backend.make()).locator })
       const whole = await measureRun(await prepareRun(suiteOf([]), ctx), { store: reference })
       expect(serializeRun(filed)).toBe(serializeRun(whole.document))
       for (const s of settled) if (s.kind === 'filed') expect(serializeRun(s.measured.document)).toBe(serializeRun(whole.document))
@@ -86,7 +99,7 @@ describe.each(STORES)('$name', (backend) => {
   })
 
   test('a shard that is not last reports the run open and names the shards it waits for; the last one files it', async () => {
-    const { store, locator } = backend.make()
+    const { store, locator } = await backend.make()
     const suite = suiteOf([])
     const ctx = contextOf(locator, createdAt(30))
     const first = await measureShard(await prepareRun(suite, ctx, undefined, undefined, { index: 2, count: 3 }), { store })
@@ -98,7 +111,7 @@ describe.each(STORES)('$name', (backend) => {
   })
 
   test("pending shows each shard done, running or missing; only a live writer of the same shard blocks a shard's resume", async () => {
-    const { store, locator } = backend.make()
+    const { store, locator } = await backend.make()
     const ctx = contextOf(locator, createdAt(37))
     const suite = suiteOf([])
     expect((await measureShard(await prepareRun(suite, ctx, undefined, undefined, { index: 3, count: 3 }), { store })).kind).toBe('open')
@@ -119,7 +132,7 @@ describe.each(STORES)('$name', (backend) => {
   })
 
   test('a sharded journal resumed without a shard finishes every case left on one machine: the same bytes', async () => {
-    const { store, locator } = backend.make()
+    const { store, locator } = await backend.make()
     const calls: string[] = []
     const ctx = contextOf(locator, createdAt(35))
     const shard = await prepareRun(suiteOf(calls), ctx, undefined, undefined, { index: 2, count: 3 })
@@ -129,7 +142,7 @@ describe.each(STORES)('$name', (backend) => {
     expect(whole.leg).toBe(3)
     expect(whole.plan.toCall).toBe(CASES - shard.mine!.size)
     const resumed = await measureRun(whole, { store })
-    const reference = await measureRun(await prepareRun(suiteOf([]), ctx), { store: openStore({ store: backend.make().locator }) })
+    const reference = await measureRun(await prepareRun(suiteOf([]), ctx), { store: openStore({ store: (await backend.make()).locator }) })
     expect(serializeRun(resumed.document)).toBe(serializeRun(reference.document))
     expect([...calls].sort()).toEqual(suiteOf([]).cases.map((c) => c.id))
   })
@@ -137,8 +150,8 @@ describe.each(STORES)('$name', (backend) => {
   test('the merge refuses a case journaled by two shards, and files nothing', async () => {
     const suite = suiteOf([])
     const at = createdAt(40)
-    const a = backend.make()
-    const b = backend.make()
+    const a = await backend.make()
+    const b = await backend.make()
     const ctxA = contextOf(a.locator, at)
     const ctxB = contextOf(b.locator, at)
     const one = await prepareRun(suite, ctxA, undefined, undefined, { index: 1, count: 2 })
@@ -156,11 +169,11 @@ describe.each(STORES)('$name', (backend) => {
     const leg = await b.store.openJournal(journalHeaderFor(two, at), 4)
     await leg.append({ result: pendingA.done.get(stray)!, cause: null, observed: pendingA.observed, index: 0 })
     await leg.close()
-    const target = backend.make()
+    const target = await backend.make()
     await expect(planMerge('acme', [a.locator, b.locator], target.store)).rejects.toMatchObject({ name: 'CaseInTwoShardsError' })
     expect(await target.store.latestKey('acme', 'big')).toBeUndefined()
     // Without the stray record the same shards merge.
-    const clean = backend.make()
+    const clean = await backend.make()
     const fresh = await prepareRun(suite, contextOf(clean.locator, at), undefined, undefined, { index: 2, count: 2 })
     await measureShard(fresh, { store: clean.store })
     expect(await planMerge('acme', [a.locator, clean.locator], target.store)).toEqual([{ suite: 'big', key: one.key, count: 2, stores: [a.locator, clean.locator] }])
