@@ -119,7 +119,15 @@ export class DiglineReporter implements Reporter {
     for (const r of c.refusals) out.push(`${pc.red('refused')} ${r}`)
     for (const f of c.failures) out.push(`${pc.red('failed')} ${f}`)
     if (c.failedTests > 0) out.push(`${c.failedTests} other test(s) failed`)
-    out.push(`${pc.bold('digline')} exit ${exitCode}: ${EXIT_CODES[exitCode].meaning}`)
+    out.push(`${pc.bold('digline')} exit ${exitCode}: ${exitMeaning(c, exitCode)}`)
     ;(this.vitest?.logger ?? console).log(out.join('\n'))
   }
+}
+
+/** A shard whose run is still open was not judged: its 0 says its own cases ran, not that the run holds. */
+function exitMeaning(c: Collected, exitCode: ExitCode): string {
+  const open = c.outcomes.filter((o) => o.shard?.open === true)
+  if (exitCode !== 0 || open.length === 0) return EXIT_CODES[exitCode].meaning
+  const held = c.outcomes.length - open.length
+  return `this shard's cases ran; ${open.length} run(s) still open, judged by the shard that finishes last${held > 0 ? `; the ${held} other suite(s) hold` : ''}`
 }

@@ -279,6 +279,10 @@ export class ViewHostRefusedError extends DiglineRefusal {
 export class ReportWriteError extends DiglineFailure {
   readonly name = 'ReportWriteError'
 }
+// lead:
+export class ExportWriteError extends DiglineFailure {
+  readonly name = 'ExportWriteError'
+}
 
 type RefusalClass = abstract new (...args: never[]) => DiglineRefusal
 type FailureClass = abstract new (...args: never[]) => DiglineFailure
@@ -627,6 +631,11 @@ export const FAILURES = {
     error: ReportWriteError,
     when: '`digline report` could not write its file (a missing permission, a full disk, a directory in the way); the store was only read.',
     next: 'Fix the path or free space, or name another file with `--out FILE`, then run `digline report` again.',
+  }, // lead:
+  ExportWriteError: {
+    error: ExportWriteError,
+    when: '`digline export` could not write a file (a missing permission, a full disk, a read-only directory); the files written before it stay, the store was only read.',
+    next: 'Fix the directory or free space, or export into another one with `--out DIR`, then run `digline export` again (files already written with the same bytes are left alone).',
   },
 } as const satisfies Record<string, ErrorEntry<FailureClass>>
 

@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto'
 import { lstat, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { serializeRun } from '../document/serialize.js'
-import { ExportFileOccupiedError, type DiglineErrorData } from '../errors.js'
+import { ExportFileOccupiedError, ExportWriteError, type DiglineErrorData } from '../errors.js'
 import type { Store } from '../store/contract.js'
 import { assertSafeSegment } from '../suite/assert-safe-segment.js'
 import { keyFor } from '../suite/keys.js'
@@ -78,14 +78,19 @@ export async function writeExport(outDir: string, cwd: string, runs: readonly Ex
       out.unchanged.push(item.file)
       continue
     }
-    await mkdir(item.dir, { recursive: true })
     const temp = `${item.file}.${randomUUID()}.tmp`
     try {
+      await mkdir(item.dir, { recursive: true })
       await writeFile(temp, item.text, { flag: 'wx' })
       await rename(temp, item.file)
     } catch (error) {
-      await rm(temp, { force: true })
-      throw error
+      await rm(temp, { force: true }).catch(() => undefined)
+      const code = (error as NodeJS.ErrnoException).code ?? 'an I/O error'
+      throw new ExportWriteError(
+        `digline export could not write ${item.file} (${code}); ${out.written.length} file(s) were written before it, and the store was only read`,
+        'Fix the directory or free space, or export into another one with `--out DIR`, then run `digline export` again.',
+        ['--out'],
+      )
     }
     out.written.push(item.file)
   }

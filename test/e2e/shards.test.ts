@@ -137,6 +137,8 @@ describe.each(SHARED_STORES)('four shards against one $name', (locator) => {
       expect(r.code, output(r)).toBe(0)
       expect(output(r)).toContain(`run ${ref.key} is still open`)
       expect(output(r)).toContain(`${N}/${N} (missing`)
+      expect(output(r)).toContain("exit 0: this shard's cases ran; 1 run(s) still open")
+      expect(output(r)).not.toContain('every suite holds')
     }
     const pending = await machines[0]!.digline(['pending'], envOf(machines[0]!, { DIGLINE_STORE: shared }))
     expect(pending.stdout).toContain('shard 1/4  done')

@@ -4,10 +4,10 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { hostname, tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { serializeRun } from '../../../src/document/serialize.js'
-import { ImportConflictError, LiveRunError, RunRemovedError, SuiteRetiredError, TenantMismatchError, UnreadableRunError } from '../../../src/errors.js'
+import { ExportWriteError, ImportConflictError, LiveRunError, RunRemovedError, SuiteRetiredError, TenantMismatchError, UnreadableRunError } from '../../../src/errors.js'
 import { importRuns } from '../../../src/host/import-runs.js'
 import { describeRetirement, retireSuite } from '../../../src/host/retire-suite.js'
 import { runsToExport, writeExport } from '../../../src/host/export-runs.js'
@@ -15,6 +15,7 @@ import { createdAtSeconds, keyOf, makeRun } from '../../helpers/make-run.js'
 import { refusedWithoutChange, type ContractSubject } from '../../store/contract/harness.js'
 import { fileRun, runDoc } from '../../store/delete-fixtures.js'
 import { makeTempStore, type TempStore } from '../../store/temp-store.js'
+import { mountTmpfs } from '../../helpers/tmpfs.js'
 
 let temp: TempStore
 let subject: ContractSubject
@@ -126,5 +127,25 @@ describe('export', () => {
     writeFileSync(blocked, 'mine\n')
     await expect(writeExport(out, temp.dir, selected.runs)).rejects.toThrow(/is in the way/)
     expect(existsSync(join(out, 'capitals', `${selected.runs[0]!.key}.json`))).toBe(false)
+  })
+
+  it('names a write it could not make (a full disk) as ExportWriteError, exit 2, leaving no temp file', async () => {
+    const createdAt = createdAtSeconds(3)
+    for (const at of createdAt) await temp.store.writeRun(makeRun({ createdAt: at, results: 60, reasonLength: 200 }))
+    const selected = await runsToExport(temp.store, 'acme', 'capitals', undefined)
+    const disk = mountTmpfs('8k')
+    try {
+      const error = await writeExport(disk.dir, temp.dir, selected.runs).then(
+        () => undefined,
+        (e: unknown) => e,
+      )
+      expect(error).toBeInstanceOf(ExportWriteError)
+      expect((error as ExportWriteError).exitCode).toBe(2)
+      expect((error as Error).message).toMatch(/could not write .*ENOSPC/)
+      const left = readdirSync(join(disk.dir, 'capitals'))
+      expect(left.filter((name) => name.endsWith('.tmp'))).toEqual([])
+    } finally {
+      disk.unmount()
+    }
   })
 })
