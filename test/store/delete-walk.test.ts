@@ -79,7 +79,7 @@ test('every class of the repository that defines deleteRun reaches the baseline 
   const control = join(controlDir, 'control.ts')
   writeFileSync(
     control,
-    `import { DeletePlanner, type DeletePlan } from ${JSON.stringify(join(REPO, 'src/store/delete-plan.js'))}
+    `import { DeletePlanner, type DeletePlan } from ${JSON.stringify(join(REPO, 'src/store/file/delete-plan.js'))}
 import type { FileResultStore } from ${JSON.stringify(join(REPO, 'src/store/file/store.js'))}
 import { unlink } from 'node:fs/promises'
 
@@ -105,7 +105,12 @@ export class DelegatesToTheStore {
   const repo = [...sources(join(REPO, 'src')), ...sources(join(REPO, 'plugin')), ...sources(join(REPO, 'test'))].filter((file) => readFileSync(file, 'utf8').includes('deleteRun'))
   const found = walk([...repo, control], (file) => file.startsWith(REPO) || file === control)
   const inRepo = [...found].filter(([name]) => !name.startsWith(controlDir))
-  expect(inRepo.map(([name]) => name).sort()).toEqual(['src/store/file/delete.ts#FileDelete', 'src/store/file/store.ts#FileResultStore'])
+  expect(inRepo.map(([name]) => name).sort()).toEqual([
+    'src/store/file/delete.ts#FileDelete',
+    'src/store/file/store.ts#FileResultStore',
+    'src/store/postgres/delete.ts#PgDelete',
+    'src/store/postgres/store.ts#PostgresStore',
+  ])
   for (const [name, reached] of inRepo) expect(reached, `${name} does not reach the baseline check`).toBe(true)
   expect(found.get(`${control}#SkipsTheCheck`)).toBe(false)
   expect(found.get(`${control}#DelegatesToTheStore`)).toBe(true)
