@@ -2,6 +2,7 @@
 // target's declared config, the sample index and the artifacts are all unchanged. Every part that
 // could hold a secret (a config value, an input) enters only as a sha256 digest, and the parts'
 // digests are kept with the entry so that a miss can be explained part by part.
+import { PathRefusedError } from '../errors.js'
 import { canonicalJson, sha256Hex } from './hashing.js'
 import type { JsonObject, TokenUsage } from './types.js'
 
@@ -63,4 +64,20 @@ export function cacheKeyOf(caseId: string, parts: CacheKeyParts): string {
 
 export function isCacheKey(value: unknown): value is string {
   return typeof value === 'string' && /^[0-9a-f]{64}$/.test(value)
+}
+
+/** Refuses anything but a cache key before a store looks it up (it names an entry, so it is held to a name's rules). */
+export function assertCacheKey(key: unknown): asserts key is string {
+  if (isCacheKey(key)) return
+  throw new PathRefusedError(
+    `refused the cache key ${JSON.stringify(String(key).slice(0, 80))}: a cache key is 64 lowercase hex digits`,
+    'Pass the key as the cache computed it.',
+    ['key'],
+  )
+}
+
+/** Refuses an entry filed under a key that is not the key of its own parts. */
+export function assertKeyOfItsParts(entry: CacheEntry): void {
+  if (cacheKeyOf(entry.case_id, entry.parts) !== entry.key)
+    throw new PathRefusedError(`refused a cache entry filed under ${entry.key}: it is not the key of its own parts`, 'File the entry under cacheKeyOf(case_id, parts).', ['key'])
 }

@@ -12,8 +12,6 @@ import {
   InternalError,
   isDiglineError,
   PathRefusedError,
-  ReplacingMismatchError,
-  ReplacingRequiredError,
   SuiteMismatchError,
   TenantMismatchError,
   UnknownSchemaVersionError,
@@ -29,6 +27,7 @@ import { assertSafeSegment, type StorePaths } from './paths.js'
 import { PromoteLock } from './promote-lock.js'
 import type { RemovalNotice, RunRef } from '../removal.js'
 import { runRemovedError } from '../removal.js'
+import { notCurrentBaseline } from '../promotion-refusal.js'
 
 export interface FileBaselinesOptions {
   /** The removal record of a key, so that no promotion brings a removed key back. */
@@ -53,10 +52,6 @@ function firstIssue(error: z.ZodError): { where: string; message: string; path: 
   const issue = error.issues[0]
   const path = (issue?.path ?? []).filter((p): p is string | number => typeof p === 'string' || typeof p === 'number')
   return { where: path.length === 0 ? '(the document)' : path.join('.'), message: issue?.message ?? 'invalid', path }
-}
-
-function promoteCommand(suite: string, key: string, replacing: string | null): string {
-  return `digline promote --suite ${suite} --run ${key}${replacing === null ? '' : ` --replacing ${replacing}`}`
 }
 
 export class FileBaselines implements SupportsBaselines {
@@ -110,7 +105,7 @@ export class FileBaselines implements SupportsBaselines {
             return { ...where, outcome: 'completed', entry: completing }
           }
           const currentKey = current?.promoted_from ?? null
-          if (currentKey !== expected) throw this.notCurrent(suite, key, expected, current)
+          if (currentKey !== expected) throw notCurrentBaseline(suite, key, expected, current)
           const previous = await this.baselineBytes(tenant, suite)
           try {
             await this.writeBaseline(baseline)
@@ -131,28 +126,6 @@ export class FileBaselines implements SupportsBaselines {
     } finally {
       if (!landed) await removeCreatedDirectories(this.fs, created)
     }
-  }
-
-  private notCurrent(suite: string, key: string, expected: string | null, current: BaselineDocument | undefined): Error {
-    if (current === undefined) {
-      return new ReplacingMismatchError(
-        `refused to promote run ${key} of suite ${suite}: the promotion expected baseline ${expected}, but suite ${suite} has no baseline now; nothing was written`,
-        promoteCommand(suite, key, null),
-        ['--replacing'],
-      )
-    }
-    if (expected === null) {
-      return new ReplacingRequiredError(
-        `refused to promote run ${key} of suite ${suite}: suite ${suite} has a baseline now (${current.promoted_from}, promoted ${current.promoted_at}), and replacing it must be said with --replacing ${current.promoted_from}; nothing was written`,
-        promoteCommand(suite, key, current.promoted_from),
-        ['--replacing'],
-      )
-    }
-    return new ReplacingMismatchError(
-      `refused to promote run ${key} of suite ${suite}: the promotion expected baseline ${expected}, but the current baseline is ${current.promoted_from} (promoted ${current.promoted_at}); nothing was written`,
-      promoteCommand(suite, key, current.promoted_from),
-      ['--replacing'],
-    )
   }
 
   /**

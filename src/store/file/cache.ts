@@ -4,7 +4,7 @@
 import { join } from 'node:path'
 import { z } from 'zod'
 import { PathRefusedError } from '../../errors.js'
-import { cacheKeyOf, isCacheKey, type CacheEntry } from '../../suite/cache-key.js'
+import { assertCacheKey, assertKeyOfItsParts, cacheKeyOf, isCacheKey, type CacheEntry } from '../../suite/cache-key.js'
 import { ensureDirectory, removeCreatedDirectories, writeFileAtomic } from './atomic-write.js'
 import { errnoOf, type FsLayer } from './fs-layer.js'
 import { guardedWrite } from './guarded-io.js'
@@ -22,15 +22,6 @@ const entrySchema = z.object({
   answer: z.object({ output: z.unknown(), model: z.string().optional(), usage: tokenUsageSchema.optional() }),
   cached_at: z.string(),
 })
-
-function assertCacheKey(key: unknown): asserts key is string {
-  if (isCacheKey(key)) return
-  throw new PathRefusedError(
-    `refused the cache key ${JSON.stringify(String(key).slice(0, 80))}: a cache key is 64 lowercase hex digits`,
-    'Pass the key as the cache computed it.',
-    ['key'],
-  )
-}
 
 export class FileCache {
   constructor(
@@ -53,8 +44,7 @@ export class FileCache {
   async cacheAnswer(tenant: string, suite: string, entry: CacheEntry): Promise<void> {
     assertSafeSegment('case', entry.case_id)
     const file = this.entryFile(tenant, suite, entry.case_id, entry.key)
-    if (cacheKeyOf(entry.case_id, entry.parts) !== entry.key)
-      throw new PathRefusedError(`refused a cache entry filed under ${entry.key}: it is not the key of its own parts`, 'File the entry under cacheKeyOf(case_id, parts).', ['key'])
+    assertKeyOfItsParts(entry)
     const dir = this.paths.cacheCaseDir(tenant, suite, entry.case_id)
     await guardedWrite(file, () => this.paths.assertInsideStore(this.fs, file))
     const created = await guardedWrite(file, () => ensureDirectory(this.fs, dir))

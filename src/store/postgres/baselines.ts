@@ -4,11 +4,12 @@
 import type { z } from 'zod'
 import { baselineDocumentSchema, registerEntrySchema, serializeBaseline, serializeRegisterEntry, type BaselineDocument, type RegisterEntry } from '../../document/baseline.js'
 import { SCHEMA_VERSION } from '../../document/schema.js'
-import { InternalError, ReplacingMismatchError, ReplacingRequiredError, UnknownSchemaVersionError, UnreadableBaselineError, UnreadableRegisterError } from '../../errors.js'
+import { InternalError, UnknownSchemaVersionError, UnreadableBaselineError, UnreadableRegisterError } from '../../errors.js'
 import { assertSafeSegment } from '../../suite/assert-safe-segment.js'
 import { keyFor } from '../../suite/keys.js'
 import type { PromotionRequest, PromotionResult } from '../contract.js'
 import type { RunRef } from '../removal.js'
+import { notCurrentBaseline } from '../promotion-refusal.js'
 import type { PgConnection, PgQueryable } from './connection.js'
 
 export interface PgBaselinesHooks {
@@ -22,10 +23,6 @@ function firstIssue(error: z.ZodError): { where: string; message: string; path: 
   const issue = error.issues[0]
   const path = (issue?.path ?? []).filter((p): p is string | number => typeof p === 'string' || typeof p === 'number')
   return { where: path.length === 0 ? '(the document)' : path.join('.'), message: issue?.message ?? 'invalid', path }
-}
-
-function promoteCommand(suite: string, key: string, replacing: string | null): string {
-  return `digline promote --suite ${suite} --run ${key}${replacing === null ? '' : ` --replacing ${replacing}`}`
 }
 
 export class PgBaselines {
@@ -114,7 +111,7 @@ export class PgBaselines {
           return { ...where, outcome: 'completed', entry: completing }
         }
         const currentKey = current?.promoted_from ?? null
-        if (currentKey !== expected) throw this.notCurrent(suite, key, expected, current)
+        if (currentKey !== expected) throw notCurrentBaseline(suite, key, expected, current)
         await db.query(
           `INSERT INTO digline_baselines (tenant, suite, promoted_from, document) VALUES ($1, $2, $3, $4)
            ON CONFLICT (tenant, suite) DO UPDATE SET promoted_from = EXCLUDED.promoted_from, document = EXCLUDED.document`,
@@ -126,28 +123,6 @@ export class PgBaselines {
     } catch (error) {
       throw await this.hooks.removedOr(ref, 'promote', error)
     }
-  }
-
-  private notCurrent(suite: string, key: string, expected: string | null, current: BaselineDocument | undefined): Error {
-    if (current === undefined) {
-      return new ReplacingMismatchError(
-        `refused to promote run ${key} of suite ${suite}: the promotion expected baseline ${expected}, but suite ${suite} has no baseline now; nothing was written`,
-        promoteCommand(suite, key, null),
-        ['--replacing'],
-      )
-    }
-    if (expected === null) {
-      return new ReplacingRequiredError(
-        `refused to promote run ${key} of suite ${suite}: suite ${suite} has a baseline now (${current.promoted_from}, promoted ${current.promoted_at}), and replacing it must be said with --replacing ${current.promoted_from}; nothing was written`,
-        promoteCommand(suite, key, current.promoted_from),
-        ['--replacing'],
-      )
-    }
-    return new ReplacingMismatchError(
-      `refused to promote run ${key} of suite ${suite}: the promotion expected baseline ${expected}, but the current baseline is ${current.promoted_from} (promoted ${current.promoted_at}); nothing was written`,
-      promoteCommand(suite, key, current.promoted_from),
-      ['--replacing'],
-    )
   }
 
   async readRegister(tenant: string): Promise<RegisterEntry[]> {

@@ -1,19 +1,9 @@
 // The response cache on PostgreSQL (SPEC §14): one row per entry, keyed by tenant, suite, case and
 // cache key. It is disposable, as on files: an entry that does not check out is a miss, and no delete
 // of a run touches the table.
-import { PathRefusedError } from '../../errors.js'
 import { assertSafeSegment } from '../../suite/assert-safe-segment.js'
-import { cacheKeyOf, isCacheKey, type CacheEntry } from '../../suite/cache-key.js'
+import { assertCacheKey, assertKeyOfItsParts, cacheKeyOf, type CacheEntry } from '../../suite/cache-key.js'
 import type { PgConnection } from './connection.js'
-
-function assertCacheKey(key: unknown): asserts key is string {
-  if (isCacheKey(key)) return
-  throw new PathRefusedError(
-    `refused the cache key ${JSON.stringify(String(key).slice(0, 80))}: a cache key is 64 lowercase hex digits`,
-    'Pass the key as the cache computed it.',
-    ['key'],
-  )
-}
 
 /** The entry a row holds, when it is the entry its columns say; a miss otherwise. */
 function entryOf(row: Record<string, unknown>, caseId: string): CacheEntry | undefined {
@@ -48,8 +38,7 @@ export class PgCache {
     assertSafeSegment('suite', suite)
     assertSafeSegment('case', entry.case_id)
     assertCacheKey(entry.key)
-    if (cacheKeyOf(entry.case_id, entry.parts) !== entry.key)
-      throw new PathRefusedError(`refused a cache entry filed under ${entry.key}: it is not the key of its own parts`, 'File the entry under cacheKeyOf(case_id, parts).', ['key'])
+    assertKeyOfItsParts(entry)
     await this.db.query(
       'filing a cached answer',
       `INSERT INTO digline_cache (tenant, suite, case_id, key, cached_at, entry) VALUES ($1, $2, $3, $4, $5, $6)
