@@ -1,7 +1,7 @@
 // A run against its suite's baseline: the aggregates side by side, the paired difference over the
 // shared cases with its 95% interval, the flipped cases, and whether it regressed (ADR 0010).
 import type { BaselineDocument } from '../document/baseline.js'
-import type { Aggregates, RunDocument } from '../document/schema.js'
+import type { Aggregates, CaseResult, RunDocument } from '../document/schema.js'
 import { isDiglineError, UnreadableBaselineError, type DiglineErrorData } from '../errors.js'
 import { differenceOf, pairCases, passValue, scoreValue, type PairedDifference } from '../stats/paired-difference.js'
 import { dropBeyond } from '../stats/gate-rule.js'
@@ -9,7 +9,7 @@ import type { Store } from '../store/contract.js'
 import { keyFor } from '../suite/keys.js'
 import { canonicalJson } from '../suite/hashing.js'
 import { AMOUNT_GATES, amountGate, amountReason, type AmountGate } from './amount-gates.js'
-import { flakyCases, type FlakyCases } from './flaky-cases.js'
+import { flakyCases, type CaseHistory, type FlakyCases } from './flaky-cases.js'
 
 export interface ComparedSide {
   key: string
@@ -68,7 +68,7 @@ function runKey(doc: RunDocument): string {
 }
 
 /** The run against the baseline. Pure: no I/O. */
-export function compareRuns(baseline: BaselineDocument, run: RunDocument): ComparedBaseline {
+export function compareRuns(baseline: BaselineDocument, run: RunDocument, recent: readonly RunDocument[] = []): ComparedBaseline {
   const pairing = pairCases(baseline.results, run.results)
   const difference = differenceOf(pairing.pairs, passValue) ?? null
   const scoreDifference = differenceOf(pairing.pairs, scoreValue) ?? null
@@ -138,7 +138,7 @@ export function compareRuns(baseline: BaselineDocument, run: RunDocument): Compa
     },
     tolerances,
     gates,
-    flaky: flakyCases(pairing.pairs, run.rules.samples),
+    flaky: flakyCases(pairing.pairs, run.rules.samples, caseHistory(recent), recent.length),
     regressed: reasons.length > 0,
     reasons,
     warnings,
@@ -149,7 +149,7 @@ export function compareRuns(baseline: BaselineDocument, run: RunDocument): Compa
  * The run against its suite's committed baseline; undefined when the suite has none. A baseline that cannot be read is not thrown: it comes back as `unreadable`,
  * which fails the run as not judged (ADR 0010).
  */
-export async function compareWithBaseline(store: Pick<Store, 'readBaseline'>, run: RunDocument): Promise<BaselineComparison | undefined> {
+export async function compareWithBaseline(store: Pick<Store, 'readBaseline' | 'listRuns' | 'readRun'>, run: RunDocument): Promise<BaselineComparison | undefined> {
   let baseline: BaselineDocument | undefined
   try {
     baseline = await store.readBaseline(run.tenant, run.suite)
@@ -169,5 +169,38 @@ export async function compareWithBaseline(store: Pick<Store, 'readBaseline'>, ru
       warnings: [`the baseline of suite ${run.suite} cannot be read, so this run could not be judged against it: ${problem.message.split('\n')[0]}`],
     }
   }
-  return baseline === undefined ? undefined : compareRuns(baseline, run)
+  return baseline === undefined ? undefined : compareRuns(baseline, run, await recentRuns(store, run, baseline.promoted_from))
+}
+
+/** How many earlier runs the flaky-case count looks at, besides the baseline and the run. */
+export const RECENT_RUNS = 5
+
+/**
+ * The suite's latest earlier runs under the run's rules (not replays, not the baseline's run, not the
+ * run itself), newest first; a run that cannot be read is passed over, since it only sharpens a hint.
+ */
+async function recentRuns(store: Pick<Store, 'listRuns' | 'readRun'>, run: RunDocument, baselineKey: string): Promise<RunDocument[]> {
+  const key = keyFor(run.created_at, run.config_hash)
+  const listing = await store.listRuns(run.tenant, run.suite)
+  const keys = listing.runs
+    .flatMap((r) =>
+      r.header !== undefined && r.key < key && r.key !== baselineKey && r.header.config_hash === run.config_hash && r.header.rejudged_from === undefined ? [r.key] : [],
+    )
+    .slice(-RECENT_RUNS)
+    .reverse()
+  const out: RunDocument[] = []
+  for (const k of keys) {
+    try {
+      out.push(await store.readRun(run.tenant, run.suite, k))
+    } catch (error) {
+      if (!isDiglineError(error)) throw error
+    }
+  }
+  return out
+}
+
+function caseHistory(recent: readonly RunDocument[]): CaseHistory {
+  const history = new Map<string, CaseResult[]>()
+  for (const doc of recent) for (const result of doc.results) history.set(result.case_id, [...(history.get(result.case_id) ?? []), result])
+  return history
 }

@@ -4,7 +4,11 @@ import { describe, expect, test } from 'vitest'
 import { baselineOf } from '../../../src/document/baseline.js'
 import type { CaseResult, RunDocument, SampleResult } from '../../../src/document/schema.js'
 import { aggregate } from '../../../src/driver/aggregate.js'
-import { compareRuns } from '../../../src/host/compare.js'
+import { compareRuns, compareWithBaseline } from '../../../src/host/compare.js'
+import { openStore } from '../../../src/store/open-store.js'
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { formatComparisonText, formatVerdictMarkdown } from '../../../src/host/format-comparison.js'
 import { outcomeOf } from '../../../src/host/suite-outcome.js'
 import { judgeThresholds } from '../../../src/driver/thresholds.js'
@@ -169,5 +173,56 @@ describe('flaky cases', () => {
     expect(c.flaky.cases).toEqual([])
     expect(c.flaky.variance_share).toBe(0)
     expect(formatComparisonText(c).join('\n')).not.toContain('flaky')
+  })
+
+  test('with one sample, a case whose verdict moved across the recent runs of the same rules is flaky; a case that held is not', () => {
+    const earlier = ['2026-01-01T12:00:00.000001Z', '2026-01-02T12:00:00.000001Z']
+    const base = [{ passed: 1 }, { passed: 1 }, { passed: 0 }]
+    const recent = [run([{ passed: 0 }, { passed: 1 }, { passed: 0 }], { createdAt: earlier[0] }), run([{ passed: 1 }, { passed: 1 }, { passed: 0 }], { createdAt: earlier[1] })]
+    const now = run([{ passed: 0 }, { passed: 0 }, { passed: 0 }], { createdAt: later })
+    const alone = compareRuns(asBaseline(run(base)), now)
+    expect(alone.flaky.cases).toEqual([])
+    const c = compareRuns(asBaseline(run(base)), now, recent)
+    expect(c.flaky.cases).toEqual(['c000'])
+    expect(c.flaky.flipped).toEqual(['c000'])
+    expect(c.flaky.recent_runs).toBe(2)
+    expect(formatComparisonText(c).join('\n')).toContain('flaky: 1 case (their samples disagree, here or in the 2 recent runs of these rules), 1 of them flipped')
+  })
+
+  test('compareWithBaseline reads the recent runs from a real store: the same rules only, no replay, not the baseline run, not later ones', async () => {
+    const store = openStore({ store: join(mkdtempSync(join(tmpdir(), 'digline-flaky-')), '.digline') })
+    const at = (day: number) => `2026-01-${String(day).padStart(2, '0')}T12:00:00.000001Z`
+    const base = run([{ passed: 1 }, { passed: 1 }], { createdAt: at(1) })
+    await store.writeRun(base)
+    const key = keyOf(base)
+    const a = base.aggregates
+    await store.promote({
+      tenant: base.tenant,
+      suite: base.suite,
+      expected: null,
+      baseline: baselineOf(base, key, at(1)),
+      entry: {
+        promoted_at: at(1),
+        suite: base.suite,
+        key,
+        replaced: null,
+        config_hash: base.config_hash,
+        cases: a.cases,
+        passed: a.passed,
+        failed: a.failed,
+        pass_rate: a.pass_rate,
+      },
+    })
+    // c000 failed in an earlier run of these rules: flaky. c001 failed only in a run of other rules, a replay and a later run.
+    await store.writeRun(run([{ passed: 0 }, { passed: 1 }], { createdAt: at(2) }))
+    await store.writeRun({ ...run([{ passed: 1 }, { passed: 0 }], { createdAt: at(3) }), config_hash: 'ffffffffffff' })
+    await store.writeRun({ ...run([{ passed: 1 }, { passed: 0 }], { createdAt: at(4) }), rejudged_from: key })
+    await store.writeRun(run([{ passed: 1 }, { passed: 0 }], { createdAt: at(9) }))
+    const now = run([{ passed: 1 }, { passed: 1 }], { createdAt: at(5) })
+    const c = await compareWithBaseline(store, now)
+    expect(c?.status).toBe('compared')
+    if (c?.status !== 'compared') return
+    expect(c.flaky.recent_runs).toBe(1)
+    expect(c.flaky.cases).toEqual(['c000'])
   })
 })

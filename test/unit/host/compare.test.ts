@@ -99,13 +99,18 @@ describe('the regression decision', () => {
 
 describe('compareWithBaseline', () => {
   const run = runWith('ppp')
+  const noRuns = {
+    listRuns: () => Promise.reject(new Error('no run is listed without a baseline')),
+    readRun: () => Promise.reject(new Error('no run is read without a baseline')),
+  }
   test('no baseline: undefined', async () => {
-    expect(await compareWithBaseline({ readBaseline: async () => undefined }, run)).toBeUndefined()
+    expect(await compareWithBaseline({ readBaseline: async () => undefined, ...noRuns }, run)).toBeUndefined()
   })
 
   test('a baseline that cannot be read comes back as unreadable, with the refusal, never thrown', async () => {
     const { UnreadableBaselineError } = await import('../../../src/errors.js')
     const store = {
+      ...noRuns,
       readBaseline: async () => {
         throw new UnreadableBaselineError('refused to read the baseline x.json: it is not JSON', 'git checkout -- x.json')
       },
