@@ -28,12 +28,30 @@ export function mountTmpfs(size: string, parent = tmpdir()): Tmpfs {
   return {
     dir,
     resize: (next) => execFileSync('mount', ['-o', `remount,size=${next}`, dir]),
-    remount: (options) => execFileSync('mount', ['-o', `remount,${options}`, dir]),
+    remount: (options) => remountWhenFree(dir, options),
     unmount() {
       // lazily when something still holds a file open in it (a test that failed half-way)
       if (mounted) execFileSync('umount', ['-l', dir])
       mounted = false
       rmSync(base, { recursive: true, force: true })
     },
+  }
+}
+
+/**
+ * `mount -o remount,ro` fails with "mount point is busy" while a process still has a file open for
+ * writing there — a killed run's worker that is still exiting — so it is tried again for a while.
+ */
+function remountWhenFree(dir: string, options: string, waitMs = 15_000): void {
+  const until = Date.now() + waitMs
+  for (;;) {
+    try {
+      execFileSync('mount', ['-o', `remount,${options}`, dir], { stdio: 'pipe' })
+      return
+    } catch (error) {
+      const busy = /busy/i.test(String((error as { stderr?: unknown }).stderr ?? ''))
+      if (!busy || Date.now() > until) throw error
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100)
+    }
   }
 }
