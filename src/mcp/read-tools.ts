@@ -1,7 +1,7 @@
 // The tools that only read the configured store: list_suites, list_runs, show_run, compare_run, pending.
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { z } from 'zod'
-import { pendingOfTenant } from '../host/choose-resume.js'
+import { pendingRows } from '../host/pending-rows.js'
 import { explainRun } from '../host/explain-run.js'
 import { resolveRunKey } from '../host/run-key.js'
 import { liveSuiteSummaries } from '../host/suite-summaries.js'
@@ -116,17 +116,7 @@ export function registerReadTools(server: McpServer, context: McpContext): void 
       guarded(async () => {
         if (suite !== undefined) assertSafeSegment('suite', suite)
         const { settings, store } = await project(context)
-        const pending = await pendingOfTenant(store, settings.tenant, suite)
-        const rows = pending.map((p) => ({
-          suite: p.suite,
-          key: p.key,
-          legs: p.legs,
-          journaled: p.done.size,
-          errored: p.causes.size,
-          finished: p.finished,
-          refusal: p.refusal ?? null,
-        }))
-        return answer({ tenant: settings.tenant, pending: rows })
+        return answer({ tenant: settings.tenant, pending: await pendingRows(store, settings.tenant, suite) })
       }),
   )
 }

@@ -1,7 +1,24 @@
-// Why a promotion's compare-and-swap did not land: the baseline it expected is not the current one.
-// Both backends refuse with these words, so a person sees the same sentence whatever the store.
+// What both backends refuse of a promotion before and at its compare-and-swap, in the same words
+// whatever the store: a request that is not one, and a baseline other than the one it expected.
 import type { BaselineDocument } from '../document/baseline.js'
-import { ReplacingMismatchError, ReplacingRequiredError } from '../errors.js'
+import { ReplacingMismatchError, ReplacingRequiredError, UnreadableBaselineError } from '../errors.js'
+import { assertSafeSegment } from '../suite/assert-safe-segment.js'
+import type { PromotionRequest } from './contract.js'
+
+/** Safe names, and a baseline and register line that belong to the suite and tenant promoted (anything else is digline's own bug). */
+export function assertPromotionRequest({ tenant, suite, expected, baseline, entry }: PromotionRequest): void {
+  assertSafeSegment('tenant', tenant)
+  assertSafeSegment('suite', suite)
+  const key = baseline.promoted_from
+  assertSafeSegment('key', key)
+  if (expected !== null) assertSafeSegment('key', expected)
+  if (baseline.tenant !== tenant || baseline.suite !== suite || entry.suite !== suite || entry.key !== key) {
+    throw new UnreadableBaselineError(
+      `refused to promote run ${key}: the baseline (tenant ${baseline.tenant}, suite ${baseline.suite}) or its register line (suite ${entry.suite}, key ${entry.key}) is not of suite ${suite} of tenant ${tenant}`,
+      'a promotion digline built itself is a bug: report it with this message',
+    )
+  }
+}
 
 function promoteCommand(suite: string, key: string, replacing: string | null): string {
   return `digline promote --suite ${suite} --run ${key}${replacing === null ? '' : ` --replacing ${replacing}`}`

@@ -1,6 +1,5 @@
-import { pendingOfTenant } from '../../host/choose-resume.js'
 import { openProject } from '../../host/open-project.js'
-import { shardsOf } from '../../host/sharded-run.js'
+import { pendingRows } from '../../host/pending-rows.js'
 import { parseCommand, PROJECT_OPTIONS } from '../parse.js'
 import { PROJECT_HELP, type Command } from '../command.js'
 
@@ -21,17 +20,7 @@ ${PROJECT_HELP}`,
     const { values } = parseCommand('pending', argv, { ...PROJECT_OPTIONS, suite: { type: 'string' }, json: { type: 'boolean' } })
     if (values.help) return (io.stdout(pendingCommand.help), 0)
     const { settings, store } = await openProject(io.cwd, values, io.env)
-    const pending = await pendingOfTenant(store, settings.tenant, values.suite)
-    const rows = pending.map((p) => ({
-      suite: p.suite,
-      key: p.key,
-      legs: p.legs,
-      journaled: p.done.size,
-      errored: p.causes.size,
-      finished: p.finished,
-      refusal: p.refusal ?? null,
-      shards: shardsOf(p) ?? null,
-    }))
+    const rows = await pendingRows(store, settings.tenant, values.suite)
     if (values.json) {
       io.stdout(JSON.stringify({ tenant: settings.tenant, pending: rows }, null, 2))
       return 0

@@ -27,7 +27,7 @@ import { assertSafeSegment, type StorePaths } from './paths.js'
 import { PromoteLock } from './promote-lock.js'
 import type { RemovalNotice, RunRef } from '../removal.js'
 import { runRemovedError } from '../removal.js'
-import { notCurrentBaseline } from '../promotion-refusal.js'
+import { assertPromotionRequest, notCurrentBaseline } from '../promotion-refusal.js'
 
 export interface FileBaselinesOptions {
   /** The removal record of a key, so that no promotion brings a removed key back. */
@@ -68,17 +68,8 @@ export class FileBaselines implements SupportsBaselines {
   /** The compare-and-swap of the Store contract: check, baseline write and register append under the tenant's lock. */
   async promote(request: PromotionRequest): Promise<PromotionResult> {
     const { tenant, suite, expected, baseline, entry } = request
-    assertSafeSegment('tenant', tenant)
-    assertSafeSegment('suite', suite)
+    assertPromotionRequest(request)
     const key = baseline.promoted_from
-    assertSafeSegment('key', key)
-    if (expected !== null) assertSafeSegment('key', expected)
-    if (baseline.tenant !== tenant || baseline.suite !== suite || entry.suite !== suite || entry.key !== key) {
-      throw new UnreadableBaselineError(
-        `refused to promote run ${key}: the baseline (tenant ${baseline.tenant}, suite ${baseline.suite}) or its register line (suite ${entry.suite}, key ${entry.key}) is not of suite ${suite} of tenant ${tenant}`,
-        'a promotion digline built itself is a bug: report it with this message',
-      )
-    }
     const ref = { tenant, suite, key }
     const baselineFile = this.paths.baselineFile(tenant, suite)
     const registerFile = this.paths.registerFile(tenant)

@@ -9,7 +9,7 @@ import { assertSafeSegment } from '../../suite/assert-safe-segment.js'
 import { keyFor } from '../../suite/keys.js'
 import type { PromotionRequest, PromotionResult } from '../contract.js'
 import type { RunRef } from '../removal.js'
-import { notCurrentBaseline } from '../promotion-refusal.js'
+import { assertPromotionRequest, notCurrentBaseline } from '../promotion-refusal.js'
 import type { PgConnection, PgQueryable } from './connection.js'
 
 export interface PgBaselinesHooks {
@@ -76,17 +76,8 @@ export class PgBaselines {
 
   async promote(request: PromotionRequest): Promise<PromotionResult> {
     const { tenant, suite, expected, baseline, entry } = request
-    assertSafeSegment('tenant', tenant)
-    assertSafeSegment('suite', suite)
+    assertPromotionRequest(request)
     const key = baseline.promoted_from
-    assertSafeSegment('key', key)
-    if (expected !== null) assertSafeSegment('key', expected)
-    if (baseline.tenant !== tenant || baseline.suite !== suite || entry.suite !== suite || entry.key !== key) {
-      throw new UnreadableBaselineError(
-        `refused to promote run ${key}: the baseline (tenant ${baseline.tenant}, suite ${baseline.suite}) or its register line (suite ${entry.suite}, key ${entry.key}) is not of suite ${suite} of tenant ${tenant}`,
-        'a promotion digline built itself is a bug: report it with this message',
-      )
-    }
     const parsed = baselineDocumentSchema.safeParse(baseline)
     if (!parsed.success) {
       const issue = firstIssue(parsed.error)
