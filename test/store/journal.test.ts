@@ -359,10 +359,10 @@ function failingFs(failAtWrite: number, mode: 'short-then-error' | 'fsync'): FsL
 
 describe('a failed append', () => {
   it.each(['short-then-error', 'fsync'] as const)('(%s) stops the journal there, refuses later appends and keeps every earlier record', async (mode) => {
-    const faulty = new FileJournal({ root: temp.root, fs: failingFs(6, mode) })
+    const faulty = new FileJournal({ root: temp.root, fs: failingFs(5, mode) })
     const leg = await faulty.openJournal(journalHeader(), 1) // write 1: the .gitignore; 2: the header
-    await leg.append(LEG_1[0]!) // 3: observed, 4: case 0
-    await leg.append(LEG_1[1]!) // 5: case 1
+    await leg.append(LEG_1[0]!) // 3: observed and case 0, one batch
+    await leg.append(LEG_1[1]!) // 4: case 1
     const error = await refusalOf(leg.append(LEG_1[2]!), StoreWriteError)
     expect(error.message).toContain(legFile(temp.root, 1))
     expect(error.message).toContain(mode === 'fsync' ? 'EIO' : 'ENOSPC')

@@ -1,11 +1,11 @@
 // The journal as files: one leg per attempt at a run under runs/<suite>/.pending/, created with
-// O_EXCL so two processes can never write one leg; each record is one write and one fsync.
+// O_EXCL so two processes can never write one leg. Records that arrive together (several slots
+// finishing at once) share one write and one fsync: a group commit.
 import { constants } from 'node:fs'
 import { guardedRead, guardedWrite } from './guarded-io.js'
 import { beneathRoot } from './beneath-root.js'
 import { ensureGitignore } from './gitignore.js'
 import { dirname } from 'node:path'
-import type { CaseResult, ErrorCause, Observed } from '../../document/schema.js'
 import type { CaseProgress } from '../../document/case-progress.js'
 import { JournalLegExistsError, RunNotFoundError, StoreWriteError } from '../../errors.js'
 import { canonicalJson } from '../../suite/hashing.js'
@@ -14,7 +14,7 @@ import { isSafeSegment } from '../../suite/safe-segment.js'
 import { ensureDirectory, fsyncDirectory, isTempName, removeCreatedDirectories, storeWriteError } from './atomic-write.js'
 import { errnoOf, nodeFsLayer, type FileHandle, type FsLayer } from './fs-layer.js'
 import { assertJournalHeaderWithinBound } from '../header-bounds.js'
-import { decodeLine, encodeCase, encodeDeclared, encodeHeader, encodeObserved, parseLegName, type RunBinding } from '../journal-format.js'
+import { encodeCase, encodeDeclared, encodeHeader, encodeObserved, parseLegName } from '../journal-format.js'
 import { documentOfRunExists, readJournal, type JournalPlace, type LegBytes } from './journal-reader.js'
 import type { Journal, JournalOpening, Pending, SupportsJournal } from '../journal.js'
 import { StorePaths } from './paths.js'
@@ -51,9 +51,9 @@ export class FileJournal implements SupportsJournal {
     const key = keyFor(header.created_at, header.config_hash)
     const place = { tenant: header.tenant, suite: header.suite, key }
     const file = this.paths.journalLegFile(place.tenant, place.suite, key, leg)
-    const headerLine = readableLine(place, encodeHeader(place, { ...header, leg }), `the header of leg ${leg} of run ${key}`)
+    const headerLine = encodeHeader(place, { ...header, leg })
     assertJournalHeaderWithinBound({ ...header, leg }, headerLine.length)
-    const declaredLine = readableLine(place, encodeDeclared(place, declared), `the declared cases of run ${key}`)
+    const declaredLine = encodeDeclared(place, declared)
     const dir = dirname(file)
     await guardedWrite(file, () => this.paths.assertInsideStore(this.fs, file))
     await guardedWrite(file, () => this.paths.assertInsideStore(this.fs, this.paths.gitignoreFile()))
@@ -215,14 +215,30 @@ export class FileJournal implements SupportsJournal {
   }
 }
 
-/** One open leg. Appends run one at a time; after a failed write the leg takes nothing more. */
+/** An append waiting for the batch that will carry its lines. */
+interface Waiting {
+  caseId: string
+  lines: Buffer[]
+  resolve: () => void
+  reject: (error: unknown) => void
+}
+
+/**
+ * One open leg. Appends are written in the order they were called; those that arrive while a batch
+ * is being written and fsynced go together in the next batch (one write, one fsync), and each
+ * resolves only once the fsync that covers its bytes has returned. After a failed batch the leg
+ * takes nothing more.
+ */
 class FileJournalLeg implements Journal {
   private handle: FileHandle | undefined
-  /** Bytes of whole records in the leg, so a partial record can be cut back off. */
+  /** Bytes of whole records in the leg, so a partial batch can be cut back off. */
   private size = 0
+  /** The observed identities of the last append queued: what the leg holds once the queue is written. */
   private lastObserved: string | undefined
   private failure: StoreWriteError | undefined
   private tail: Promise<unknown> = Promise.resolve()
+  /** The batch that appends join: scheduled on `tail`, not yet being written. */
+  private gathering: Waiting[] | undefined
 
   constructor(
     private readonly fs: FsLayer,
@@ -240,11 +256,27 @@ class FileJournalLeg implements Journal {
   }
 
   writeHeader(line: Buffer): Promise<void> {
-    return this.serialized(() => this.writeRecord(line))
+    return this.serialized(() => this.writeBatch(line))
   }
 
-  append(progress: CaseProgress): Promise<void> {
-    return this.serialized(() => this.appendNow(progress.result, progress.cause, progress.observed))
+  append({ result, cause, observed }: CaseProgress): Promise<void> {
+    let lines: Buffer[]
+    let observedKey: string
+    try {
+      observedKey = canonicalJson(observed)
+      lines = observedKey === this.lastObserved ? [] : [encodeObserved(this.place, observed)]
+      lines.push(encodeCase(this.place, result, cause))
+    } catch (error) {
+      return Promise.reject(error as Error)
+    }
+    this.lastObserved = observedKey
+    return new Promise<void>((resolve, reject) => {
+      const entry = { caseId: result.case_id, lines, resolve, reject }
+      if (this.gathering !== undefined) return void this.gathering.push(entry)
+      const batch = [entry]
+      void this.serialized(() => this.writeBatchOf(batch))
+      this.gathering = batch
+    })
   }
 
   complete(): Promise<void> {
@@ -258,35 +290,50 @@ class FileJournalLeg implements Journal {
     return this.serialized(() => this.closeHandle())
   }
 
+  /** Queues a step after everything called before it; an append called after it goes after it too. */
   private serialized(step: () => Promise<void>): Promise<void> {
+    this.gathering = undefined
     const run = this.tail.then(step)
     this.tail = run.catch(() => undefined)
     return run
   }
 
-  private async appendNow(result: CaseResult, cause: ErrorCause | null, observed: Observed): Promise<void> {
+  /** Writes the appends gathered in `batch` at once; settles each append's promise. */
+  private async writeBatchOf(batch: Waiting[]): Promise<void> {
+    if (this.gathering === batch) this.gathering = undefined
     if (this.failure !== undefined) {
-      throw new StoreWriteError(
-        `refused to append case ${result.case_id} to the journal leg ${this.file}: an earlier append failed with ${this.failure.errno ?? 'an error'}, and the leg takes no more records so a partial line is never joined to the next one`,
-        this.failure.next,
-        this.failure.errno,
-      )
+      const failure = this.failure
+      for (const entry of batch) {
+        entry.reject(
+          new StoreWriteError(
+            `refused to append case ${entry.caseId} to the journal leg ${this.file}: an earlier append failed with ${failure.errno ?? 'an error'}, and the leg takes no more records so a partial line is never joined to the next one`,
+            failure.next,
+            failure.errno,
+          ),
+        )
+      }
+      return
     }
-    if (this.handle === undefined) throw new Error(`the journal leg ${this.file} is closed; case ${result.case_id} was not journaled`)
-    const observedKey = canonicalJson(observed)
-    const lines: Buffer[] = []
-    if (observedKey !== this.lastObserved) lines.push(readableLine(this.place, encodeObserved(this.place, observed), `the observed identities before case ${result.case_id}`))
-    lines.push(readableLine(this.place, encodeCase(this.place, result, cause), `case ${result.case_id}`))
-    for (const line of lines) await this.writeRecord(line)
-    this.lastObserved = observedKey
+    if (this.handle === undefined) {
+      for (const entry of batch) entry.reject(new Error(`the journal leg ${this.file} is closed; case ${entry.caseId} was not journaled`))
+      return
+    }
+    const lines = batch.flatMap((entry) => entry.lines)
+    try {
+      await this.writeBatch(lines.length === 1 ? lines[0]! : Buffer.concat(lines))
+    } catch (error) {
+      for (const entry of batch) entry.reject(error)
+      return
+    }
+    for (const entry of batch) entry.resolve()
   }
 
-  private async writeRecord(line: Buffer): Promise<void> {
+  private async writeBatch(bytes: Buffer): Promise<void> {
     const handle = this.handle!
     let written = 0
     try {
-      while (written < line.length) {
-        const taken = await this.fs.write(handle, line, written, line.length - written)
+      while (written < bytes.length) {
+        const taken = await this.fs.write(handle, bytes, written, bytes.length - written)
         if (taken <= 0) throw Object.assign(new Error('write() accepted no bytes'), { code: 'EIO' })
         written += taken
       }
@@ -298,10 +345,10 @@ class FileJournalLeg implements Journal {
       if (written > 0) await this.cutBack(handle)
       throw this.failure
     }
-    this.size += line.length
+    this.size += bytes.length
   }
 
-  /** Best effort: a partial record left behind is still only a torn tail to the reader. */
+  /** Best effort: a partial batch left behind is still only a torn tail to the reader. */
   private async cutBack(handle: FileHandle): Promise<void> {
     try {
       await this.fs.ftruncate(handle, this.size)
@@ -321,13 +368,6 @@ class FileJournalLeg implements Journal {
       // Every record was fsynced before this; a failed close loses nothing.
     }
   }
-}
-
-/** A record that would not read back would turn the journal corrupt at the next resume: refuse to write it. */
-function readableLine(binding: RunBinding, line: Buffer, what: string): Buffer {
-  const decoded = decodeLine(line.subarray(0, line.length - 1), binding)
-  if (!decoded.ok) throw new TypeError(`digline could not journal ${what}: its record ${decoded.why} when read back (a bug in digline: report it with this message)`)
-  return line
 }
 
 function compareText(a: string, b: string): number {
