@@ -31,11 +31,15 @@ export default defineConfig({
 })
 `
 
-/** Figure 1: N cases with an instant target, 1 sample; the same N checks as plain tests. */
+/**
+ * Figure 1: N cases with an instant target, 1 sample; the same N checks as plain tests. BENCH_CONCURRENCY
+ * (default 1) sets the suite's concurrency; above 1 the plain side runs its tests as test.concurrent,
+ * up to 32 at once.
+ */
 export function overheadProject(installRoot) {
   return project(installRoot, 'overhead', {
     'vitest.digline.config.ts': diglineConfig(),
-    'vitest.plain.config.ts': plainConfig(),
+    'vitest.plain.config.ts': plainConfig(', maxConcurrency: 32'),
     // The same digline run with its store on tmpfs, where an fsync costs nothing: what is left of
     // the overhead there is digline's CPU, not the disk.
     'vitest.tmpfs.config.ts': diglineConfig(', store: process.env.BENCH_TMPFS_STORE'),
@@ -50,15 +54,17 @@ evalSuite({
   target: async (i: number) => 'ok-' + i,
   samples: 1,
   scorers: [scorers.exact()],
+  concurrency: Number(process.env.BENCH_CONCURRENCY ?? 1),
 })
 `,
     'plain/overhead.test.ts': `import { expect, test } from 'vitest'
 
 const N = Number(process.env.BENCH_N)
 const target = async (i: number) => 'ok-' + i
+const declare = Number(process.env.BENCH_CONCURRENCY ?? 1) > 1 ? test.concurrent : test
 
 for (let i = 0; i < N; i++) {
-  test('c' + String(i).padStart(5, '0'), async () => {
+  declare('c' + String(i).padStart(5, '0'), async () => {
     expect(await target(i)).toBe('ok-' + i)
   })
 }
