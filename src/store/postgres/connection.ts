@@ -13,6 +13,13 @@ export interface PgQueryable {
   query(text: string, values?: readonly unknown[]): Promise<PgResult>
 }
 
+/** A statement the server keeps prepared under `name`, per connection, after its first use. */
+export interface PgNamedStatement {
+  name: string
+  text: string
+  values: readonly unknown[]
+}
+
 export interface PgClient extends PgQueryable {
   release(destroy?: boolean | Error): void
   on(event: 'error', listener: (error: Error) => void): unknown
@@ -20,6 +27,7 @@ export interface PgClient extends PgQueryable {
 }
 
 export interface PgPool extends PgQueryable {
+  query(statement: string | PgNamedStatement, values?: readonly unknown[]): Promise<PgResult>
   connect(): Promise<PgClient>
   end(): Promise<void>
 }
@@ -141,11 +149,11 @@ export class PgConnection {
     if (pool !== undefined) await (await pool.catch(() => undefined))?.end()
   }
 
-  /** One statement outside a transaction. */
-  async query(doing: string, text: string, values: readonly unknown[] = []): Promise<PgResult> {
+  /** One statement outside a transaction; a named one is parsed once per connection. */
+  async query(doing: string, text: string | PgNamedStatement, values: readonly unknown[] = []): Promise<PgResult> {
     const pool = await this.ready()
     try {
-      return await pool.query(text, values)
+      return await (typeof text === 'string' ? pool.query(text, values) : pool.query(text))
     } catch (error) {
       throw this.failure(doing, error)
     }

@@ -4,19 +4,37 @@
 // same planner as the file store's legs. A leg's lease is renewed by a heartbeat while it is open.
 import { hostname } from 'node:os'
 import type { CaseProgress } from '../../document/case-progress.js'
+import type { Observed } from '../../document/schema.js'
 import { JournalLegExistsError, RunNotFoundError, StoreWriteError, isDiglineError, type DiglineErrorData } from '../../errors.js'
-import { canonicalJson } from '../../suite/hashing.js'
 import { assertSafeSegment } from '../../suite/assert-safe-segment.js'
 import { keyFor } from '../../suite/keys.js'
 import { assertJournalHeaderWithinBound } from '../header-bounds.js'
-import { decodeLine, encodeCase, encodeDeclared, encodeHeader, encodeObserved, type RunBinding } from '../journal-format.js'
+import { decodeLine, encodeCase, encodeDeclared, encodeHeader, encodeObserved, normalizeObserved, type RunBinding } from '../journal-format.js'
 import { emptyObserved, JournalPlanner, type JournalPlace } from '../journal-planner.js'
 import type { Journal, JournalOpening, Lease, Pending } from '../journal.js'
 import { bootId, leaseHolds } from '../live-writer.js'
-import { isConnectionFailure, sqlstateOf, type PgConnection } from './connection.js'
+import { isConnectionFailure, sqlstateOf, type PgConnection, type PgNamedStatement } from './connection.js'
 
 /** Appends sent in one INSERT at most (a run has one append in flight per slot). */
 const MAX_BATCH = 256
+
+/** INSERTs of up to this many records are prepared statements, one per count, kept by each connection. */
+const MAX_PREPARED_LINES = 32
+
+/** The INSERT of `count` records: the leg's key in $1–$4, then each record's number and line. */
+function insertStatement(count: number): string {
+  const values = Array.from({ length: count }, (_, i) => `($1, $2, $3, $4, $${5 + 2 * i}, $${6 + 2 * i})`).join(', ')
+  return `INSERT INTO digline_journal_records (tenant, suite, key, leg, seq, line) VALUES ${values}`
+}
+
+const preparedInserts = new Map<number, string>()
+
+function insertOf(count: number, values: readonly unknown[]): string | PgNamedStatement {
+  if (count > MAX_PREPARED_LINES) return insertStatement(count)
+  let text = preparedInserts.get(count)
+  if (text === undefined) preparedInserts.set(count, (text = insertStatement(count)))
+  return { name: `digline_journal_append_${count}`, text, values }
+}
 
 export interface PgJournalHooks {
   /** The refusal for a removed key (read from its removal record), or the error as it was. */
@@ -49,12 +67,29 @@ export function pgLeaseHolds(lease: Lease, fresh: boolean): boolean {
   return fresh && (onThisMachine(lease) ? leaseHolds(lease) : true)
 }
 
-/** A record that would not read back would make the journal corrupt at the next resume: refuse to write it. */
+/**
+ * A header that would not read back would make the leg unknown at the next resume: refuse to write
+ * it. Appended records are not read back: this process built them, and the journal-format tests
+ * pin that every record kind encodes to a line that decodes to the same value.
+ */
 function readable(binding: RunBinding, line: Buffer, what: string): string {
   const body = line.subarray(0, line.length - 1)
   const decoded = decodeLine(body, binding)
   if (!decoded.ok) throw new TypeError(`digline could not journal ${what}: its record ${decoded.why} when read back (a bug in digline: report it with this message)`)
   return body.toString('utf8')
+}
+
+/** A line as the `line` column holds it: without its newline. */
+function lineText(line: Buffer): string {
+  return line.toString('utf8', 0, line.length - 1)
+}
+
+/** Equal identities have equal observed records: the judge names compared as a set, as the record sorts them. */
+function sameObserved(previous: Observed, next: Observed): boolean {
+  if (previous.target_model !== next.target_model) return false
+  const names = Object.keys(next.judge_models)
+  if (names.length !== Object.keys(previous.judge_models).length) return false
+  return names.every((name) => Object.hasOwn(previous.judge_models, name) && previous.judge_models[name] === next.judge_models[name])
 }
 
 export class PgJournal {
@@ -205,7 +240,7 @@ export class PgJournal {
 /** One open leg. Its appends are committed in the order they were called, several to one INSERT when they come at once. */
 class PgJournalLeg implements Journal {
   private seq = 0
-  private lastObserved: string | undefined
+  private lastObserved: Observed | undefined
   private failure: StoreWriteError | undefined
   private tail: Promise<unknown> = Promise.resolve()
   private queue: { caseId: string; lines: string[]; resolve: () => void; reject: (error: unknown) => void }[] = []
@@ -265,15 +300,15 @@ class PgJournalLeg implements Journal {
       )
     }
     if (this.heartbeat === undefined) return Promise.reject(new Error(`${legLocation(this.hooks, this.place, this.leg)} is closed; case ${result.case_id} was not journaled`))
-    const observedKey = canonicalJson(observed)
+    const changed = this.lastObserved === undefined || !sameObserved(this.lastObserved, observed)
     const lines: string[] = []
     try {
-      if (observedKey !== this.lastObserved) lines.push(readable(this.place, encodeObserved(this.place, observed), `the observed identities before case ${result.case_id}`))
-      lines.push(readable(this.place, encodeCase(this.place, result, cause), `case ${result.case_id}`))
+      if (changed) lines.push(lineText(encodeObserved(this.place, observed)))
+      lines.push(lineText(encodeCase(this.place, result, cause)))
     } catch (error) {
       return Promise.reject(error as Error)
     }
-    this.lastObserved = observedKey
+    if (changed) this.lastObserved = normalizeObserved(observed)
     return new Promise<void>((resolve, reject) => {
       this.queue.push({ caseId: result.case_id, lines, resolve, reject })
       if (!this.flushing) {
@@ -368,9 +403,9 @@ class PgJournalLeg implements Journal {
    */
   private async insert(first: number, lines: readonly string[]): Promise<void> {
     const { tenant, suite, key } = this.place
-    const values = lines.map((_, i) => `($1, $2, $3, $4, ${first + i}, $${5 + i})`).join(', ')
-    const params = [tenant, suite, key, this.leg, ...lines]
-    const statement = `INSERT INTO digline_journal_records (tenant, suite, key, leg, seq, line) VALUES ${values}`
+    const params: unknown[] = [tenant, suite, key, this.leg]
+    lines.forEach((line, i) => params.push(first + i, line))
+    const statement = insertOf(lines.length, params)
     try {
       await this.db.query('journaling a case', statement, params)
       return
@@ -389,7 +424,7 @@ class PgJournalLeg implements Journal {
   }
 
   /** After a lost connection: the records if they landed, or the INSERT again if they did not. */
-  private async recover(first: number, lines: readonly string[], statement: string, params: readonly unknown[]): Promise<void> {
+  private async recover(first: number, lines: readonly string[], statement: string | PgNamedStatement, params: readonly unknown[]): Promise<void> {
     const { tenant, suite, key } = this.place
     const { rows } = await this.db.query(
       'checking a journal append after a lost connection',
