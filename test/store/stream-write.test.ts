@@ -154,7 +154,9 @@ describe('what writeRun checks of a document handed to it', () => {
   it('refuses a bad document with the message and path of the whole-document check', () => {
     const good = makeRun({ results: 6 })
     const badResult = (patch: Partial<CaseResult>): RunDocument => ({ ...good, results: good.results.map((r, i) => (i === 4 ? { ...r, ...patch } : r)) })
-    const sparse = { ...good, results: [good.results[0]!, , good.results[1]!] } as unknown as RunDocument
+    const holes: unknown[] = [good.results[0]!]
+    holes[2] = good.results[1]!
+    const sparse = { ...good, results: holes } as unknown as RunDocument
     const cases: unknown[] = [
       null,
       [],
