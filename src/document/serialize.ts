@@ -54,16 +54,30 @@ export function headerToJson(header: RunHeader): Record<string, unknown> {
  * one result per line. The bounded header reader relies on this layout.
  */
 export function serializeRun(doc: RunDocument): string {
-  const lines = headerLines(doc)
-  lines.push(`  "aggregates": ${JSON.stringify(doc.aggregates)},`)
-  if (doc.results.length === 0) {
-    lines.push('  "results": []')
+  let text = ''
+  for (const line of runLines(doc)) text += line
+  return text
+}
+
+/**
+ * The same bytes as serializeRun, one line at a time (newline included), so a writer can stream a
+ * large document without holding all of its text at once. The header and aggregates come from
+ * `head` and the results from `results`, which lets a writer pass results it did not copy.
+ */
+export function* runLines(head: RunHeader & Pick<RunDocument, 'aggregates'>, results: readonly CaseResult[] = (head as RunDocument).results): Generator<string> {
+  yield '{\n'
+  for (const line of headerLines(head)) yield `${line}\n`
+  yield `  "aggregates": ${JSON.stringify(head.aggregates)},\n`
+  if (results.length === 0) {
+    yield '  "results": []\n'
   } else {
-    lines.push('  "results": [')
-    doc.results.forEach((result, i) => lines.push(`    ${serializeCase(result)}${i < doc.results.length - 1 ? ',' : ''}`))
-    lines.push('  ]')
+    yield '  "results": [\n'
+    const last = results.length - 1
+    for (let i = 0; i < last; i++) yield `    ${serializeCase(results[i]!)},\n`
+    yield `    ${serializeCase(results[last]!)}\n`
+    yield '  ]\n'
   }
-  return `{\n${lines.join('\n')}\n}\n`
+  yield '}\n'
 }
 
 function headerLines(header: RunHeader): string[] {

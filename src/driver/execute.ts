@@ -178,8 +178,9 @@ async function runCase(
 ): Promise<{ result: CaseResult; cause: ErrorCause | null }> {
   try {
     const answers = await askSamples(suite, evalCase, identity, signal, source)
-    const samples: SampleResult[] = []
-    for (const [i, answer] of answers.entries()) samples.push(await scoreSample(suite, evalCase, answer, i, identity, signal))
+    // Sized up front: a result is held until the run ends, and an array grown by push keeps 17 slots.
+    const samples = new Array<SampleResult>(answers.length)
+    for (const [i, answer] of answers.entries()) samples[i] = await scoreSample(suite, evalCase, answer, i, identity, signal)
     return { result: verdict(suite, evalCase, samples), cause: null }
   } catch (error) {
     if (!(error instanceof CaseError)) throw error
@@ -256,8 +257,8 @@ function isUsage(value: unknown): value is TokenUsage {
 async function scoreSample(suite: ResolvedSuite, evalCase: EvalCase, answer: Answer, index: number, identity: ObservedIdentity, signal: AbortSignal): Promise<SampleResult> {
   const args = { input: evalCase.input, output: answer.output, expected: evalCase.expected, caseId: evalCase.id, signal, recorded: suite.recordResponses }
   const settled = await Promise.allSettled(suite.scorers.map(async (scorer) => scorer.score(args)))
-  const scores: ScorerScore[] = []
-  for (const [i, outcome] of settled.entries()) {
+  // map, not push: the scores are held until the run ends, in an array of exactly their number.
+  const scores = settled.map((outcome, i): ScorerScore => {
     const scorer = suite.scorers[i]!
     const where = `${sampleLabel(index, suite.rules.samples)}, scorer ${JSON.stringify(scorer.name)}`
     if (outcome.status === 'rejected') throw new CaseError('scorer', `${where}: ${messageOf(outcome.reason)}`)
@@ -270,8 +271,8 @@ async function scoreSample(suite: ResolvedSuite, evalCase: EvalCase, answer: Ans
     }
     const score: ScorerScore = { name: scorer.name, pass: normal.pass, score: normal.score, reason: normal.reason }
     if (normal.usage !== undefined) score.usage = normal.usage
-    scores.push(score)
-  }
+    return score
+  })
   const sample: SampleResult = { pass: scores.every((s) => s.pass), score: mean(scores.map((s) => s.score)), scorers: scores }
   if (answer.usage !== undefined) sample.usage = answer.usage
   if (answer.latencyMs !== undefined) sample.latency_ms = answer.latencyMs

@@ -218,12 +218,29 @@ export async function removeCreatedDirectories(fs: FsLayer, created: readonly st
   }
 }
 
+/** Text handed to the kernel at once when a file is written from a stream of lines. */
+export const STREAM_CHUNK_CHARS = 64 * 1024
+
+/** Writes the pieces in order, gathered into writes of about STREAM_CHUNK_CHARS characters. */
+async function writePieces(fs: FsLayer, handle: FileHandle, pieces: Iterable<string>): Promise<void> {
+  let pending = ''
+  for (const piece of pieces) {
+    pending += piece
+    if (pending.length < STREAM_CHUNK_CHARS) continue
+    await writeAll(fs, handle, Buffer.from(pending, 'utf8'))
+    pending = ''
+  }
+  if (pending.length > 0) await writeAll(fs, handle, Buffer.from(pending, 'utf8'))
+}
+
 /**
  * Replaces target with data, or leaves it byte-identical: temp file in the same directory (O_EXCL),
- * full write, fsync, rename, fsync of the directory. No temp file survives a failure.
+ * full write, fsync, rename, fsync of the directory. No temp file survives a failure. Data given as
+ * an iterable of strings (a document's lines) is written as it is produced, in chunks of about
+ * 64 KiB, so the whole text is never held at once; an error thrown by the iterable fails the write
+ * like an I/O error does.
  */
-export async function writeFileAtomic(fs: FsLayer, target: string, data: string | Uint8Array): Promise<void> {
-  const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data
+export async function writeFileAtomic(fs: FsLayer, target: string, data: string | Uint8Array | Iterable<string>): Promise<void> {
   const temp = tempNameFor(target)
   let handle: FileHandle | undefined
   let tempCreated = false
@@ -234,7 +251,9 @@ export async function writeFileAtomic(fs: FsLayer, target: string, data: string 
     if (existing?.isSymbolicLink() === true) throw refuseSymlink(target)
     handle = await fs.open(temp, constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY | O_NOFOLLOW, FILE_MODE)
     tempCreated = true
-    await writeAll(fs, handle, bytes)
+    if (typeof data === 'string') await writeAll(fs, handle, Buffer.from(data, 'utf8'))
+    else if (data instanceof Uint8Array) await writeAll(fs, handle, data)
+    else await writePieces(fs, handle, data)
     await fs.fsync(handle)
     const closing = handle
     handle = undefined

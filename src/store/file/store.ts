@@ -4,7 +4,7 @@ import { guardedWrite } from './guarded-io.js'
 import { beneathRoot } from './beneath-root.js'
 import { ensureGitignore } from './gitignore.js'
 import type { RunDocument } from '../../document/schema.js'
-import { serializeRun } from '../../document/serialize.js'
+import { runLines } from '../../document/serialize.js'
 import { isDiglineError, PathRefusedError, RunNotFoundError, type DiglineErrorData } from '../../errors.js'
 import { keyFor } from '../../suite/keys.js'
 import { isSafeSegment } from '../../suite/safe-segment.js'
@@ -27,6 +27,7 @@ import { mapLimited } from '../map-limited.js'
 import type { Removal, RemovalNotice, RunRef } from '../removal.js'
 import { FileRemovalRecords, runRemovedError } from './removal-records.js'
 import { FileCache } from './cache.js'
+import { checkRunToWrite } from '../run-to-write.js'
 import type { CacheEntry } from '../../suite/cache-key.js'
 
 /** Headers read at once while listing: enough to hide latency, few enough to stay under fd limits. */
@@ -137,7 +138,7 @@ export class FileResultStore implements Store {
   }
 
   async writeRun(doc: RunDocument): Promise<StoredRun> {
-    const valid = validateDocument(doc, `a run document of suite ${JSON.stringify((doc as { suite?: unknown } | undefined)?.suite)}`, 'write')
+    const { head: valid, results } = checkRunToWrite(doc, `a run document of suite ${JSON.stringify((doc as { suite?: unknown } | undefined)?.suite)}`)
     const { tenant, suite } = valid
     assertDocumentHeaderWithinBound(valid)
     const key = keyFor(valid.created_at, valid.config_hash)
@@ -154,7 +155,7 @@ export class FileResultStore implements Store {
     let gitignoreCreated = false
     try {
       gitignoreCreated = await ensureGitignore(this.fs, this.paths)
-      await writeFileAtomic(this.fs, file, serializeRun(valid))
+      await writeFileAtomic(this.fs, file, runLines(valid, results))
     } catch (error) {
       if (gitignoreCreated) await this.fs.unlink(this.paths.gitignoreFile()).catch(() => undefined)
       await removeCreatedDirectories(this.fs, created)

@@ -1,0 +1,33 @@
+// What a store checks of a run document handed to writeRun, without copying the document: the
+// header and aggregates are parsed (small, and their parsed copy fixes the key order written), the
+// results are checked one at a time and written as they were given. A document that fails is
+// refused exactly as the whole-document check refuses it (same message, same path).
+import { aggregatesSchema, caseResultSchema, runHeaderSchema, type CaseResult, type RunDocument } from '../document/schema.js'
+import { validateDocument } from './run-checks.js'
+
+const headSchema = runHeaderSchema.extend({ aggregates: aggregatesSchema })
+
+export interface RunToWrite {
+  /** Every field but the results, parsed. */
+  head: Omit<RunDocument, 'results'>
+  /** The results as given (each one checked): the serializer reads only the fields the schema names. */
+  results: readonly CaseResult[]
+}
+
+function checkedParts(doc: unknown): RunToWrite | undefined {
+  if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) return undefined
+  const { results, ...rest } = doc as Record<string, unknown>
+  if (!Array.isArray(results)) return undefined
+  const head = headSchema.safeParse(rest)
+  if (!head.success) return undefined
+  for (let i = 0; i < results.length; i++) if (!caseResultSchema.safeParse(results[i]).success) return undefined
+  return { head: head.data, results: results as CaseResult[] }
+}
+
+/** `description` names the document in a refusal, as validateDocument's `file` does when writing. */
+export function checkRunToWrite(doc: RunDocument, description: string): RunToWrite {
+  const parts = checkedParts(doc)
+  if (parts !== undefined) return parts
+  const { results, ...head } = validateDocument(doc, description, 'write')
+  return { head, results }
+}
