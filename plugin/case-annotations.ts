@@ -2,6 +2,7 @@
 // reporters) as test annotations (docs/adr/0048): its verdict, score and reason, the same text the
 // run document holds, so nothing is quoted that the document does not already keep. A failing case
 // is a green test (docs/adr/0001); its verdict annotation says FAIL so it does not read as a pass.
+// They travel in the test's meta and the main process files them (docs/adr/0080).
 import type { CaseResult } from '../src/document/schema.js'
 import { percent } from '../src/host/percent.js'
 import type { SuiteOutcome } from '../src/host/suite-outcome.js'
@@ -44,12 +45,7 @@ export function suiteAnnotations(outcome: SuiteOutcome): Annotation[] {
   ]
 }
 
-/** Annotates a test once: a retried test (Vitest `retry`) is not annotated again. */
-export async function annotateOnce(
-  task: { annotations?: readonly { type: string }[] },
-  annotate: (message: string, type: string) => Promise<unknown>,
-  annotations: readonly Annotation[],
-): Promise<void> {
-  if ((task.annotations ?? []).some((a) => a.type.startsWith(ANNOTATION_PREFIX))) return
-  for (const a of annotations) await annotate(a.message, a.type)
+/** Whether a test already carries digline's annotations (a retried test, or a `--merge-reports` replay). */
+export function annotatedByDigline(annotations: readonly { type: string }[]): boolean {
+  return annotations.some((a) => a.type.startsWith(ANNOTATION_PREFIX))
 }

@@ -20,7 +20,7 @@ import { registeredCaseHooks } from './case-hooks.js'
 import { CaseErroredError, SuiteNotHeldError, describeMisses } from './test-errors.js'
 import type { ProvidedDigline } from './provided.js'
 import { claimSuiteName, duplicate, type SuiteClaim } from './suite-name-claim.js'
-import { annotateOnce, caseAnnotations, suiteAnnotations } from './case-annotations.js'
+import { caseAnnotations, suiteAnnotations } from './case-annotations.js'
 
 /** The name of the test that closes every suite and carries its verdict. */
 export const VERDICT_TEST = 'digline verdict'
@@ -102,7 +102,7 @@ export function evalSuite<I, O, E>(definition: SuiteDefinition<I, O, E>): void {
     for (const c of suite.cases) {
       ;(mine === undefined || mine.has(c.id) ? test : test.skip)(
         c.id,
-        async ({ task, skip, signal, annotate }) => {
+        async ({ task, skip, signal }) => {
           const started = await run!
           started.stopWith(signal)
           const leftOut = started.leftOutNote(c.id)
@@ -116,8 +116,8 @@ export function evalSuite<I, O, E>(definition: SuiteDefinition<I, O, E>): void {
             kind: 'case',
             suite: suite.name,
             case: { case_id: c.id, verdict: result.verdict, score: result.score, reason: result.error?.message ?? result.reason },
+            annotations: caseAnnotations(result),
           }
-          await annotateOnce(task, annotate, caseAnnotations(result))
           if (result.verdict === 'error') throw new CaseErroredError(suite.name, c.id, result.error!.cause, result.error!.message)
         },
         suite.timeout,
@@ -126,13 +126,12 @@ export function evalSuite<I, O, E>(definition: SuiteDefinition<I, O, E>): void {
 
     test(
       VERDICT_TEST,
-      async ({ task, signal, annotate, skip }) => {
+      async ({ task, signal, skip }) => {
         const started = await run!
         if (started.planned) skip(PLANNED_NOTE)
         started.stopWith(signal)
         const outcome: SuiteOutcome = await started.outcome
-        task.meta.digline = { kind: 'suite', outcome }
-        await annotateOnce(task, annotate, suiteAnnotations(outcome))
+        task.meta.digline = { kind: 'suite', outcome, annotations: suiteAnnotations(outcome) }
         if (outcome.status === 'errored') throw new SuiteNotHeldError(`${outcome.aggregates.errored} case(s) errored, so suite ${suite.name} could not be judged (exit 2)`)
         if (outcome.status === 'baseline-unreadable')
           throw new SuiteNotHeldError(`suite ${suite.name} could not be judged against its baseline: ${outcome.comparison?.warnings.join('; ') ?? 'the baseline cannot be read'}`)

@@ -5,6 +5,7 @@ import type { Vitest } from 'vitest/node'
 import { InternalError, isDiglineError } from '../src/errors.js'
 import { resolveOptions, type DiglineOptions } from '../src/host/plugin-options.js'
 import { DiglineReporter } from './reporter.js'
+import { AnnotationFiler } from './annotation-filer.js'
 import { startModelSlots } from './model-slots.js'
 import { exitTwoWhenStopped } from './launch-stop.js'
 import type { ProvidedDigline } from './provided.js'
@@ -65,6 +66,8 @@ export function digline(options: DiglineOptions): Plugin {
       project.provide('digline', provided)
       if (!withReporter.has(vitest)) {
         withReporter.add(vitest)
+        // first, so the reporters after it see a case's annotations when its result arrives
+        vitest.config.reporters.unshift(new AnnotationFiler())
         vitest.config.reporters.push(new DiglineReporter())
         exitTwoWhenStopped()
         return startModelSlots(vitest)

@@ -1,12 +1,13 @@
 // What the main process hands every worker through project.provide('digline', …).
 import type { DiglineErrorData } from '../src/errors.js'
 import type { SuiteOutcome, CaseLine } from '../src/host/suite-outcome.js'
+import type { Annotation } from './case-annotations.js'
 
 export type ProvidedDigline =
   { tenant: string; environment: string; storeRoot: string; projectRoot: string; claims?: string; watch?: boolean; refusal?: undefined } | { refusal: DiglineErrorData }
 
-/** What a digline test carries back to the main process in its task meta. */
-export type DiglineTaskMeta = { kind: 'case'; suite: string; case: CaseLine } | { kind: 'suite'; outcome: SuiteOutcome }
+/** What a digline test carries back to the main process in its task meta; the main process moves `annotations` onto the test (plugin/annotation-filer.ts). */
+export type DiglineTaskMeta = ({ kind: 'case'; suite: string; case: CaseLine } | { kind: 'suite'; outcome: SuiteOutcome }) & { annotations?: Annotation[] }
 
 declare module 'vitest' {
   interface ProvidedContext {

@@ -89,7 +89,7 @@ export async function concurrency({ install, quick, log }) {
         },
         {
           figure: `2. concurrency, ${fmt.int(N)} cases: digline ÷ plain Vitest; every case journaled`,
-          value: `${fmt.x3(vsPlain)}; journaled ${side.digline.journaled.join(', ')} of ${N}${Math.max(...side.digline.listenerWarnings) > 0 ? `; MaxListenersExceededWarning printed up to ${Math.max(...side.digline.listenerWarnings)} times per run` : ''}`,
+          value: `${fmt.x3(vsPlain)}; journaled ${side.digline.journaled.join(', ')} of ${N}; MaxListenersExceededWarning printed ${Math.max(...side.digline.listenerWarnings) > 0 ? `up to ${Math.max(...side.digline.listenerWarnings)} times per run` : 'in no run'}`,
           goal: '≤ 1.05×, all journaled',
           pass: vsPlain <= 1.05 && allJournaled,
         },

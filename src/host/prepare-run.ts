@@ -1,7 +1,7 @@
 // Deciding what a launch of one suite is, before the first call: its created_at and key, its
 // identity, and the bill it announces.
 import type { ResolvedSuite } from '../suite/types.js'
-import { suiteIdentity } from '../suite/resolve-suite.js'
+import { casesDigests, configHash as configHashOf } from '../suite/hashing.js'
 import { keyFor, launchCreatedAt } from '../suite/keys.js'
 import { gitCommit } from '../suite/git-commit.js'
 import { digestArtifacts } from './artifacts.js'
@@ -54,6 +54,8 @@ export interface Prepared {
   createdAt: string
   configHash: string
   casesDigest: string
+  /** Each declared case's own digest, in the suite's order (the journal header declares them). */
+  caseDigests: Record<string, string>
   key: string
   gitCommit: string | undefined
   artifacts: Record<string, string>
@@ -84,7 +86,8 @@ export interface ResumeRequest {
 export async function prepareRun(suite: ResolvedSuite, ctx: RunContext, only?: ReadonlySet<string>, resume?: ResumeRequest, shard?: Shard): Promise<Prepared> {
   if (shard !== undefined) return prepareShard(await prepareRun(suite, ctx, only, resume), shard, resume)
   const createdAt = resume?.pending.header?.created_at ?? launchCreatedAt(ctx.env ?? process.env)
-  const { configHash, casesDigest } = suiteIdentity(suite)
+  const configHash = configHashOf(suite.rules, suite.scorers)
+  const { all: casesDigest, each: caseDigests } = casesDigests(suite.cases)
   const artifacts = await digestArtifacts(suite.artifacts, ctx.projectRoot, suite.name)
   const cases = only === undefined ? suite.cases.length : suite.cases.filter((c) => only.has(c.id)).length
   const prepared: Prepared = {
@@ -94,6 +97,7 @@ export async function prepareRun(suite: ResolvedSuite, ctx: RunContext, only?: R
     createdAt,
     configHash,
     casesDigest,
+    caseDigests,
     key: keyFor(createdAt, configHash),
     gitCommit: gitCommit(ctx.projectRoot),
     artifacts,

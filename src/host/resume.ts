@@ -1,7 +1,6 @@
 // What a resumed launch may reuse from a journal, and the checks that make two legs one run.
 import { preview } from '../suite/preview.js'
-import { canonicalJson, sha256Hex } from '../suite/hashing.js'
-import type { EvalCase } from '../suite/types.js'
+import { canonicalJson } from '../suite/hashing.js'
 import { judgeConfigOf } from '../suite/hashing.js'
 import { ResumeMismatchError } from '../errors.js'
 import { JOURNAL_VERSION, RESUME_CHECKED_FIELDS, type JournalOpening, type Pending } from '../store/journal.js'
@@ -29,16 +28,9 @@ export function journalHeaderFor(prepared: Prepared, startedAt: string): Journal
     record_responses: prepared.suite.recordResponses,
     git_commit: prepared.gitCommit ?? null,
     lease: leaseOfThisProcess(),
-    declared: { samples: prepared.suite.rules.samples, digests: caseDigestsOf(prepared.suite.cases) },
+    declared: { samples: prepared.suite.rules.samples, digests: prepared.caseDigests },
     ...(prepared.shard === undefined ? {} : { shard: shardLabel(prepared.shard) }),
   }
-}
-
-/** Each declared case's own digest (12 hex of sha256 over what cases_digest covers of it), in the suite's order. */
-export function caseDigestsOf(cases: readonly EvalCase[]): Record<string, string> {
-  const digests: Record<string, string> = {}
-  for (const c of cases) digests[c.id] = sha256Hex(canonicalJson({ id: c.id, input: c.input, expected: c.expected, metadata: c.metadata })).slice(0, 12)
-  return digests
 }
 
 const NAMED_AT_MOST = 20

@@ -102,3 +102,38 @@ test('an errored case says ERROR with its cause and message, on the red test, on
   expect(props.map(([name]) => name)).toEqual(['digline.verdict', 'digline.reason'])
   expect(props.find(([name]) => name === 'digline.reason')?.[1]).toMatch(/the target broke on purpose/)
 })
+
+// docs/adr/0080: the annotations ride in the test's meta instead of three awaited round trips per
+// case, each of which also forced Vitest's throttled task update out at once. A reporter listed
+// after the plugin's sees them as before: live, and on the test when its result arrives.
+const PROBE = `import { writeFileSync } from 'node:fs'
+
+let updates = 0
+const atResult = {}
+const live = {}
+export default class Probe {
+  onTaskUpdate() { updates++ }
+  onTestCaseAnnotate(test, annotation) { (live[test.name] ??= []).push(annotation.type) }
+  onTestCaseResult(test) { atResult[test.name] = test.annotations().map((a) => a.type) }
+  onTestRunEnd(modules) {
+    const metaKeys = [...modules[0].children.allTests()].map((t) => Object.keys(t.meta().digline ?? {}).sort().join(','))
+    writeFileSync('probe.json', JSON.stringify({ updates, atResult, live, metaKeys: [...new Set(metaKeys)] }))
+  }
+}
+`
+
+test('annotations reach every reporter without a round trip per case: no forced task update per case, and the meta keeps its shape', async () => {
+  const cases = 400
+  const project = makeProject({ 'evals/many.eval.ts': countingSuite({ name: 'many', cases, concurrency: 1 }), 'probe-reporter.js': PROBE })
+  const run = await project.vitest(['--reporter=./probe-reporter.js', '--reporter=verbose'], { DIGLINE_CREATED_AT: AT })
+  expect(run.code, run.stdout + run.stderr).toBe(0)
+  const probe = JSON.parse(project.read('probe.json')) as { updates: number; atResult: Record<string, string[]>; live: Record<string, string[]>; metaKeys: string[] }
+  expect(probe.atResult['c000']).toEqual(['digline.verdict', 'digline.score'])
+  expect(probe.live['c399']).toEqual(['digline.verdict', 'digline.score'])
+  expect(probe.atResult['digline verdict']).toEqual(['digline.suite'])
+  expect(Object.values(probe.atResult).filter((types) => types[0] === 'digline.verdict')).toHaveLength(cases)
+  expect(probe.metaKeys.sort()).toEqual(['case,kind,suite', 'kind,outcome'])
+  // With an annotate() per case, Vitest sent at least one task update per case.
+  expect(probe.updates).toBeLessThan(cases / 2)
+  expect(run.stdout).toMatch(/c000[\s\S]*digline\.verdict[\s\S]*pass: 1 of 1 sample passed/)
+})
