@@ -85,6 +85,7 @@ export async function compare({ install, quick, tmp, log }) {
   const cases = 100_000
   log(`compare: a run against a baseline of ${fmt.int(cases)} cases`)
   const r = await runJsonChild(child('compare-child.js'), { pkg: install.pkg, dir: tmp, cases, reps: quick ? 5 : 7 }, { nodeArgs: NODE_ARGS })
+  const bareRatio = pairedRatio(r.diskMs, r.bareParseMs)
   return {
     rows: [
       {
@@ -100,13 +101,19 @@ export async function compare({ install, quick, tmp, log }) {
         pass: median(r.diskMs) < 500,
       },
       {
+        figure: `6. compare from disk ÷ a bare read and JSON.parse of the same two files`,
+        value: `${fmt.x3(bareRatio)} (${fmt.ms(median(r.diskMs))} vs ${fmt.ms(median(r.bareParseMs))})`,
+        goal: '≤ 2×',
+        pass: bareRatio <= 2,
+      },
+      {
         figure: `6. writeRun of that ${fmt.int(cases)}-case document, for reference`,
         value: fmt.ms(r.writeRunMs),
         goal: '—',
         pass: null,
       },
     ],
-    raw: r,
+    raw: { ...r, bareRatio },
   }
 }
 

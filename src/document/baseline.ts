@@ -5,7 +5,7 @@ import { z } from 'zod'
 import { runDocumentSchema, type CaseResult, type RunDocument } from './schema.js'
 import { AGGREGATES_MARKER, serializeRun } from './serialize.js'
 
-const KEY_PATTERN = /^\d{8}T\d{12}Z-[0-9a-f]{12}$/
+export const KEY_PATTERN = /^\d{8}T\d{12}Z-[0-9a-f]{12}$/
 
 /** The two fields a baseline adds, written after the run's own header fields, before `aggregates`. */
 export const BASELINE_HEADER_KEYS = ['promoted_at', 'promoted_from'] as const

@@ -67,6 +67,15 @@ function runKey(doc: RunDocument): string {
   return keyFor(doc.created_at, doc.config_hash)
 }
 
+function flippedOf(pairs: readonly [CaseResult, CaseResult][]): ComparedBaseline['flipped'] {
+  const flipped: ComparedBaseline['flipped'] = { pass_to_fail: [], fail_to_pass: [] }
+  for (const [b, r] of pairs) {
+    if (b.verdict === 'pass' && r.verdict === 'fail') flipped.pass_to_fail.push(r.case_id)
+    else if (b.verdict === 'fail' && r.verdict === 'pass') flipped.fail_to_pass.push(r.case_id)
+  }
+  return flipped
+}
+
 /** The run against the baseline. Pure: no I/O. */
 export function compareRuns(baseline: BaselineDocument, run: RunDocument, recent: readonly RunDocument[] = []): ComparedBaseline {
   const pairing = pairCases(baseline.results, run.results)
@@ -132,10 +141,7 @@ export function compareRuns(baseline: BaselineDocument, run: RunDocument, recent
     excluded: pairing.erroredEither,
     difference,
     score_difference: scoreDifference,
-    flipped: {
-      pass_to_fail: pairing.pairs.filter(([b, r]) => b.verdict === 'pass' && r.verdict === 'fail').map(([, r]) => r.case_id),
-      fail_to_pass: pairing.pairs.filter(([b, r]) => b.verdict === 'fail' && r.verdict === 'pass').map(([, r]) => r.case_id),
-    },
+    flipped: flippedOf(pairing.pairs),
     tolerances,
     gates,
     flaky: flakyCases(pairing.pairs, run.rules.samples, caseHistory(recent), recent.length),

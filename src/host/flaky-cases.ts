@@ -33,6 +33,11 @@ function verdictsDisagree(results: readonly CaseResult[]): boolean {
   return judged.some((r) => r.verdict === 'pass') && judged.some((r) => r.verdict !== 'pass')
 }
 
+/** The baseline's result and the recent runs' of its case disagree; one result alone never does. */
+function historyDisagrees(baseline: CaseResult, recent: readonly CaseResult[] | undefined): boolean {
+  return recent !== undefined && verdictsDisagree([baseline, ...recent])
+}
+
 export function flakyCases(pairs: readonly [CaseResult, CaseResult][], samples: number, history: CaseHistory = new Map(), recentRuns = 0): FlakyCases {
   const d = (b: CaseResult, r: CaseResult): number => (r.verdict === 'pass' ? 1 : 0) - (b.verdict === 'pass' ? 1 : 0)
   let sum = 0
@@ -45,7 +50,7 @@ export function flakyCases(pairs: readonly [CaseResult, CaseResult][], samples: 
   for (const [b, r] of pairs) {
     const square = (d(b, r) - mean) ** 2
     total += square
-    if (!samplesDisagree(b) && !samplesDisagree(r) && !verdictsDisagree([b, ...(history.get(r.case_id) ?? [])])) continue
+    if (!samplesDisagree(b) && !samplesDisagree(r) && !historyDisagrees(b, history.size === 0 ? undefined : history.get(r.case_id))) continue
     cases.push(r.case_id)
     theirs += square
     if (b.verdict !== r.verdict) flipped.push(r.case_id)

@@ -52,21 +52,34 @@ export interface CasePairing {
   pairs: [CaseResult, CaseResult][]
 }
 
-/** Matches the cases of two runs by case_id. */
+/** Matches the cases of two runs by case_id; with a repeated id, the baseline's last result of it counts. */
 export function pairCases(baseline: readonly CaseResult[], run: readonly CaseResult[]): CasePairing {
-  const base = new Map(baseline.map((r) => [r.case_id, r]))
-  const inRun = new Set(run.map((r) => r.case_id))
-  const out: CasePairing = { shared: [], added: [], removed: baseline.filter((r) => !inRun.has(r.case_id)).map((r) => r.case_id), erroredEither: [], pairs: [] }
+  const base = new Map<string, CaseResult>()
+  for (const result of baseline) base.set(result.case_id, result)
+  const out: CasePairing = { shared: [], added: [], removed: [], erroredEither: [], pairs: [] }
   for (const result of run) {
-    const before = base.get(result.case_id)
-    if (before === undefined) out.added.push(result.case_id)
-    else if (before.verdict === 'error' || result.verdict === 'error') out.erroredEither.push(result.case_id)
+    const id = result.case_id
+    const before = base.get(id)
+    if (before === undefined) out.added.push(id)
+    else if (before.verdict === 'error' || result.verdict === 'error') out.erroredEither.push(id)
     else {
-      out.shared.push(result.case_id)
+      out.shared.push(id)
       out.pairs.push([before, result])
     }
   }
+  if (!sameIdsInOrder(baseline, run)) {
+    const inRun = new Set<string>()
+    for (const result of run) inRun.add(result.case_id)
+    for (const result of baseline) if (!inRun.has(result.case_id)) out.removed.push(result.case_id)
+  }
   return out
+}
+
+/** Both runs list the same ids in the same order (the usual case): then the run has every id of the baseline. */
+function sameIdsInOrder(baseline: readonly CaseResult[], run: readonly CaseResult[]): boolean {
+  if (baseline.length !== run.length) return false
+  for (let i = 0; i < run.length; i++) if (baseline[i]!.case_id !== run[i]!.case_id) return false
+  return true
 }
 
 /** Case outcome as a number: 1 pass, 0 fail. */

@@ -6,6 +6,7 @@
 // is the run document's own serializer.
 import * as zlib from 'node:zlib'
 import { z } from 'zod'
+import { isCanonicalCaseResult } from '../document/fast-shape.js'
 import { caseResultSchema, errorCauseSchema, judgeConfigSchema, observedSchema, type CaseResult, type ErrorCause, type Observed } from '../document/schema.js'
 import { caseToJson } from '../document/serialize.js'
 import { isSafeSegment } from '../suite/safe-segment.js'
@@ -70,8 +71,8 @@ export type DecodedLine =
 
 let crcTable: Uint32Array | undefined
 
-/** CRC-32 (IEEE, as zlib), for Node < 20.15 where zlib.crc32 does not exist. */
-export function crc32Portable(data: Uint8Array): number {
+/** CRC-32 (IEEE, as zlib), for Node < 20.15 where zlib.crc32 does not exist; `initial` continues the CRC of bytes before `data`. */
+export function crc32Portable(data: Uint8Array, initial = 0): number {
   if (crcTable === undefined) {
     crcTable = new Uint32Array(256)
     for (let n = 0; n < 256; n++) {
@@ -80,13 +81,15 @@ export function crc32Portable(data: Uint8Array): number {
       crcTable[n] = c >>> 0
     }
   }
-  let crc = 0xffffffff
+  let crc = (initial ^ 0xffffffff) >>> 0
   for (let i = 0; i < data.length; i++) crc = crcTable[(crc ^ data[i]!) & 0xff]! ^ (crc >>> 8)
   return (crc ^ 0xffffffff) >>> 0
 }
 
-const nativeCrc32 = (zlib as { crc32?: (data: Uint8Array) => number }).crc32
-export const crc32: (data: Uint8Array) => number = nativeCrc32 === undefined ? crc32Portable : (data) => nativeCrc32(data)
+const nativeCrc32 = (zlib as { crc32?: (data: Uint8Array, value?: number) => number }).crc32
+// Node's crc32 gives 0 for some empty buffers (one from randomBytes(0)) whatever the starting value.
+export const crc32: (data: Uint8Array, initial?: number) => number =
+  nativeCrc32 === undefined ? crc32Portable : (data, initial = 0) => (data.length === 0 ? initial >>> 0 : nativeCrc32(data, initial))
 
 const CHECKSUM_HEX = 8
 const BODY_START = CHECKSUM_HEX + 1
@@ -97,8 +100,20 @@ function bindingBytes(binding: RunBinding): Buffer {
   return Buffer.from(`${binding.tenant}/${binding.suite}/${binding.key}\n`, 'utf8')
 }
 
-function checksumOf(binding: RunBinding, body: Uint8Array): number {
-  return crc32(Buffer.concat([bindingBytes(binding), body]))
+let lastBinding: (RunBinding & { crc: number }) | undefined
+
+/** The CRC-32 of the binding's bytes, kept for the binding of the last call (a leg's lines all share one). */
+function bindingCrc(binding: RunBinding): number {
+  const last = lastBinding
+  if (last !== undefined && last.key === binding.key && last.suite === binding.suite && last.tenant === binding.tenant) return last.crc
+  const crc = crc32(bindingBytes(binding))
+  lastBinding = { tenant: binding.tenant, suite: binding.suite, key: binding.key, crc }
+  return crc
+}
+
+/** CRC-32 of the binding followed by the body, without joining them. */
+export function checksumOf(binding: RunBinding, body: Uint8Array): number {
+  return crc32(body, bindingCrc(binding))
 }
 
 function checksumHex(binding: RunBinding, body: Uint8Array): string {
@@ -207,6 +222,7 @@ export function decodeLine(line: Buffer, binding: RunBinding): DecodedLine {
       const cause = value.cause
       if (cause !== null && !CAUSES.has(cause))
         return { ok: false, why: `is not a valid case record at cause: ${JSON.stringify(cause) ?? 'undefined'} is not null or one of ${[...CAUSES].join(', ')}` }
+      if (isCanonicalCaseResult(value.case)) return { ok: true, record: { kind: 'case', cause: cause as ErrorCause | null, result: value.case } }
       const parsed = caseResultSchema.safeParse(value.case)
       if (!parsed.success) return { ok: false, why: zodWhy('case record', prefixed(parsed.error, 'case')) }
       return { ok: true, record: { kind: 'case', cause: cause as ErrorCause | null, result: parsed.data } }

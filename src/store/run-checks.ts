@@ -2,6 +2,7 @@
 // the document is filed where it says it belongs (tenant, suite, and a file name that is its key).
 import { dirname, join } from 'node:path'
 import type { z } from 'zod'
+import { fastRunDocument } from '../document/fast-shape.js'
 import { runDocumentSchema, runHeaderSchema, SCHEMA_VERSION, type RunDocument, type RunHeader } from '../document/schema.js'
 import { MisfiledRunError, SuiteMismatchError, TenantMismatchError, UnknownSchemaVersionError, UnreadableRunError } from '../errors.js'
 import { describeZodError } from '../suite/issue-sentence.js'
@@ -63,9 +64,16 @@ export function validateHeader(value: unknown, file: string): RunHeader {
   return parsed.data
 }
 
-/** `file` names the document in messages; when writing, it is a description, not a path. */
+/**
+ * `file` names the document in messages; when writing, it is a description, not a path. A document
+ * read in the canonical shape is checked by hand and kept as parsed; zod decides everything else.
+ */
 export function validateDocument(value: unknown, file: string, purpose: 'read' | 'write' = 'read'): RunDocument {
-  if (purpose === 'read') assertKnownSchemaVersion(value, file)
+  if (purpose === 'read') {
+    assertKnownSchemaVersion(value, file)
+    const canonical = fastRunDocument(value)
+    if (canonical !== undefined) return canonical
+  }
   const parsed = runDocumentSchema.safeParse(value)
   if (!parsed.success) throw schemaProblem(file, value, parsed.error, purpose)
   return parsed.data

@@ -9,7 +9,7 @@ import { serializeCase, serializeRun } from '../../src/document/serialize.js'
 import { CorruptJournalError, JournalLegExistsError, PathRefusedError, RunNotFoundError, StoreWriteError, UnknownJournalVersionError } from '../../src/errors.js'
 import { FileJournal } from '../../src/store/file/journal.js'
 import { nodeFsLayer, type FsLayer } from '../../src/store/file/fs-layer.js'
-import { crc32Portable, encodeDeclared, encodeHeader, encodeLine, parseLegName } from '../../src/store/journal-format.js'
+import { checksumOf, crc32Portable, encodeDeclared, encodeHeader, encodeLine, parseLegName } from '../../src/store/journal-format.js'
 import { JOURNAL_VERSION, type JournalHeader, type Pending } from '../../src/store/journal.js'
 import { makeRun } from '../helpers/make-run.js'
 import { refusalOf } from './contract.js'
@@ -452,6 +452,19 @@ describe('the format', () => {
     for (const size of [0, 1, 7, 100, 4096]) {
       const data = randomBytes(size)
       expect(crc32Portable(data)).toBe(native(data))
+    }
+  })
+
+  it('a checksum seeded with the binding’s CRC is the CRC of binding and body joined, on both paths', () => {
+    const native = (zlib as unknown as { crc32: (d: Uint8Array, value?: number) => number }).crc32
+    const binding = { tenant: 'acme', suite: 'capitals', key: KEY }
+    const bindingBytes = Buffer.from(`acme/capitals/${KEY}\n`)
+    for (const size of [0, 1, 9, 300, 70_000]) {
+      const body = randomBytes(size)
+      const joined = native(Buffer.concat([bindingBytes, body]))
+      expect(checksumOf(binding, body)).toBe(joined)
+      expect(crc32Portable(body, crc32Portable(bindingBytes))).toBe(joined)
+      expect(checksumOf({ ...binding, key: `${KEY}x` }, body)).toBe(native(Buffer.concat([Buffer.from(`acme/capitals/${KEY}x\n`), body])))
     }
   })
 })

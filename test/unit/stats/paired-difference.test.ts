@@ -50,3 +50,17 @@ test('cases pair by id; added, removed and errored-in-either are kept apart', ()
   expect(pairing.removed).toEqual(['gone'])
   expect(pairing.pairs.map(([b, r]) => `${b.case_id}:${b.verdict}->${r.verdict}`)).toEqual(['d:fail->pass', 'a:pass->fail'])
 })
+
+test('pairs a repeated id with the baseline’s last result of it, whether or not both runs list the ids in one order', () => {
+  const baseline = [result('a', 'fail'), result('b', 'pass'), result('a', 'pass')]
+  for (const run of [
+    [result('a', 'pass'), result('b', 'fail'), result('a', 'pass')],
+    [result('b', 'fail'), result('a', 'pass')],
+  ]) {
+    const pairing = pairCases(baseline, run)
+    expect(pairing.removed).toEqual([])
+    expect(pairing.pairs.map(([b, r]) => `${b.case_id}:${b.verdict}->${r.verdict}`)).toEqual(run.map((r) => `${r.case_id}:pass->${r.verdict}`))
+  }
+  expect(pairCases(baseline, [result('b', 'pass'), result('c', 'pass'), result('a', 'pass')]).removed).toEqual([])
+  expect(pairCases(baseline, [result('a', 'pass'), result('c', 'pass'), result('x', 'pass')]).removed).toEqual(['b'])
+})

@@ -1,0 +1,232 @@
+// A hand-written check of the run document's canonical shapes, for data read from a file or the
+// database (values JSON.parse returned). It says yes only where the zod schema would accept the
+// value AND give it back unchanged: same keys in the same order, nothing stripped. Anything else
+// (an unknown key, keys out of order, a `__proto__` key, an invalid value) is a no, and the caller
+// asks the zod schema, which strips, refuses with its message and path, or copies as it always did.
+import { baselineDocumentSchema, KEY_PATTERN, type BaselineDocument } from './baseline.js'
+import {
+  aggregatesSchema,
+  caseResultSchema,
+  costSchema,
+  intervalSchema,
+  judgeConfigSchema,
+  observedSchema,
+  rulesSchema,
+  runDocumentSchema,
+  sampleResultSchema,
+  scorerScoreSchema,
+  tokenUsageSchema,
+  type CaseResult,
+  type RunDocument,
+} from './schema.js'
+import { isCreatedAt } from '../suite/keys.js'
+
+type Shape = Readonly<Record<string, unknown>>
+
+const keysOf = (schema: { shape: object }): readonly string[] => Object.keys(schema.shape)
+
+const CASE_KEYS = keysOf(caseResultSchema)
+const SAMPLE_KEYS = keysOf(sampleResultSchema)
+const SCORER_KEYS = keysOf(scorerScoreSchema)
+const USAGE_KEYS = keysOf(tokenUsageSchema)
+const ERROR_KEYS = keysOf(caseResultSchema.shape.error.unwrap())
+const AGGREGATES_KEYS = keysOf(aggregatesSchema)
+const INTERVAL_KEYS = keysOf(intervalSchema)
+const COST_KEYS = keysOf(costSchema)
+const RULES_KEYS = keysOf(rulesSchema)
+const THRESHOLDS_KEYS = keysOf(rulesSchema.shape.thresholds)
+const TOLERANCES_KEYS = keysOf(rulesSchema.shape.tolerances)
+const JUDGE_CONFIG_KEYS = keysOf(judgeConfigSchema)
+const JUDGE_SCORER_KEYS = keysOf(judgeConfigSchema.shape.scorers.element)
+const OBSERVED_KEYS = keysOf(observedSchema)
+const DOCUMENT_KEYS = keysOf(runDocumentSchema)
+const BASELINE_KEYS = keysOf(baselineDocumentSchema)
+const DOCUMENT_KEY_SET: ReadonlySet<string> = new Set(DOCUMENT_KEYS)
+const BASELINE_KEY_SET: ReadonlySet<string> = new Set(BASELINE_KEYS)
+const CONFIG_HASH = /^[0-9a-f]{12}$/
+
+function isObject(value: unknown): value is Shape {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+}
+
+/** The object's keys are some of `order`, in that order (so zod's output, built in shape order, has the same key order). */
+function keysInOrder(value: Shape, order: readonly string[]): boolean {
+  let at = 0
+  for (const key in value) {
+    while (at < order.length && order[at] !== key) at++
+    if (at === order.length) return false
+    at++
+  }
+  return true
+}
+
+function isShape(value: unknown, order: readonly string[]): value is Shape {
+  return isObject(value) && keysInOrder(value, order)
+}
+
+/** What zod's isPlainObject accepts and its record gives back whole: no `__proto__` key, which it drops. */
+function isPlainRecord(value: unknown): value is Shape {
+  if (!isObject(value)) return false
+  const proto = Object.getPrototypeOf(value) as unknown
+  if (proto !== Object.prototype && proto !== null) return false
+  for (const key in value) if (key === '__proto__' || !Object.hasOwn(value, key)) return false
+  return true
+}
+
+function isStringRecord(value: unknown): boolean {
+  if (!isPlainRecord(value)) return false
+  for (const key in value) if (typeof value[key] !== 'string') return false
+  return true
+}
+
+const isNumber = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x)
+const isUnit = (x: unknown): boolean => typeof x === 'number' && x >= 0 && x <= 1
+const isUnitOrNull = (x: unknown): boolean => x === null || isUnit(x)
+const isCount = (x: unknown): boolean => Number.isSafeInteger(x) && (x as number) >= 0
+const isPositiveCount = (x: unknown): boolean => Number.isSafeInteger(x) && (x as number) > 0
+const isAmount = (x: unknown): boolean => typeof x === 'number' && x >= 0 && x < Infinity
+const isStringOrNull = (x: unknown): boolean => x === null || typeof x === 'string'
+const optional = (x: unknown, check: (x: unknown) => boolean): boolean => x === undefined || check(x)
+
+function isUsage(value: unknown): boolean {
+  return isShape(value, USAGE_KEYS) && isCount(value.input_tokens) && isCount(value.output_tokens)
+}
+
+function isScorerScore(value: unknown): boolean {
+  return (
+    isShape(value, SCORER_KEYS) &&
+    typeof value.name === 'string' &&
+    typeof value.pass === 'boolean' &&
+    isUnit(value.score) &&
+    isStringOrNull(value.reason) &&
+    optional(value.usage, isUsage)
+  )
+}
+
+function isSample(value: unknown): boolean {
+  if (!isShape(value, SAMPLE_KEYS)) return false
+  if (typeof value.pass !== 'boolean' || !isUnit(value.score) || !Array.isArray(value.scorers)) return false
+  if (!optional(value.usage, isUsage) || !optional(value.latency_ms, isCount) || (value.cached !== undefined && value.cached !== true)) return false
+  const scorers = value.scorers as unknown[]
+  for (let i = 0; i < scorers.length; i++) if (!isScorerScore(scorers[i])) return false
+  return true
+}
+
+function isCaseError(value: unknown): boolean {
+  if (value === null) return true
+  if (!isShape(value, ERROR_KEYS) || typeof value.message !== 'string') return false
+  const cause = value.cause
+  return cause === 'target' || cause === 'scorer' || cause === 'mapper'
+}
+
+/** Whether caseResultSchema accepts `value` and gives it back unchanged (input, expected and output are not looked into, as zod does not). */
+export function isCanonicalCaseResult(value: unknown): value is CaseResult {
+  if (!isShape(value, CASE_KEYS)) return false
+  const verdict = value.verdict
+  if (typeof value.case_id !== 'string' || (verdict !== 'pass' && verdict !== 'fail' && verdict !== 'error')) return false
+  if (!isUnitOrNull(value.score) || !isCount(value.passed_samples) || !isStringOrNull(value.reason) || !isCaseError(value.error)) return false
+  if (!Array.isArray(value.samples) || !optional(value.target_cost, isAmount)) return false
+  const samples = value.samples as unknown[]
+  for (let i = 0; i < samples.length; i++) if (!isSample(samples[i])) return false
+  return true
+}
+
+function isInterval(value: unknown): boolean {
+  return value === null || (isShape(value, INTERVAL_KEYS) && isUnit(value.low) && isUnit(value.high))
+}
+
+function isCost(value: unknown): boolean {
+  if (!isShape(value, COST_KEYS) || !isAmount(value.target) || !isAmount(value.judge) || !isAmount(value.total) || !Array.isArray(value.unpriced)) return false
+  const unpriced = value.unpriced as unknown[]
+  for (let i = 0; i < unpriced.length; i++) if (typeof unpriced[i] !== 'string') return false
+  return true
+}
+
+function isAggregates(value: unknown): boolean {
+  return (
+    isShape(value, AGGREGATES_KEYS) &&
+    isCount(value.cases) &&
+    isCount(value.passed) &&
+    isCount(value.failed) &&
+    isCount(value.errored) &&
+    isUnitOrNull(value.pass_rate) &&
+    isInterval(value.pass_rate_ci95) &&
+    isUnitOrNull(value.mean_score) &&
+    isPositiveCount(value.samples_per_case) &&
+    optional(value.usage, isUsage) &&
+    optional(value.judge_usage, isUsage) &&
+    optional(value.cost, isCost)
+  )
+}
+
+const isRise = (x: unknown): boolean => typeof x === 'number' && x >= 0 && x <= 100
+
+function isRules(value: unknown): boolean {
+  if (!isShape(value, RULES_KEYS) || !isPositiveCount(value.samples) || !isUnit(value.min_agreement)) return false
+  const { thresholds, tolerances } = value
+  return (
+    isShape(thresholds, THRESHOLDS_KEYS) &&
+    optional(thresholds.pass_rate, isUnit) &&
+    optional(thresholds.mean_score, isUnit) &&
+    isShape(tolerances, TOLERANCES_KEYS) &&
+    optional(tolerances.pass_rate, isUnit) &&
+    optional(tolerances.mean_score, isUnit) &&
+    optional(tolerances.cost_per_case, isRise) &&
+    optional(tolerances.tokens_per_case, isRise) &&
+    optional(tolerances.latency_per_case, isRise)
+  )
+}
+
+function isJudgeConfig(value: unknown): boolean {
+  if (!isShape(value, JUDGE_CONFIG_KEYS) || !Array.isArray(value.scorers)) return false
+  for (const scorer of value.scorers as unknown[]) {
+    if (!isShape(scorer, JUDGE_SCORER_KEYS) || typeof scorer.name !== 'string' || !isPlainRecord(scorer.config) || !isNumber(scorer.pass_at)) return false
+  }
+  return true
+}
+
+function isObserved(value: unknown): boolean {
+  return isShape(value, OBSERVED_KEYS) && isStringOrNull(value.target_model) && isStringRecord(value.judge_models)
+}
+
+const isString = (x: unknown): boolean => typeof x === 'string'
+
+function hasDocumentFields(value: Shape): boolean {
+  if (value.schema_version !== 1) return false
+  if (!isString(value.digline_version) || !isString(value.tenant) || !isString(value.environment) || !isString(value.suite)) return false
+  if (typeof value.created_at !== 'string' || !isCreatedAt(value.created_at)) return false
+  if (typeof value.config_hash !== 'string' || !CONFIG_HASH.test(value.config_hash)) return false
+  if (!optional(value.rejudged_from, isString) || !optional(value.rejudged_from_suite, isString) || !optional(value.git_commit, isString)) return false
+  if (typeof value.record_responses !== 'boolean' || !isPlainRecord(value.target_config) || !isPlainRecord(value.metadata)) return false
+  if (!isJudgeConfig(value.judge_config) || !isStringRecord(value.artifacts) || !isRules(value.rules) || !isObserved(value.observed)) return false
+  if (!optional(value.cached_answers, isPositiveCount) || !isAggregates(value.aggregates) || !Array.isArray(value.results)) return false
+  const results = value.results as unknown[]
+  for (let i = 0; i < results.length; i++) if (!isCanonicalCaseResult(results[i])) return false
+  return true
+}
+
+/** Only keys of `known`; the top level may have them in any order (a baseline file puts its two fields before `aggregates`). */
+function knownKeysOnly(value: Shape, known: ReadonlySet<string>): boolean {
+  for (const key in value) if (!known.has(key)) return false
+  return true
+}
+
+/** The top level in shape order, as zod builds it; everything below it is the value itself. */
+function inShapeOrder<T>(value: Shape, order: readonly string[]): T {
+  const out: Record<string, unknown> = {}
+  for (const key of order) if (key in value) out[key] = value[key]
+  return out as T
+}
+
+/** The document as runDocumentSchema would give it back, or undefined when only zod can say (refuse, strip or reorder). */
+export function fastRunDocument(value: unknown): RunDocument | undefined {
+  if (!isObject(value) || !knownKeysOnly(value, DOCUMENT_KEY_SET) || !hasDocumentFields(value)) return undefined
+  return inShapeOrder<RunDocument>(value, DOCUMENT_KEYS)
+}
+
+/** The baseline as baselineDocumentSchema would give it back, or undefined when only zod can say. */
+export function fastBaselineDocument(value: unknown): BaselineDocument | undefined {
+  if (!isObject(value) || !knownKeysOnly(value, BASELINE_KEY_SET) || !hasDocumentFields(value)) return undefined
+  if (typeof value.promoted_at !== 'string' || typeof value.promoted_from !== 'string' || !KEY_PATTERN.test(value.promoted_from)) return undefined
+  return inShapeOrder<BaselineDocument>(value, BASELINE_KEYS)
+}
