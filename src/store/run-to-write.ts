@@ -3,6 +3,7 @@
 // results are checked one at a time and written as they were given. A document that fails is
 // refused exactly as the whole-document check refuses it (same message, same path).
 import { aggregatesSchema, caseResultSchema, runHeaderSchema, type CaseResult, type RunDocument } from '../document/schema.js'
+import { isCanonicalCaseResult } from '../document/fast-shape.js'
 import { validateDocument } from './run-checks.js'
 
 const headSchema = runHeaderSchema.extend({ aggregates: aggregatesSchema })
@@ -20,7 +21,7 @@ function checkedParts(doc: unknown): RunToWrite | undefined {
   if (!Array.isArray(results)) return undefined
   const head = headSchema.safeParse(rest)
   if (!head.success) return undefined
-  for (let i = 0; i < results.length; i++) if (!caseResultSchema.safeParse(results[i]).success) return undefined
+  for (let i = 0; i < results.length; i++) if (!isCanonicalCaseResult(results[i]) && !caseResultSchema.safeParse(results[i]).success) return undefined
   return { head: head.data, results: results as CaseResult[] }
 }
 

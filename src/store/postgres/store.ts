@@ -3,7 +3,8 @@
 // listing never reads results; the document is kept as the bytes the file store would write.
 import type { BaselineDocument, RegisterEntry } from '../../document/baseline.js'
 import { HEADER_KEYS, type RunDocument } from '../../document/schema.js'
-import { serializeRun } from '../../document/serialize.js'
+import { runLines } from '../../document/serialize.js'
+import { checkRunToWrite } from '../run-to-write.js'
 import { isDiglineError, RunNotFoundError, type DiglineErrorData } from '../../errors.js'
 import { assertSafeSegment } from '../../suite/assert-safe-segment.js'
 import { createdAtNow, keyFor } from '../../suite/keys.js'
@@ -123,7 +124,7 @@ export class PostgresStore implements Store {
   // ── runs ──────────────────────────────────────────────────────────────────────────────────────
 
   async writeRun(doc: RunDocument): Promise<StoredRun> {
-    const valid = validateDocument(doc, `a run document of suite ${JSON.stringify((doc as { suite?: unknown } | undefined)?.suite)}`, 'write')
+    const { head: valid, results } = checkRunToWrite(doc, `a run document of suite ${JSON.stringify((doc as { suite?: unknown } | undefined)?.suite)}`)
     const { tenant, suite } = valid
     assertDocumentHeaderWithinBound(valid)
     const key = keyFor(valid.created_at, valid.config_hash)
@@ -150,7 +151,7 @@ export class PostgresStore implements Store {
           parent === null ? null : (valid.rejudged_from_suite ?? null),
           JSON.stringify(header),
           JSON.stringify(valid.aggregates),
-          serializeRun(valid),
+          [...runLines(valid, results)].join(''),
         ],
       )
     } catch (error) {

@@ -23,7 +23,7 @@ describe('the results a run holds', () => {
     const cases = Array.from({ length: CASES }, (_, i) => ({ id: `m${String(i).padStart(5, '0')}`, input: i }))
     const suite = suiteOf({
       cases,
-      target: async (i: number) => String(i),
+      target: async (i: unknown) => String(i),
       samples: SAMPLES,
       minAgreement: 0.5,
       scorers: [({ output }) => typeof output === 'string'],
