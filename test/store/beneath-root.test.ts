@@ -81,6 +81,17 @@ describe('directories held open for an operation', () => {
     expect(many - few).toBeLessThanOrEqual(4)
   })
 
+  it('assertInsideStore opens each directory on its way once, not once per component below it', async () => {
+    await fill('capitals', 1)
+    const leg = join(temp.root, 'acme', 'runs', 'capitals', '.pending', 'k.1.jsonl')
+    mkdirSync(join(temp.root, 'acme', 'runs', 'capitals', '.pending'))
+    writeFileSync(leg, '')
+    fs.directoryOpens.length = 0
+    await temp.store.paths.assertInsideStore(beneathRoot(fs, temp.root), leg)
+    // root, acme, runs, capitals, .pending: one open each, and the root once more for the first lstat
+    expect(fs.directoryOpens).toHaveLength(6)
+  })
+
   it('reaches each document of a held suite directory by its name under that one descriptor', async () => {
     await fill('capitals', 3)
     fs.paths.length = 0
