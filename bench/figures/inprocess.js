@@ -38,12 +38,22 @@ export async function tenantScan({ install, quick, tmp, log }) {
   log(`scan and delete: writing ${fmt.int(docs)} run documents over 20 suites (10% with ~1 MB of answers)`)
   const r = await runJsonChild(child('tenant-child.js'), { pkg: install.pkg, dir: tmp, docs, suites: 20, reps: 5 }, { nodeArgs: NODE_ARGS })
   const KIB64 = 64 * 1024
+  const guardRatio = pairedRatio(r.list.ms, r.list.unguardedMs)
+  // The delete's goal is 2 s at 10,000 documents (full mode); at quick mode's 1,000 its fixed cost
+  // (records, fsyncs, the baseline) weighs too much to scale the goal down, so only size-independence is held.
+  const deleteGoalMs = docs >= 10_000 ? 2000 : Infinity
   const rows = [
     {
       figure: `4. listRuns of a suite: ${fmt.int(r.list.docs)} documents (of ${fmt.int(docs)} in the tenant, ${fmt.mib(r.tenant.bytes)}; large ones ${fmt.mib(r.tenant.meanLargeBytes)})`,
       value: `${fmt.ms(median(r.list.ms))} (${fmt.ms(median(r.list.ms) / r.list.docs)} per document, warm cache)`,
       goal: '—',
       pass: r.list.refused === 0 ? null : false,
+    },
+    {
+      figure: `4. listRuns of those ${fmt.int(r.list.docs)} documents: with the symlink guard ÷ without it (alternating, ${r.list.unguardedMs.length} pairs)`,
+      value: `${fmt.x3(guardRatio)} (${fmt.ms(median(r.list.ms))} vs ${fmt.ms(median(r.list.unguardedMs))})`,
+      goal: '≤ 1.2×',
+      pass: guardRatio <= 1.2,
     },
     {
       figure: '4. listRuns: bytes read per document (mean; max)',
@@ -67,8 +77,8 @@ export async function tenantScan({ install, quick, tmp, log }) {
       {
         figure: `4. delete of a run with a three-deep replay chain, ${fmt.int(big.docs)} documents (10% ~1 MB)`,
         value: `${fmt.s(median(big.ms))}; ${fmt.s(median(small.ms))} in a tenant of small documents only (${fmt.x(sizeRatio)})`,
-        goal: 'seconds, not minutes; independent of document size (≤ 1.5× the small-document tenant, for noise)',
-        pass: median(big.ms) < 60_000 && sizeRatio <= 1.5,
+        goal: `${docs >= 10_000 ? '≤ 2 s' : '≤ 2 s at 10,000 documents (full mode only)'}; independent of document size (≤ 1.5× the small-document tenant, for noise)`,
+        pass: median(big.ms) <= deleteGoalMs && sizeRatio <= 1.5,
       },
       {
         figure: '4. delete: bytes read per document of the tenant (mean; max)',

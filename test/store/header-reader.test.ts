@@ -28,7 +28,7 @@ describe('readRunHeader', () => {
   })
   afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
-  it('reads the header of a ~2 MB document from at most 64 KiB', async () => {
+  it('reads the header of a ~2 MB document from its first 8 KiB', async () => {
     const doc = makeRun({ results: 8000, reasonLength: 120 })
     const text = serializeRun(doc)
     expect(text.length).toBeGreaterThan(2_000_000)
@@ -54,11 +54,35 @@ describe('readRunHeader', () => {
   it('reads up to 1 MiB for a document in another layout that is larger than 64 KiB', async () => {
     const doc = makeRun({ results: 1000, reasonLength: 100 })
     const text = JSON.stringify(doc)
-    expect(text.length).toBeGreaterThan(HEADER_PREFIX_BYTES)
+    expect(text.length).toBeGreaterThan(64 * 1024)
     expect(text.length).toBeLessThan(HEADER_PREFIX_LIMIT_BYTES)
     const read = await readRunHeader(nodeFsLayer, file('compact-medium.json', text))
     expect(read.header).toEqual(headerOf(doc))
-    expect(read.bytesRead).toBe(HEADER_PREFIX_BYTES + text.length)
+    expect(read.bytesRead).toBe(HEADER_PREFIX_BYTES + 64 * 1024 + text.length)
+  })
+
+  it('first reads 8 KiB, and reads on only as far as a longer header needs', async () => {
+    expect(HEADER_PREFIX_BYTES).toBe(8 * 1024)
+    const doc = makeRun({ results: 2000, reasonLength: 50, metadata: { notes: 'n'.repeat(20_000) } })
+    const read = await readRunHeader(nodeFsLayer, file('long-header.json', serializeRun(doc)))
+    expect(read.header).toEqual(headerOf(doc))
+    expect(read.aggregates).toEqual(doc.aggregates)
+    expect(read.bytesRead).toBe(8 * 1024 + 64 * 1024)
+  })
+
+  it('reads on when the aggregates line runs past the first read, so a listing still shows them', async () => {
+    const probe = serializeRun(makeRun({ results: 500 }))
+    const aggregatesAt = probe.indexOf('\n  "aggregates": ')
+    // pad the header so that its aggregates line starts 40 bytes before the end of the first read
+    const doc = makeRun({ results: 500, metadata: { notes: 'n'.repeat(HEADER_PREFIX_BYTES - aggregatesAt - 40 - ',"metadata": {"notes": ""}'.length) } })
+    const text = serializeRun(doc)
+    const at = text.indexOf('\n  "aggregates": ')
+    expect(at).toBeLessThan(HEADER_PREFIX_BYTES)
+    expect(text.indexOf('\n', at + 1)).toBeGreaterThan(HEADER_PREFIX_BYTES)
+    const read = await readRunHeader(nodeFsLayer, file('aggregates-across.json', text))
+    expect(read.header).toEqual(headerOf(doc))
+    expect(read.aggregates).toEqual(doc.aggregates)
+    expect(read.bytesRead).toBe(HEADER_PREFIX_BYTES + 64 * 1024)
   })
 
   it('reads a header that comes late, as long as it is within 1 MiB', async () => {

@@ -6,6 +6,7 @@ import { DirectoryUnreadableError, isDiglineError, LiveRunError, PathRefusedErro
 import { keyFor } from '../../suite/keys.js'
 import { isSafeSegment } from '../../suite/safe-segment.js'
 import { isTempName, storeWriteError } from './atomic-write.js'
+import { holdingDirectory } from './beneath-root.js'
 import type { SupportsBaselines } from '../baselines.js'
 import { errnoOf, type FsLayer } from './fs-layer.js'
 import { parseLegName } from '../journal-format.js'
@@ -176,36 +177,56 @@ export class DeletePlanner {
   private async scanTenant(ref: RunRef, seen: Set<string>, mode: ScanMode): Promise<{ docs: ScannedDoc[]; unread: number }> {
     const runs = this.paths.runsDir(ref.tenant)
     await this.inside(runs)
-    const candidates: { suite: string; fileKey: string }[] = []
+    // The runs directory, then each suite's, is held open while it is read (ADR 0088): a document is
+    // reached from its suite's directory, never walked to from the store root.
+    const { bySuite, unread } = await holdingDirectory(this.fs, runs, (fs) => this.candidates(ref, seen, mode, fs))
+    const docs: ScannedDoc[] = []
+    let unreadable = unread
+    for (const [suite, fileKeys] of bySuite) {
+      const read = await holdingDirectory(this.fs, this.paths.suiteRunsDir(ref.tenant, suite), (fs) =>
+        mapLimited(fileKeys, SCAN_CONCURRENCY, async (fileKey) => {
+          const file = this.paths.runFile(ref.tenant, suite, fileKey)
+          try {
+            const stats = await fs.lstat(file)
+            // A link is counted and never opened: it may lead out of the store.
+            if (!stats.isFile()) return 'unread' as const
+            return { suite, file, header: await readLightHeader(fs, file) }
+          } catch (error) {
+            return errnoOf(error) === 'ENOENT' ? ('gone' as const) : ('unread' as const)
+          }
+        }),
+      )
+      for (const r of read) {
+        if (typeof r === 'object') docs.push(r)
+        else if (r === 'unread') unreadable += 1
+      }
+    }
+    return { docs, unread: unreadable }
+  }
+
+  /** The documents of every suite of the tenant not seen yet, by suite in name order; names that are not keys are counted, never opened. */
+  private async candidates(ref: RunRef, seen: Set<string>, mode: ScanMode, fs: FsLayer): Promise<{ bySuite: Map<string, string[]>; unread: number }> {
+    const runs = this.paths.runsDir(ref.tenant)
+    const bySuite = new Map<string, string[]>()
     let unread = 0
-    for (const suite of (await this.list(runs, ref, mode)).sort()) {
+    for (const suite of (await this.list(runs, ref, mode, fs)).sort()) {
       if (!isSafeSegment(suite)) continue
       const dir = this.paths.suiteRunsDir(ref.tenant, suite)
-      const stats = await this.lstat(dir, mode)
+      const stats = await this.lstat(dir, mode, fs)
       if (stats?.isSymbolicLink() === true && mode === 'plan') throw symlinkRefused(dir)
       if (stats?.isDirectory() !== true) continue
-      for (const name of (await this.list(dir, ref, mode)).sort()) {
+      const fileKeys: string[] = []
+      for (const name of (await this.list(dir, ref, mode, fs)).sort()) {
         if (!name.endsWith('.json') || name.startsWith('.') || seen.has(`${suite}/${name}`)) continue
         seen.add(`${suite}/${name}`)
         const fileKey = name.slice(0, -'.json'.length)
         // A name that is not a key is never opened: it is one more document nobody read.
-        if (isSafeSegment(fileKey)) candidates.push({ suite, fileKey })
+        if (isSafeSegment(fileKey)) fileKeys.push(fileKey)
         else unread += 1
       }
+      if (fileKeys.length > 0) bySuite.set(suite, fileKeys)
     }
-    const read = await mapLimited(candidates, SCAN_CONCURRENCY, async ({ suite, fileKey }) => {
-      const file = this.paths.runFile(ref.tenant, suite, fileKey)
-      try {
-        const stats = await this.fs.lstat(file)
-        // A link is counted and never opened: it may lead out of the store.
-        if (!stats.isFile()) return 'unread' as const
-        return { suite, file, header: await readLightHeader(this.fs, file) }
-      } catch (error) {
-        return errnoOf(error) === 'ENOENT' ? ('gone' as const) : ('unread' as const)
-      }
-    })
-    const docs = read.filter((r): r is ScannedDoc => typeof r === 'object')
-    return { docs, unread: unread + read.filter((r) => r === 'unread').length }
+    return { bySuite, unread }
   }
 
   /** The leg numbers of a key in a suite's journal directory, by name (a leg is never opened to be removed). */
@@ -255,18 +276,18 @@ export class DeletePlanner {
     }
   }
 
-  private async lstat(path: string, mode: ScanMode): Promise<Stats | undefined> {
+  private async lstat(path: string, mode: ScanMode, fs: FsLayer = this.fs): Promise<Stats | undefined> {
     try {
-      return await this.fs.lstat(path)
+      return await fs.lstat(path)
     } catch (error) {
       if (errnoOf(error) === 'ENOENT') return undefined
       throw mode === 'plan' ? unlookable(path, error) : secondLookFailure(path, error)
     }
   }
 
-  private async list(dir: string, ref: RunRef, mode: ScanMode): Promise<string[]> {
+  private async list(dir: string, ref: RunRef, mode: ScanMode, fs: FsLayer = this.fs): Promise<string[]> {
     try {
-      return await this.fs.readdir(dir)
+      return await fs.readdir(dir)
     } catch (error) {
       if (errnoOf(error) === 'ENOENT') return []
       if (mode === 'second look') throw secondLookFailure(dir, error)

@@ -7,6 +7,8 @@ import { lstat, mkdir, open, readdir, realpath, rename, rmdir, stat, unlink, typ
 export type { FileHandle }
 
 const O_NOFOLLOW = constants.O_NOFOLLOW ?? 0
+/** The most one read() call takes in Node. */
+const MAX_READ_BYTES = 2 ** 31 - 1
 
 export interface FilePrefix {
   /** The first bytes of the file, at most the number asked for. */
@@ -38,8 +40,8 @@ export interface FsLayer {
   readFile(path: string): Promise<Buffer>
 }
 
-/** Opens for reading without following a final symlink or blocking on a FIFO; only regular files. */
-async function openRegularFile(path: string): Promise<FileHandle> {
+/** Opens for reading without following a final symlink or blocking on a FIFO; only regular files. Its one fstat gives the size too. */
+async function openRegularFile(path: string): Promise<{ handle: FileHandle; size: number }> {
   const handle = await open(path, constants.O_RDONLY | O_NOFOLLOW | (constants.O_NONBLOCK ?? 0))
   const stats = await handle.stat().catch(async (error: unknown) => {
     await handle.close()
@@ -49,30 +51,49 @@ async function openRegularFile(path: string): Promise<FileHandle> {
     await handle.close()
     throw Object.assign(new Error(`${path} is not a regular file`), { code: 'EFTYPE' })
   }
-  return handle
+  return { handle, size: stats.size }
+}
+
+/** Fills `bytes` from `position` on until it is full or the file ends; returns how many bytes it read. */
+async function readInto(handle: FileHandle, bytes: Buffer, position: number): Promise<number> {
+  let filled = 0
+  while (filled < bytes.length) {
+    const { bytesRead } = await handle.read(bytes, filled, Math.min(bytes.length - filled, MAX_READ_BYTES), position + filled)
+    if (bytesRead === 0) break
+    filled += bytesRead
+  }
+  return filled
 }
 
 async function readPrefix(path: string, maxBytes: number): Promise<FilePrefix> {
-  const handle = await openRegularFile(path)
+  const { handle, size } = await openRegularFile(path)
   try {
-    const fileSize = (await handle.stat()).size
-    const bytes = Buffer.alloc(Math.min(maxBytes, fileSize))
-    let filled = 0
-    while (filled < bytes.length) {
-      const { bytesRead } = await handle.read(bytes, filled, bytes.length - filled, filled)
-      if (bytesRead === 0) break
-      filled += bytesRead
-    }
-    return { bytes: bytes.subarray(0, filled), fileSize }
+    const bytes = Buffer.alloc(Math.min(maxBytes, size))
+    const filled = await readInto(handle, bytes, 0)
+    return { bytes: bytes.subarray(0, filled), fileSize: size }
   } finally {
     await handle.close()
   }
 }
 
+/** Past the size fstat gave, in case the file grew since: read on until the end. */
+const GROWTH_CHUNK_BYTES = 64 * 1024
+
 async function readWholeFile(path: string): Promise<Buffer> {
-  const handle = await openRegularFile(path)
+  const { handle, size } = await openRegularFile(path)
   try {
-    return await handle.readFile()
+    const chunks = [Buffer.allocUnsafe(size)]
+    let total = await readInto(handle, chunks[0]!, 0)
+    if (total < size) return chunks[0]!.subarray(0, total)
+    for (;;) {
+      const more = Buffer.allocUnsafe(GROWTH_CHUNK_BYTES)
+      const got = await readInto(handle, more, total)
+      if (got === 0) break
+      chunks.push(more.subarray(0, got))
+      total += got
+      if (got < more.length) break
+    }
+    return chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, total)
   } finally {
     await handle.close()
   }

@@ -4,8 +4,14 @@ import { AGGREGATES_MARKER, parseHeaderPrefix } from '../../document/serialize.j
 import type { FsLayer } from './fs-layer.js'
 import { parseJsonText, unreadableRun, validateHeader } from '../run-checks.js'
 
-export const HEADER_PREFIX_BYTES = 64 * 1024
+/** The first read of a header: a header and its aggregates take 1–2 KB, so this one read almost always holds both. */
+export const HEADER_PREFIX_BYTES = 8 * 1024
+/** The most a header read takes; the writers refuse a header that would not fit (header-bounds.ts). */
 export const HEADER_PREFIX_LIMIT_BYTES = 1024 * 1024
+/** The aggregates that follow a header are looked for within this many bytes and no further. */
+const AGGREGATES_WITHIN_BYTES = 64 * 1024
+/** Each read when the one before was too short for the header: eight times longer, up to the limit. */
+export const HEADER_READ_BYTES: readonly number[] = [HEADER_PREFIX_BYTES, 64 * 1024, HEADER_PREFIX_LIMIT_BYTES]
 
 export interface RunHeaderRead {
   header: RunHeader
@@ -20,13 +26,16 @@ function validAggregates(value: unknown): Aggregates | undefined {
   return parsed.success ? parsed.data : undefined
 }
 
-/** The aggregates line that follows the header in digline's layout, if the prefix holds all of it. */
-function aggregatesFromPrefix(text: string): Aggregates | undefined {
+/**
+ * The aggregates line that follows the header in digline's layout: its value when the prefix holds
+ * all of it (undefined when it is not valid), or 'cut' when the line runs past the prefix.
+ */
+function aggregatesFromPrefix(text: string): Aggregates | undefined | 'cut' {
   const start = text.indexOf(AGGREGATES_MARKER)
   if (start < 0) return undefined
   const valueStart = start + AGGREGATES_MARKER.length
   const lineEnd = text.indexOf('\n', valueStart)
-  if (lineEnd < 0) return undefined
+  if (lineEnd < 0) return 'cut'
   try {
     return validAggregates(JSON.parse(text.slice(valueStart, lineEnd).replace(/,\s*$/, '')))
   } catch {
@@ -54,15 +63,20 @@ function fromWholeDocument(text: string, file: string): { header: unknown; aggre
 
 export async function readRunHeader(fs: FsLayer, file: string): Promise<RunHeaderRead> {
   let bytesRead = 0
-  for (const limit of [HEADER_PREFIX_BYTES, HEADER_PREFIX_LIMIT_BYTES]) {
+  for (const limit of HEADER_READ_BYTES) {
     const { bytes, fileSize } = await fs.readPrefix(file, limit)
     bytesRead += bytes.length
+    const whole = fileSize <= bytes.length
     const text = bytes.toString('utf8')
     const fromPrefix = headerFromPrefix(text, file)
-    if (fromPrefix !== undefined) return { header: validateHeader(fromPrefix, file), aggregates: aggregatesFromPrefix(text), bytesRead }
-    if (fileSize <= bytes.length) {
-      const whole = fromWholeDocument(text, file)
-      return { header: validateHeader(whole.header, file), aggregates: validAggregates(whole.aggregates), bytesRead }
+    if (fromPrefix !== undefined) {
+      const aggregates = aggregatesFromPrefix(text)
+      if (aggregates === 'cut' && !whole && bytes.length < AGGREGATES_WITHIN_BYTES) continue
+      return { header: validateHeader(fromPrefix, file), aggregates: aggregates === 'cut' ? undefined : aggregates, bytesRead }
+    }
+    if (whole) {
+      const document = fromWholeDocument(text, file)
+      return { header: validateHeader(document.header, file), aggregates: validAggregates(document.aggregates), bytesRead }
     }
   }
   throw unreadableRun(file, `no header was found in its first ${HEADER_PREFIX_LIMIT_BYTES} bytes (is "aggregates" missing, or the header out of order?)`)

@@ -3,7 +3,7 @@
 import { parseHeaderPrefix } from '../../document/serialize.js'
 import { keyFor } from '../../suite/keys.js'
 import type { FsLayer } from './fs-layer.js'
-import { HEADER_PREFIX_BYTES, HEADER_PREFIX_LIMIT_BYTES } from './header-reader.js'
+import { HEADER_PREFIX_LIMIT_BYTES, HEADER_READ_BYTES } from './header-reader.js'
 import { unreadableRun } from '../run-checks.js'
 
 export interface LightHeader {
@@ -32,7 +32,7 @@ function optionalText(value: unknown): string | undefined {
 /** Refuses (UnreadableRunError) a file that is not a JSON object carrying created_at and config_hash as text. */
 export async function readLightHeader(fs: FsLayer, file: string): Promise<LightHeader> {
   let value: unknown
-  for (const limit of [HEADER_PREFIX_BYTES, HEADER_PREFIX_LIMIT_BYTES]) {
+  for (const limit of HEADER_READ_BYTES) {
     const { bytes, fileSize } = await fs.readPrefix(file, limit)
     const text = bytes.toString('utf8')
     value = parsed(text, file, false)

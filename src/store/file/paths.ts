@@ -3,6 +3,7 @@
 import { isAbsolute, join, relative, resolve, sep } from 'node:path'
 import { PathRefusedError } from '../../errors.js'
 import { assertSafeSegment } from '../../suite/assert-safe-segment.js'
+import { holdingDirectory } from './beneath-root.js'
 import { errnoOf, type FsLayer } from './fs-layer.js'
 
 // the store's files import it from here; it lives in suite/ beside isSafeSegment
@@ -120,16 +121,19 @@ export class StorePaths {
     const segments = relative(this.root, absolute)
       .split(sep)
       .filter((s) => s !== '')
-    let current = this.root
-    let deepestExisting: string | undefined
-    for (const segment of segments) {
-      current = join(current, segment)
-      const stats = await lstatOrUndefined(fs, current)
-      if (stats === undefined) break
-      if (stats.isSymbolicLink()) throw this.outside(absolute, `${current} is a symlink`)
-      deepestExisting = current
-      if (!stats.isDirectory()) break
+    // Each directory on the way is held open while the next component is looked at, so the walk
+    // opens each component once instead of walking from the root for every one (ADR 0088).
+    const deepest = async (layer: FsLayer, depth: number, current: string, found: string | undefined): Promise<string | undefined> => {
+      const segment = segments[depth]
+      if (segment === undefined) return found
+      const next = join(current, segment)
+      const stats = await lstatOrUndefined(layer, next)
+      if (stats === undefined) return found
+      if (stats.isSymbolicLink()) throw this.outside(absolute, `${next} is a symlink`)
+      if (!stats.isDirectory() || depth === segments.length - 1) return next
+      return holdingDirectory(layer, next, (held) => deepest(held, depth + 1, next, next))
     }
+    const deepestExisting = await deepest(fs, 0, this.root, undefined)
     if (deepestExisting === undefined) return
     const realRoot = await this.resolveRealRoot(fs)
     const real = await fs.realpath(deepestExisting)

@@ -1,7 +1,7 @@
 // The embedded default store: run documents as files under `.digline/` (SPEC §4).
 import { basename, join } from 'node:path'
 import { guardedWrite } from './guarded-io.js'
-import { beneathRoot } from './beneath-root.js'
+import { beneathRoot, holdingDirectory } from './beneath-root.js'
 import { ensureGitignore } from './gitignore.js'
 import type { RunDocument } from '../../document/schema.js'
 import { runLines } from '../../document/serialize.js'
@@ -200,8 +200,11 @@ export class FileResultStore implements Store {
   }
 
   async listRuns(tenant: string, suite: string): Promise<RunListing> {
-    const entries = await this.runFiles(tenant, suite)
-    const listed = await mapLimited(entries, LISTING_CONCURRENCY, (entry) => this.listEntry(tenant, suite, entry))
+    // The suite's directory is held open for the listing: each file is reached from it, not from the root (ADR 0088).
+    const listed = await holdingDirectory(this.fs, this.paths.suiteRunsDir(tenant, suite), async (fs) => {
+      const entries = await this.runFiles(tenant, suite, fs)
+      return mapLimited(entries, LISTING_CONCURRENCY, (entry) => this.listEntry(tenant, suite, entry, fs))
+    })
     const readable = listed.filter((run) => run.refusal === undefined).sort((a, b) => compareText(a.key, b.key))
     const refused = listed.filter((run) => run.refusal !== undefined)
     return { tenant, suite, runs: [...readable, ...refused] }
@@ -230,11 +233,11 @@ export class FileResultStore implements Store {
     return runs.filter((run) => run.refusal === undefined).at(-1)?.key
   }
 
-  private async listEntry(tenant: string, suite: string, entry: RunFileEntry): Promise<ListedRun> {
+  private async listEntry(tenant: string, suite: string, entry: RunFileEntry, fs: FsLayer): Promise<ListedRun> {
     let ownKey: string | undefined
     try {
-      await this.assertRegularFile(entry.file)
-      const { header, aggregates } = await readRunHeader(this.fs, entry.file)
+      await this.assertRegularFile(entry.file, fs)
+      const { header, aggregates } = await readRunHeader(fs, entry.file)
       ownKey = ownKeyOf(header)
       assertFiledUnder(header, { tenant, suite, fileKey: entry.fileKey, file: entry.file })
       return aggregates === undefined ? { key: entry.fileKey, header } : { key: entry.fileKey, header, aggregates }
@@ -244,12 +247,12 @@ export class FileResultStore implements Store {
   }
 
   /** The run files of a suite in file-name order: `*.json` not starting with '.', so never a temp file or `.pending/`. */
-  private async runFiles(tenant: string, suite: string): Promise<RunFileEntry[]> {
+  private async runFiles(tenant: string, suite: string, fs: FsLayer = this.fs): Promise<RunFileEntry[]> {
     const dir = this.paths.suiteRunsDir(tenant, suite)
-    await this.reading(dir, () => this.paths.assertInsideStore(this.fs, dir))
+    await this.reading(dir, () => this.paths.assertInsideStore(fs, dir))
     let names: string[]
     try {
-      names = await this.fs.readdir(dir)
+      names = await fs.readdir(dir)
     } catch (error) {
       if (errnoOf(error) === 'ENOENT') return []
       throw unreadableRun(dir, `its runs directory cannot be listed (${errnoOf(error) ?? String(error)})`)
@@ -261,12 +264,12 @@ export class FileResultStore implements Store {
   }
 
   /** Listing never follows a symlink or opens a directory that happens to be named `*.json`. */
-  private async assertRegularFile(file: string): Promise<void> {
+  private async assertRegularFile(file: string, fs: FsLayer = this.fs): Promise<void> {
     const fileKey = basename(file).slice(0, -'.json'.length)
     if (!isSafeSegment(fileKey)) {
       throw new PathRefusedError(`refused the run file ${file}: its name is not a safe key`, `rename or remove ${file}`)
     }
-    const stats = await this.reading(file, () => this.fs.lstat(file))
+    const stats = await this.reading(file, () => fs.lstat(file))
     if (stats.isSymbolicLink()) {
       throw new PathRefusedError(`refused the run file ${file}: it is a symlink, and the store never follows a path out of itself`, `remove the symlink ${file}`)
     }
