@@ -1,7 +1,9 @@
 // Figure 2: concurrency efficiency. N cases, each one chat call to a loopback OpenAI-compatible
 // server with 100 ms latency, at concurrency 32, scored by exact match: digline's whole `vitest run`
 // against the ideal ceil(N/32) × 100 ms and against the same cases as plain Vitest `test.concurrent`
-// tests (maxConcurrency 32), launched alternately in the same benchmark run.
+// tests (maxConcurrency 32), launched alternately in the same benchmark run. Both sides hand the call
+// a signal (digline's per-case ctx.signal, Vitest's per-test context signal), so fetch's cost of
+// watching a signal is on both sides and what is left is digline's own.
 import { spawn } from 'node:child_process'
 import { existsSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
