@@ -22,6 +22,12 @@ export interface ExecuteOptions {
   only?: ReadonlySet<string>
   /** The observed identities an earlier leg of this run pinned. */
   observedSeed?: Observed
+  /**
+   * Keeps a finished case (the journal) before its hooks run. Unlike `onCase`, calls from different
+   * slots may overlap, so cases that finish together can share one durable write (group commit).
+   */
+  keep?: OnCase
+  /** The case's hooks: one at a time, in the order the cases were kept. */
   onCase?: OnCase
   signal?: AbortSignal
   /** Answers from the response cache, by case id and sample index: not asked for again. */
@@ -47,7 +53,7 @@ export function requiredPasses(minAgreement: number, samples: number): number {
 }
 
 export async function execute(options: ExecuteOptions): Promise<Execution> {
-  const { suite, onCase, signal } = options
+  const { suite, keep, onCase, signal } = options
   const done = options.done ?? new Map<string, CaseResult>()
   refuseUnknownDone(suite, done)
   signal?.throwIfAborted()
@@ -98,11 +104,19 @@ export async function execute(options: ExecuteOptions): Promise<Execution> {
         })
         meter?.settle(reserved, made.count, result, identity.snapshot())
         results[slot] = result
-        if (onCase === undefined || stopped !== undefined) return
+        if ((keep === undefined && onCase === undefined) || stopped !== undefined) return
+        const progress = { result, cause, observed: identity.snapshot(), index }
+        try {
+          await keep?.(progress)
+        } catch (error) {
+          stop(error)
+          throw error
+        }
+        if (onCase === undefined) return
         await hooks.run(async () => {
           if (stopped !== undefined) return
           try {
-            await onCase({ result, cause, observed: identity.snapshot(), index })
+            await onCase(progress)
           } catch (error) {
             stop(error)
             throw error

@@ -1,6 +1,6 @@
 // Running a prepared suite: execute with the per-case hook, build the run document, write it.
 import { execute, aggregate, judgeThresholds, type Execution, type ThresholdJudgement } from '../driver/index.js'
-import type { OnCase } from '../document/case-progress.js'
+import type { CaseProgress, OnCase } from '../document/case-progress.js'
 import { SCHEMA_VERSION, type RunDocument, type RunHeader } from '../document/schema.js'
 import { judgeConfigOf } from '../suite/hashing.js'
 import { pricingFor, withTargetCosts } from '../driver/cost.js'
@@ -41,8 +41,8 @@ export async function measureRun(prepared: Prepared, options: MeasureOptions): P
       signal: options.signal,
       ...(prepared.cache === undefined ? {} : { cached: prepared.cache.hits, onAnswer: prepared.cache.keep }),
       ...(prepared.budget === undefined ? {} : { budget: prepared.budget }),
+      ...(journal === undefined ? {} : { keep: (progress: CaseProgress) => journal.append(progress) }),
       onCase: async (progress) => {
-        await journal?.append(progress)
         for (const hook of hooks) await hook(progress)
       },
     })

@@ -36,8 +36,8 @@ export async function measureShard(prepared: Prepared, options: MeasureOptions):
       done: prepared.done,
       observedSeed: prepared.observedSeed,
       signal: options.signal,
+      keep: (progress) => journal.append(progress),
       onCase: async (progress) => {
-        await journal.append(progress)
         for (const hook of hooks) await hook(progress)
       },
     })
