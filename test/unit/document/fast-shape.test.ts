@@ -7,20 +7,10 @@ import { describe, expect, it } from 'vitest'
 import { baselineDocumentSchema } from '../../../src/document/baseline.js'
 import { fastBaselineDocument, fastRunDocument, isCanonicalCaseResult } from '../../../src/document/fast-shape.js'
 import { caseResultSchema, runDocumentSchema, type CaseResult } from '../../../src/document/schema.js'
+import { seededRandom } from '../../../src/stats/prng.js'
 import { makeRun } from '../../helpers/make-run.js'
 
 type Json = Record<string, unknown>
-
-function prng(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 class Gen {
   constructor(readonly next: () => number) {}
@@ -228,7 +218,7 @@ function checkDocument(value: Json, schema: typeof runDocumentSchema | typeof ba
 
 describe('isCanonicalCaseResult', () => {
   it('accepts every valid case result zod gives back unchanged, and the value is the one passed in', () => {
-    const g = new Gen(prng(17))
+    const g = new Gen(seededRandom(17))
     for (let i = 0; i < 3000; i++) {
       const value = g.caseResult()
       for (const v of [value, JSON.parse(JSON.stringify(value)) as Json]) {
@@ -239,7 +229,7 @@ describe('isCanonicalCaseResult', () => {
   })
 
   it('says yes exactly when zod accepts a mutated case result unchanged', () => {
-    const g = new Gen(prng(42))
+    const g = new Gen(seededRandom(42))
     let refused = 0
     let stripped = 0
     for (let i = 0; i < 8000; i++) {
@@ -274,7 +264,7 @@ function caseOf(): CaseResult {
 
 describe('fastRunDocument and fastBaselineDocument', () => {
   it('accept every valid document, in zod top-level order, keeping every value below it', () => {
-    const g = new Gen(prng(7))
+    const g = new Gen(seededRandom(7))
     for (let i = 0; i < 1000; i++) {
       checkDocument(g.document(), runDocumentSchema, fastRunDocument)
       checkDocument(g.baseline(), baselineDocumentSchema, fastBaselineDocument)
@@ -284,7 +274,7 @@ describe('fastRunDocument and fastBaselineDocument', () => {
   })
 
   it('say yes exactly when zod accepts a mutated document unchanged', () => {
-    const g = new Gen(prng(99))
+    const g = new Gen(seededRandom(99))
     let refused = 0
     for (let i = 0; i < 3000; i++) {
       const doc = mutate(g, g.document())
