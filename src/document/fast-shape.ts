@@ -3,6 +3,7 @@
 // value AND give it back unchanged: same keys in the same order, nothing stripped. Anything else
 // (an unknown key, keys out of order, a `__proto__` key, an invalid value) is a no, and the caller
 // asks the zod schema, which strips, refuses with its message and path, or copies as it always did.
+import type { z } from 'zod'
 import { baselineDocumentSchema, KEY_PATTERN, type BaselineDocument } from './baseline.js'
 import {
   aggregatesSchema,
@@ -222,6 +223,12 @@ function inShapeOrder<T>(value: Shape, order: readonly string[]): T {
 export function fastRunDocument(value: unknown): RunDocument | undefined {
   if (!isObject(value) || !knownKeysOnly(value, DOCUMENT_KEY_SET) || !hasDocumentFields(value)) return undefined
   return inShapeOrder<RunDocument>(value, DOCUMENT_KEYS)
+}
+
+/** baselineDocumentSchema.safeParse, checked by hand first when the value is in the canonical shape. */
+export function safeParseBaseline(value: unknown): { success: true; data: BaselineDocument } | { success: false; error: z.ZodError } {
+  const canonical = fastBaselineDocument(value)
+  return canonical === undefined ? baselineDocumentSchema.safeParse(value) : { success: true, data: canonical }
 }
 
 /** The baseline as baselineDocumentSchema would give it back, or undefined when only zod can say. */

@@ -53,9 +53,9 @@ export function headerToJson(header: RunHeader): Record<string, unknown> {
  * The document's bytes: one header field per line in HEADER_KEYS order, then the aggregates, then
  * one result per line. The bounded header reader relies on this layout.
  */
-export function serializeRun(doc: RunDocument): string {
+export function serializeRun(doc: Omit<RunDocument, 'results'> & { results: readonly CaseResult[] }): string {
   let text = ''
-  for (const line of runLines(doc)) text += line
+  for (const line of runLines(doc, doc.results)) text += line
   return text
 }
 

@@ -50,7 +50,7 @@ export function flakyCases(pairs: readonly [CaseResult, CaseResult][], samples: 
   for (const [b, r] of pairs) {
     const square = (d(b, r) - mean) ** 2
     total += square
-    if (!samplesDisagree(b) && !samplesDisagree(r) && !historyDisagrees(b, history.size === 0 ? undefined : history.get(r.case_id))) continue
+    if (!samplesDisagree(b) && !samplesDisagree(r) && !historyDisagrees(b, history.get(r.case_id))) continue
     cases.push(r.case_id)
     theirs += square
     if (b.verdict !== r.verdict) flipped.push(r.case_id)

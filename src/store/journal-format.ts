@@ -156,6 +156,14 @@ export function normalizeObserved(observed: Observed): Observed {
   return { target_model: observed.target_model, judge_models: judges }
 }
 
+/** Equal identities have equal observed records: the judge names compared as a set, as the record sorts them. */
+export function sameObserved(previous: Observed, next: Observed): boolean {
+  if (previous.target_model !== next.target_model) return false
+  const names = Object.keys(next.judge_models)
+  if (names.length !== Object.keys(previous.judge_models).length) return false
+  return names.every((name) => Object.hasOwn(previous.judge_models, name) && previous.judge_models[name] === next.judge_models[name])
+}
+
 export function encodeObserved(binding: RunBinding, observed: Observed): Buffer {
   return encodeLine(binding, JSON.stringify({ kind: 'observed', run: binding.key, observed: normalizeObserved(observed) }))
 }

@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import type { z } from 'zod'
 import { guardedWrite } from './guarded-io.js'
 import { baselineDocumentSchema, registerEntrySchema, serializeBaseline, serializeRegisterEntry, type BaselineDocument, type RegisterEntry } from '../../document/baseline.js'
-import { fastBaselineDocument } from '../../document/fast-shape.js'
+import { safeParseBaseline } from '../../document/fast-shape.js'
 import { SCHEMA_VERSION } from '../../document/schema.js'
 import {
   InternalError,
@@ -182,7 +182,12 @@ export class FileBaselines implements SupportsBaselines {
         ['schema_version'],
       )
     }
-    const doc = fastBaselineDocument(value) ?? this.baselineOrRefusal(value, file)
+    const parsed = safeParseBaseline(value)
+    if (!parsed.success) {
+      const issue = firstIssue(parsed.error)
+      throw unreadableBaseline(file, `it does not match the baseline schema at ${issue.where}: ${issue.message}`, issue.path)
+    }
+    const doc = parsed.data
     if (doc.tenant !== tenant) {
       throw new TenantMismatchError(
         `refused the baseline ${file}: it is filed under tenant ${JSON.stringify(tenant)} but belongs to tenant ${JSON.stringify(doc.tenant)}`,
@@ -202,13 +207,6 @@ export class FileBaselines implements SupportsBaselines {
       throw unreadableBaseline(file, `its promoted_from ${doc.promoted_from} is not the key of the run it holds (${ownKey})`, ['promoted_from'])
     }
     return doc
-  }
-
-  private baselineOrRefusal(value: unknown, file: string): BaselineDocument {
-    const parsed = baselineDocumentSchema.safeParse(value)
-    if (parsed.success) return parsed.data
-    const issue = firstIssue(parsed.error)
-    throw unreadableBaseline(file, `it does not match the baseline schema at ${issue.where}: ${issue.message}`, issue.path)
   }
 
   async writeBaseline(doc: BaselineDocument): Promise<StoredBaseline> {

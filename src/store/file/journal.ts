@@ -8,13 +8,13 @@ import { ensureGitignore } from './gitignore.js'
 import { dirname } from 'node:path'
 import type { CaseProgress } from '../../document/case-progress.js'
 import { JournalLegExistsError, RunNotFoundError, StoreWriteError } from '../../errors.js'
-import { canonicalJson } from '../../suite/hashing.js'
 import { keyFor } from '../../suite/keys.js'
 import { isSafeSegment } from '../../suite/safe-segment.js'
 import { ensureDirectory, fsyncDirectory, isTempName, removeCreatedDirectories, storeWriteError } from './atomic-write.js'
 import { errnoOf, nodeFsLayer, type FileHandle, type FsLayer } from './fs-layer.js'
 import { assertJournalHeaderWithinBound } from '../header-bounds.js'
-import { encodeCase, encodeDeclared, encodeHeader, encodeObserved, parseLegName } from '../journal-format.js'
+import { encodeCase, encodeDeclared, encodeHeader, encodeObserved, normalizeObserved, parseLegName, sameObserved } from '../journal-format.js'
+import type { Observed } from '../../document/schema.js'
 import { documentOfRunExists, readJournal, type JournalPlace, type LegBytes } from './journal-reader.js'
 import type { Journal, JournalOpening, Pending, SupportsJournal } from '../journal.js'
 import { StorePaths } from './paths.js'
@@ -234,7 +234,7 @@ class FileJournalLeg implements Journal {
   /** Bytes of whole records in the leg, so a partial batch can be cut back off. */
   private size = 0
   /** The observed identities of the last append queued: what the leg holds once the queue is written. */
-  private lastObserved: string | undefined
+  private lastObserved: Observed | undefined
   private failure: StoreWriteError | undefined
   private tail: Promise<unknown> = Promise.resolve()
   /** The batch that appends join: scheduled on `tail`, not yet being written. */
@@ -260,16 +260,15 @@ class FileJournalLeg implements Journal {
   }
 
   append({ result, cause, observed }: CaseProgress): Promise<void> {
+    const changed = this.lastObserved === undefined || !sameObserved(this.lastObserved, observed)
     let lines: Buffer[]
-    let observedKey: string
     try {
-      observedKey = canonicalJson(observed)
-      lines = observedKey === this.lastObserved ? [] : [encodeObserved(this.place, observed)]
+      lines = changed ? [encodeObserved(this.place, observed)] : []
       lines.push(encodeCase(this.place, result, cause))
     } catch (error) {
       return Promise.reject(error as Error)
     }
-    this.lastObserved = observedKey
+    if (changed) this.lastObserved = normalizeObserved(observed)
     return new Promise<void>((resolve, reject) => {
       const entry = { caseId: result.case_id, lines, resolve, reject }
       if (this.gathering !== undefined) return void this.gathering.push(entry)

@@ -3,7 +3,7 @@
 // baseline's trigger refuses a removed key whatever the client checked.
 import type { z } from 'zod'
 import { baselineDocumentSchema, registerEntrySchema, serializeBaseline, serializeRegisterEntry, type BaselineDocument, type RegisterEntry } from '../../document/baseline.js'
-import { fastBaselineDocument } from '../../document/fast-shape.js'
+import { safeParseBaseline } from '../../document/fast-shape.js'
 import { SCHEMA_VERSION } from '../../document/schema.js'
 import { InternalError, UnknownSchemaVersionError, UnreadableBaselineError, UnreadableRegisterError } from '../../errors.js'
 import { assertSafeSegment } from '../../suite/assert-safe-segment.js'
@@ -65,15 +65,12 @@ export class PgBaselines {
         ['schema_version'],
       )
     }
-    let doc = fastBaselineDocument(value)
-    if (doc === undefined) {
-      const parsed = baselineDocumentSchema.safeParse(value)
-      if (!parsed.success) {
-        const issue = firstIssue(parsed.error)
-        throw unreadable(`it does not match the baseline schema at ${issue.where}: ${issue.message}`, issue.path)
-      }
-      doc = parsed.data
+    const parsed = safeParseBaseline(value)
+    if (!parsed.success) {
+      const issue = firstIssue(parsed.error)
+      throw unreadable(`it does not match the baseline schema at ${issue.where}: ${issue.message}`, issue.path)
     }
+    const doc = parsed.data
     if (doc.promoted_from !== keyFor(doc.created_at, doc.config_hash)) throw unreadable('its promoted_from is not the key of the run it holds', ['promoted_from'])
     return doc
   }

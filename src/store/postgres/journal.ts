@@ -9,7 +9,7 @@ import { JournalLegExistsError, RunNotFoundError, StoreWriteError, isDiglineErro
 import { assertSafeSegment } from '../../suite/assert-safe-segment.js'
 import { keyFor } from '../../suite/keys.js'
 import { assertJournalHeaderWithinBound } from '../header-bounds.js'
-import { decodeLine, encodeCase, encodeDeclared, encodeHeader, encodeObserved, normalizeObserved, type RunBinding } from '../journal-format.js'
+import { decodeLine, encodeCase, encodeDeclared, encodeHeader, encodeObserved, normalizeObserved, sameObserved, type RunBinding } from '../journal-format.js'
 import { emptyObserved, JournalPlanner, type JournalPlace } from '../journal-planner.js'
 import type { Journal, JournalOpening, Lease, Pending } from '../journal.js'
 import { bootId, leaseHolds } from '../live-writer.js'
@@ -82,14 +82,6 @@ function readable(binding: RunBinding, line: Buffer, what: string): string {
 /** A line as the `line` column holds it: without its newline. */
 function lineText(line: Buffer): string {
   return line.toString('utf8', 0, line.length - 1)
-}
-
-/** Equal identities have equal observed records: the judge names compared as a set, as the record sorts them. */
-function sameObserved(previous: Observed, next: Observed): boolean {
-  if (previous.target_model !== next.target_model) return false
-  const names = Object.keys(next.judge_models)
-  if (names.length !== Object.keys(previous.judge_models).length) return false
-  return names.every((name) => Object.hasOwn(previous.judge_models, name) && previous.judge_models[name] === next.judge_models[name])
 }
 
 export class PgJournal {

@@ -3,7 +3,7 @@
 // listing never reads results; the document is kept as the bytes the file store would write.
 import type { BaselineDocument, RegisterEntry } from '../../document/baseline.js'
 import { HEADER_KEYS, type RunDocument } from '../../document/schema.js'
-import { runLines } from '../../document/serialize.js'
+import { serializeRun } from '../../document/serialize.js'
 import { checkRunToWrite } from '../run-to-write.js'
 import { isDiglineError, RunNotFoundError, type DiglineErrorData } from '../../errors.js'
 import { assertSafeSegment } from '../../suite/assert-safe-segment.js'
@@ -151,7 +151,7 @@ export class PostgresStore implements Store {
           parent === null ? null : (valid.rejudged_from_suite ?? null),
           JSON.stringify(header),
           JSON.stringify(valid.aggregates),
-          [...runLines(valid, results)].join(''),
+          serializeRun({ ...valid, results }),
         ],
       )
     } catch (error) {
