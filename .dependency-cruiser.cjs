@@ -51,6 +51,13 @@ FRONT_ENDS.forEach((path) => {
     from: { path },
     to: { path: '^src/store/(file|postgres)/' },
   })
+  forbidden.push({
+    name: `front-end-${path.replace(/\W/g, '')}-enters-the-host-by-its-door`,
+    comment: 'a front end imports the host only through src/host/index.ts, and the store not at all (the host hands it what it needs)',
+    severity: 'error',
+    from: { path },
+    to: { path: ['^src/host/', '^src/store/'], pathNot: '^src/host/index\\.ts$' },
+  })
 })
 
 forbidden.push({

@@ -4,8 +4,8 @@
 // is a green test (docs/adr/0001); its verdict annotation says FAIL so it does not read as a pass.
 // They travel in the test's meta and the main process files them (docs/adr/0080).
 import type { CaseResult } from '../src/document/schema.js'
-import { percent } from '../src/host/percent.js'
-import type { SuiteOutcome } from '../src/host/suite-outcome.js'
+import { percent } from '../src/host/index.js'
+import type { SuiteOutcome } from '../src/host/index.js'
 
 export const ANNOTATION_PREFIX = 'digline.'
 

@@ -3,7 +3,7 @@
 import type { Plugin } from 'vite'
 import type { Vitest } from 'vitest/node'
 import { InternalError, isDiglineError } from '../src/errors.js'
-import { resolveOptions, type DiglineOptions } from '../src/host/plugin-options.js'
+import { resolveOptions, type DiglineOptions } from '../src/host/index.js'
 import { DiglineReporter } from './reporter.js'
 import { AnnotationFiler } from './annotation-filer.js'
 import { startModelSlots } from './model-slots.js'
@@ -15,7 +15,7 @@ import { isAbsolute, join, resolve } from 'node:path'
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 
-export type { DiglineOptions } from '../src/host/plugin-options.js'
+export type { DiglineOptions } from '../src/host/index.js'
 export { DiglineReporter } from './reporter.js'
 
 const withReporter = new WeakSet<Vitest>()

@@ -1,12 +1,12 @@
 // What a suite's launch reports to the front end that launched it (digline mcp), when the launch
-// reports ask for it (src/host/launch-directive.ts): its bill or refusal on a plan-only launch, each
+// reports ask for it (src/host/launch/launch-directive.ts): its bill or refusal on a plan-only launch, each
 // settled case and the outcome on a run. Without reports, every method here does nothing.
 import type { OnCase } from '../src/document/case-progress.js'
 import { isDiglineError } from '../src/errors.js'
-import { decodeReports } from '../src/host/launch-directive.js'
-import { appendReport } from '../src/host/launch-report.js'
-import type { LaunchedSuite } from '../src/host/launch-suite.js'
-import type { SuiteOutcome } from '../src/host/suite-outcome.js'
+import { decodeReports } from '../src/host/index.js'
+import { appendReport } from '../src/host/index.js'
+import type { LaunchedSuite } from '../src/host/index.js'
+import type { SuiteOutcome } from '../src/host/index.js'
 
 export const PLANNED_NOTE = 'planned only: the bill was announced and nothing was called'
 

@@ -1,7 +1,7 @@
-// How `digline merge` tells the workers what to file (src/host/launch-directive.ts): suite → the run
+// How `digline merge` tells the workers what to file (src/host/launch/launch-directive.ts): suite → the run
 // to file from its shards' journals; every other suite is skipped in that launch.
-import { decodeDirective } from '../src/host/launch-directive.js'
-import type { MergeRequest } from '../src/host/merge-shards.js'
+import { decodeDirective } from '../src/host/index.js'
+import type { MergeRequest } from '../src/host/index.js'
 
 export type MergeDirective = { kind: 'none' } | { kind: 'skip' } | { kind: 'merge'; request: MergeRequest }
 

@@ -1,6 +1,6 @@
 // What the main process hands every worker through project.provide('digline', …).
 import type { DiglineErrorData } from '../src/errors.js'
-import type { SuiteOutcome, CaseLine } from '../src/host/suite-outcome.js'
+import type { SuiteOutcome, CaseLine } from '../src/host/index.js'
 import type { Annotation } from './case-annotations.js'
 
 export type ProvidedDigline =

@@ -1,8 +1,8 @@
-// How `digline rejudge` tells the workers what to replay (src/host/launch-directive.ts): suite
+// How `digline rejudge` tells the workers what to replay (src/host/launch/launch-directive.ts): suite
 // `into` replays run `key` of `suite` from the tenant and store the command resolved (and files the
 // replay there); every other suite is skipped in that launch.
-import { decodeDirective } from '../src/host/launch-directive.js'
-import type { RejudgeRequest } from '../src/host/rejudge.js'
+import { decodeDirective } from '../src/host/index.js'
+import type { RejudgeRequest } from '../src/host/index.js'
 
 export type RejudgeDirective = { kind: 'none' } | { kind: 'skip' } | { kind: 'rejudge'; request: RejudgeRequest; tenant: string; storeRoot: string }
 

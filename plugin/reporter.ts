@@ -5,9 +5,9 @@ import { appendFileSync } from 'node:fs'
 import pc from 'picocolors'
 import { diglineErrorKind, reviveError } from '../src/errors.js'
 import { EXIT_CODES, exitCodeForLaunch, type ExitCode } from '../src/exit-codes.js'
-import type { SuiteOutcome } from '../src/host/suite-outcome.js'
-import { formatOutcome } from '../src/host/format-outcome.js'
-import { formatLaunchMarkdown } from '../src/host/format-comparison.js'
+import type { SuiteOutcome } from '../src/host/index.js'
+import { formatOutcome } from '../src/host/index.js'
+import { formatLaunchMarkdown } from '../src/host/index.js'
 import './provided.js'
 
 interface Collected {

@@ -1,6 +1,6 @@
-// How `digline run --resume` tells the workers what to finish (src/host/launch-directive.ts):
+// How `digline run --resume` tells the workers what to finish (src/host/launch/launch-directive.ts):
 // suites not named in the directive are skipped in that launch.
-import { decodeDirective } from '../src/host/launch-directive.js'
+import { decodeDirective } from '../src/host/index.js'
 
 export type ResumeDirective = { kind: 'fresh' } | { kind: 'skip' } | { kind: 'resume'; key: string; keepErrors: boolean }
 

@@ -8,7 +8,7 @@ import { caseResult, gc, importDist, reply, runDocument } from './common.js'
 const { pkg, dir, cases, reps } = JSON.parse(process.argv[2])
 const { FileResultStore, keyFor } = await importDist(pkg, 'src/store/index.js')
 const { aggregate } = await importDist(pkg, 'src/driver/aggregate.js')
-const { compareRuns } = await importDist(pkg, 'src/host/compare.js')
+const { compareRuns } = await importDist(pkg, 'src/host/judge/compare.js')
 const { baselineOf } = await importDist(pkg, 'src/document/baseline.js')
 
 const tenant = 'bench'

@@ -8,7 +8,7 @@ const digline = {
   ...(await importDist(pkg, 'src/document/baseline.js')),
   ...(await importDist(pkg, 'src/driver/aggregate.js')),
   ...(await importDist(pkg, 'src/suite/keys.js')),
-  ...(await importDist(pkg, 'src/host/compare.js')),
+  ...(await importDist(pkg, 'src/host/judge/compare.js')),
   ...(await importDist(pkg, 'src/stats/prng.js')),
 }
 const t = Date.now()

@@ -12,9 +12,9 @@ const { pkg, dir, cases, reps } = input
 const SHARDS = 4
 const { resolveSuite } = await importDist(pkg, 'src/suite/resolve-suite.js')
 const { exact } = await importDist(pkg, 'src/scorers/exact.js')
-const { prepareRun } = await importDist(pkg, 'src/host/prepare-run.js')
-const { journalHeaderFor } = await importDist(pkg, 'src/host/resume.js')
-const { planMerge, fileMergedRun } = await importDist(pkg, 'src/host/merge-shards.js')
+const { prepareRun } = await importDist(pkg, 'src/host/launch/prepare-run.js')
+const { journalHeaderFor } = await importDist(pkg, 'src/host/launch/resume.js')
+const { planMerge, fileMergedRun } = await importDist(pkg, 'src/host/lifecycle/merge-shards.js')
 const { encodeCase, encodeDeclared, encodeHeader, encodeObserved } = await importDist(pkg, 'src/store/journal-format.js')
 const { openStore } = await importDist(pkg, 'src/store/open-store.js')
 

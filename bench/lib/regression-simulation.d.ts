@@ -1,6 +1,6 @@
 import type { BaselineDocument } from '../../src/document/baseline.js'
 import type { Aggregates, CaseResult, RunDocument } from '../../src/document/schema.js'
-import type { BaselineComparison } from '../../src/host/compare.js'
+import type { BaselineComparison } from '../../src/host/judge/compare.js'
 
 /** The parts of digline the simulation runs through (from src/ in tests, from dist/ in the bench). */
 export interface SimulationParts {

@@ -1,6 +1,6 @@
 // What every tool of the server shares: the project it was started in, read as the CLI reads it.
-import { openProject, type OpenedProject } from '../host/open-project.js'
-import type { ProjectFlags } from '../host/project-settings.js'
+import { openProject, type OpenedProject } from '../host/index.js'
+import type { ProjectFlags } from '../host/index.js'
 
 export interface McpContext {
   cwd: string

@@ -7,7 +7,7 @@ import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/proto
 import { z } from 'zod'
 import { UsageError } from '../errors.js'
 import { EXIT_CODES } from '../exit-codes.js'
-import { planLaunch, runAcknowledged, type RunOptions, type LaunchPlan, type LaunchProject, type LaunchRequest, type LaunchResult } from '../host/acknowledged-launch.js'
+import { planLaunch, runAcknowledged, type RunOptions, type LaunchPlan, type LaunchProject, type LaunchRequest, type LaunchResult } from '../host/index.js'
 import { project, type McpContext } from './context.js'
 import { answer, guarded } from './tool-result.js'
 

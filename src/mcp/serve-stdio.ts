@@ -2,7 +2,7 @@
 // client goes away (stdin ends), the runs under way are stopped as SIGTERM stops them, their journals
 // stay resumable, and the server exits once they have settled.
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
-import type { ProjectFlags } from '../host/project-settings.js'
+import type { ProjectFlags } from '../host/index.js'
 import { createDiglineServer } from './server.js'
 
 export interface ServeOptions {

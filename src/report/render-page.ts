@@ -1,7 +1,7 @@
 // One self-contained HTML page: the stylesheet, the script and the data inline, and a content
 // security policy that forbids the browser any request but (in the viewer) asking its own server
 // for fresh data. Nothing is fetched from anywhere else: no font, no script, no image.
-import type { ReportData } from '../host/report-data.js'
+import type { ReportData } from '../host/index.js'
 import { PAGE_SCRIPT } from './page-script.js'
 import { PAGE_STYLE } from './page-style.js'
 

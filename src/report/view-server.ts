@@ -3,7 +3,7 @@
 // its cases as its journal records them. A request naming another host (DNS rebinding) is refused.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import type { ReportData } from '../host/report-data.js'
+import type { ReportData } from '../host/index.js'
 import { renderPage } from './render-page.js'
 
 export const VIEW_HOST = '127.0.0.1'

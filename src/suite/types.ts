@@ -180,6 +180,6 @@ export interface ResolvedSuite {
   timeout: number
   prices?: PriceTable
   budget?: Budget
-  /** The suite's own `cache` option; the launch decides whether the cache is on (host/cache-setting.ts). */
+  /** The suite's own `cache` option; the launch decides whether the cache is on (host/cache/cache-setting.ts). */
   cache?: boolean
 }

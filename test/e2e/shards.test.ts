@@ -10,7 +10,7 @@ import { afterAll, describe, expect, test } from 'vitest'
 import { countingSuite, installRoot, makeProject, type ProcessResult, type Project } from '../helpers/project.js'
 import { callLines } from '../helpers/kill.js'
 import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js'
-import { splitCases } from '../../src/host/shard.js'
+import { splitCases } from '../../src/host/launch/shard.js'
 
 const CREATED_AT = '2026-11-29T22:39:56.123456Z'
 const N = 4

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { main } from '../../src/cli/main.js'
 import { baselineOf } from '../../src/document/baseline.js'
-import { promoteRun } from '../../src/host/promote.js'
+import { promoteRun } from '../../src/host/lifecycle/promote.js'
 import { FileResultStore } from '../../src/store/file/store.js'
 import { FaultFs } from '../helpers/fault-fs.js'
 import { makeRun } from '../helpers/make-run.js'

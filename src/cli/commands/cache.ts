@@ -1,12 +1,12 @@
 import { UsageError } from '../../errors.js'
-import { digestArtifacts } from '../../host/artifacts.js'
-import { explainCacheMiss, formatCacheWhy } from '../../host/cache-why.js'
-import { openProject } from '../../host/open-project.js'
-import { collectSuiteManifest } from '../../host/suite-manifest.js'
+import { digestArtifacts } from '../../host/index.js'
+import { explainCacheMiss, formatCacheWhy } from '../../host/index.js'
+import { openProject } from '../../host/index.js'
+import { collectSuiteManifest } from '../../host/index.js'
 import { artifactsDigest } from '../../suite/cache-key.js'
 import { PROJECT_HELP, type CliIo, type Command } from '../command.js'
 import { parseCommand, requireFlag, PROJECT_OPTIONS } from '../parse.js'
-import { vitestBin } from '../../host/vitest-bin.js'
+import { vitestBin } from '../../host/index.js'
 
 export const cacheCommand: Command = {
   name: 'cache',

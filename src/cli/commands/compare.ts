@@ -1,15 +1,15 @@
 import { UsageError } from '../../errors.js'
-import { compareWithBaseline } from '../../host/compare.js'
-import { formatOutcome } from '../../host/format-outcome.js'
-import { formatLaunchMarkdown } from '../../host/format-comparison.js'
-import { exitCodeForStatus, outcomeOf } from '../../host/suite-outcome.js'
+import { compareWithBaseline } from '../../host/index.js'
+import { formatOutcome } from '../../host/index.js'
+import { formatLaunchMarkdown } from '../../host/index.js'
+import { exitCodeForStatus, outcomeOf } from '../../host/index.js'
 import { judgeThresholds } from '../../driver/index.js'
-import { openProject } from '../../host/open-project.js'
-import { describeStore } from '../../store/open-store.js'
+import { openProject } from '../../host/index.js'
+import { describeStore } from '../../host/index.js'
 import { parseCommand, requireFlag, PROJECT_OPTIONS } from '../parse.js'
 import { PROJECT_HELP, type Command } from '../command.js'
-import { resolveRunKey } from '../../host/run-key.js'
-import { assertNotRetired } from '../../host/retired-suites.js'
+import { resolveRunKey } from '../../host/index.js'
+import { assertNotRetired } from '../../host/index.js'
 
 export const compareCommand: Command = {
   name: 'compare',

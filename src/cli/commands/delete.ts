@@ -1,9 +1,9 @@
 import { UsageError } from '../../errors.js'
-import { describeRemoval } from '../../host/format-removal.js'
-import { deleteRun } from '../../host/delete-run.js'
+import { describeRemoval } from '../../host/index.js'
+import { deleteRun } from '../../host/index.js'
 import { PROJECT_HELP, type Command } from '../command.js'
 import { parseCommand, requireFlag, PROJECT_OPTIONS } from '../parse.js'
-import { openProject } from '../../host/open-project.js'
+import { openProject } from '../../host/index.js'
 
 export const deleteCommand: Command = {
   name: 'delete',

@@ -1,5 +1,5 @@
-import { runsToExport, writeExport } from '../../host/export-runs.js'
-import { openProject } from '../../host/open-project.js'
+import { runsToExport, writeExport } from '../../host/index.js'
+import { openProject } from '../../host/index.js'
 import { PROJECT_HELP, type Command } from '../command.js'
 import { parseCommand, requireFlag, PROJECT_OPTIONS } from '../parse.js'
 

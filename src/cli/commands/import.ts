@@ -1,6 +1,6 @@
 import { UsageError } from '../../errors.js'
-import { importRuns } from '../../host/import-runs.js'
-import { openProject } from '../../host/open-project.js'
+import { importRuns } from '../../host/index.js'
+import { openProject } from '../../host/index.js'
 import { PROJECT_HELP, type Command } from '../command.js'
 import { parseCommand, PROJECT_OPTIONS } from '../parse.js'
 

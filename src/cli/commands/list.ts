@@ -1,11 +1,11 @@
-import { percent } from '../../host/format-outcome.js'
-import { openProject } from '../../host/open-project.js'
+import { percent } from '../../host/index.js'
+import { openProject } from '../../host/index.js'
 import { parseCommand, requireFlag, PROJECT_OPTIONS } from '../parse.js'
 import { PROJECT_HELP, type CliIo, type Command } from '../command.js'
 import { UsageError } from '../../errors.js'
-import { liveSuiteSummaries, retiredSuiteSummaries, type SuiteSummary } from '../../host/suite-summaries.js'
-import type { Store } from '../../store/contract.js'
-import { describeStore } from '../../store/open-store.js'
+import { liveSuiteSummaries, retiredSuiteSummaries, type SuiteSummary } from '../../host/index.js'
+import type { Store } from '../../host/index.js'
+import { describeStore } from '../../host/index.js'
 
 /** The first 12 hex digits, keeping the `-dirty` mark of a work tree with changes. */
 export function shortCommit(commit: string | null | undefined): string {

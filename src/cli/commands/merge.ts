@@ -1,14 +1,14 @@
 import { resolve } from 'node:path'
 import { ResumedSuiteNotDeclaredError, UsageError } from '../../errors.js'
 import { exitCodesLine } from '../../exit-codes.js'
-import { encodeDirective } from '../../host/launch-directive.js'
-import { planMerge } from '../../host/merge-shards.js'
-import { openProject } from '../../host/open-project.js'
-import { collectSuiteManifest } from '../../host/suite-manifest.js'
+import { encodeDirective } from '../../host/index.js'
+import { planMerge } from '../../host/index.js'
+import { openProject } from '../../host/index.js'
+import { collectSuiteManifest } from '../../host/index.js'
 import type { Command } from '../command.js'
-import { launchVitest } from '../../host/launch-vitest.js'
+import { launchVitest } from '../../host/index.js'
 import { parseCommand } from '../parse.js'
-import { vitestBin } from '../../host/vitest-bin.js'
+import { vitestBin } from '../../host/index.js'
 
 export const mergeCommand: Command = {
   name: 'merge',

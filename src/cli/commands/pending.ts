@@ -1,5 +1,5 @@
-import { openProject } from '../../host/open-project.js'
-import { pendingRows } from '../../host/pending-rows.js'
+import { openProject } from '../../host/index.js'
+import { pendingRows } from '../../host/index.js'
 import { parseCommand, PROJECT_OPTIONS } from '../parse.js'
 import { PROJECT_HELP, type Command } from '../command.js'
 

@@ -1,7 +1,7 @@
 import { UsageError } from '../../errors.js'
-import { openProject } from '../../host/open-project.js'
-import { formatPlan } from '../../host/format-plan.js'
-import { planSuite } from '../../host/plan.js'
+import { openProject } from '../../host/index.js'
+import { formatPlan } from '../../host/index.js'
+import { planSuite } from '../../host/index.js'
 import { parseCommand, requireFlag, PROJECT_OPTIONS } from '../parse.js'
 import { PROJECT_HELP, type Command } from '../command.js'
 

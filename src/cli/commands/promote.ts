@@ -1,11 +1,11 @@
-import { promoteRun } from '../../host/promote.js'
-import { percent } from '../../host/percent.js'
-import { collectSuiteManifest } from '../../host/suite-manifest.js'
-import { openProject } from '../../host/open-project.js'
+import { promoteRun } from '../../host/index.js'
+import { percent } from '../../host/index.js'
+import { collectSuiteManifest } from '../../host/index.js'
+import { openProject } from '../../host/index.js'
 import { parseCommand, requireFlag, PROJECT_OPTIONS } from '../parse.js'
 import { PROJECT_HELP, type Command } from '../command.js'
-import { vitestBin } from '../../host/vitest-bin.js'
-import { resolveRunKey } from '../../host/run-key.js'
+import { vitestBin } from '../../host/index.js'
+import { resolveRunKey } from '../../host/index.js'
 
 export const promoteCommand: Command = {
   name: 'promote',

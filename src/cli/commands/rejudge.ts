@@ -1,16 +1,16 @@
 import { relative } from 'node:path'
 import { SuiteNotDeclaredError } from '../../errors.js'
-import { collectSuiteManifest } from '../../host/suite-manifest.js'
-import { vitestBin } from '../../host/vitest-bin.js'
-import { filedReplay, rejudgeSource } from '../../host/rejudge.js'
-import { encodeDirective } from '../../host/launch-directive.js'
+import { collectSuiteManifest } from '../../host/index.js'
+import { vitestBin } from '../../host/index.js'
+import { filedReplay, rejudgeSource } from '../../host/index.js'
+import { encodeDirective } from '../../host/index.js'
 import { assertSafeSegment } from '../../suite/assert-safe-segment.js'
 import { createdAtNow } from '../../suite/keys.js'
 import { PROJECT_HELP, type Command } from '../command.js'
-import { launchVitest } from '../../host/launch-vitest.js'
+import { launchVitest } from '../../host/index.js'
 import { parseCommand, requireFlag, PROJECT_OPTIONS } from '../parse.js'
-import { openProject } from '../../host/open-project.js'
-import { assertNotRetired } from '../../host/retired-suites.js'
+import { openProject } from '../../host/index.js'
+import { assertNotRetired } from '../../host/index.js'
 
 function notDeclared(suite: string, key: string, into: string): SuiteNotDeclaredError {
   return new SuiteNotDeclaredError(

@@ -1,5 +1,5 @@
-import { describeRetirement, retireSuite } from '../../host/retire-suite.js'
-import { openProject } from '../../host/open-project.js'
+import { describeRetirement, retireSuite } from '../../host/index.js'
+import { openProject } from '../../host/index.js'
 import { PROJECT_HELP, type Command } from '../command.js'
 import { parseCommand, requireFlag, PROJECT_OPTIONS } from '../parse.js'
 

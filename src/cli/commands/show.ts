@@ -1,9 +1,9 @@
-import { formatAggregates, formatCaseLines } from '../../host/format-outcome.js'
+import { formatAggregates, formatCaseLines } from '../../host/index.js'
 import { judgeThresholds } from '../../driver/index.js'
-import { openProject } from '../../host/open-project.js'
+import { openProject } from '../../host/index.js'
 import { parseCommand, requireFlag, PROJECT_OPTIONS } from '../parse.js'
 import { PROJECT_HELP, type Command } from '../command.js'
-import { resolveRunKey } from '../../host/run-key.js'
+import { resolveRunKey } from '../../host/index.js'
 
 export const showCommand: Command = {
   name: 'show',

@@ -1,6 +1,6 @@
 import { ViewHostRefusedError, UsageError } from '../../errors.js'
-import { openProject } from '../../host/open-project.js'
-import { reportData } from '../../host/report-data.js'
+import { openProject } from '../../host/index.js'
+import { reportData } from '../../host/index.js'
 import { startViewServer, VIEW_HOST } from '../../report/index.js'
 import { PROJECT_HELP, type Command } from '../command.js'
 import { parseCommand, PROJECT_OPTIONS } from '../parse.js'

@@ -3,9 +3,9 @@
 // holding the project, its store, and an `outside` directory with a sentinel no operation may touch.
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { findPending, notePendingJournals } from '../../../src/host/pending-journals.js'
-import { prepareRun, type RunContext } from '../../../src/host/prepare-run.js'
-import { measureRun, type Measured } from '../../../src/host/measure-run.js'
+import { findPending, notePendingJournals } from '../../../src/host/project/pending-journals.js'
+import { prepareRun, type RunContext } from '../../../src/host/launch/prepare-run.js'
+import { measureRun, type Measured } from '../../../src/host/launch/measure-run.js'
 import { exact } from '../../../src/scorers/exact.js'
 import { FileResultStore } from '../../../src/store/file/store.js'
 import type { FsLayer } from '../../../src/store/file/fs-layer.js'

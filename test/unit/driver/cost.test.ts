@@ -1,7 +1,7 @@
 // A run's cost from its usage and the suite's price table, and the announcement's estimate.
 import { expect, test } from 'vitest'
 import { costOf, pricingFor } from '../../../src/driver/cost.js'
-import { describeEstimate } from '../../../src/host/usage-estimate.js'
+import { describeEstimate } from '../../../src/host/launch/usage-estimate.js'
 import type { CaseResult } from '../../../src/document/schema.js'
 
 const sample = (target: [number, number] | undefined, judge?: [number, number]) => ({

@@ -5,7 +5,7 @@ import { describeAmountSimulation, simulateAmountGate as simulate, type AmountSi
 import { baselineOf } from '../../../src/document/baseline.js'
 import { SCHEMA_VERSION } from '../../../src/document/schema.js'
 import { aggregate } from '../../../src/driver/aggregate.js'
-import { compareRuns } from '../../../src/host/compare.js'
+import { compareRuns } from '../../../src/host/judge/compare.js'
 import { seededRandom } from '../../../src/stats/prng.js'
 import { keyFor } from '../../../src/suite/keys.js'
 

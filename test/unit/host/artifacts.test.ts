@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterEach, describe, expect, test } from 'vitest'
 import { InvalidSuiteError } from '../../../src/errors.js'
-import { digestArtifacts } from '../../../src/host/artifacts.js'
+import { digestArtifacts } from '../../../src/host/launch/artifacts.js'
 import { resolveSuite } from '../../../src/suite/resolve-suite.js'
 
 const dirs: string[] = []

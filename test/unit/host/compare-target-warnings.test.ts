@@ -2,7 +2,7 @@
 // config or observed model differs from the baseline's.
 import { expect, test } from 'vitest'
 import { baselineOf } from '../../../src/document/baseline.js'
-import { compareRuns } from '../../../src/host/compare.js'
+import { compareRuns } from '../../../src/host/judge/compare.js'
 import { keyOf, makeRun } from '../../helpers/make-run.js'
 
 test('a changed target config or observed model is a warning, not a regression', () => {

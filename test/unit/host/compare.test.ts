@@ -4,8 +4,8 @@ import { describe, expect, test } from 'vitest'
 import { baselineOf } from '../../../src/document/baseline.js'
 import type { CaseResult, RunDocument } from '../../../src/document/schema.js'
 import { aggregate } from '../../../src/driver/aggregate.js'
-import { compareRuns, compareWithBaseline } from '../../../src/host/compare.js'
-import { formatComparisonText, formatVerdictMarkdown } from '../../../src/host/format-comparison.js'
+import { compareRuns, compareWithBaseline } from '../../../src/host/judge/compare.js'
+import { formatComparisonText, formatVerdictMarkdown } from '../../../src/host/judge/format-comparison.js'
 import { keyOf, makeRun } from '../../helpers/make-run.js'
 
 function runWith(verdicts: string, options: { createdAt?: string; tolerance?: number; scoreTolerance?: number; configHash?: string; scores?: number[] } = {}): RunDocument {

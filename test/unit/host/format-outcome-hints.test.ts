@@ -1,8 +1,8 @@
 // Hints printed after a run name only commands that would be accepted in that state (SPEC §7):
 // never `digline promote` for a replay or a run that was not judged; no `…` placeholders.
 import { expect, test } from 'vitest'
-import { formatOutcome } from '../../../src/host/format-outcome.js'
-import type { SuiteOutcome } from '../../../src/host/suite-outcome.js'
+import { formatOutcome } from '../../../src/host/judge/format-outcome.js'
+import type { SuiteOutcome } from '../../../src/host/judge/suite-outcome.js'
 
 const KEY = '20261129T223956123456Z-07351270b932'
 

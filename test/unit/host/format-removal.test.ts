@@ -1,6 +1,6 @@
 // The words of `digline delete`: removed is said only of what was removed.
 import { expect, test } from 'vitest'
-import { describeRemoval } from '../../../src/host/format-removal.js'
+import { describeRemoval } from '../../../src/host/lifecycle/format-removal.js'
 import type { Removal } from '../../../src/store/removal.js'
 
 const asked = { tenant: 'acme', suite: 's', key: 'K' }

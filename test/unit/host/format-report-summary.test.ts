@@ -1,7 +1,7 @@
 // The job summary's chart and report line (ADR 0057).
 import { describe, expect, test } from 'vitest'
-import { passRateChart, reportLinkLine, workflowRunPage } from '../../../src/host/format-report-summary.js'
-import type { HistoryPoint } from '../../../src/host/report-data.js'
+import { passRateChart, reportLinkLine, workflowRunPage } from '../../../src/host/report-data/format-report-summary.js'
+import type { HistoryPoint } from '../../../src/host/report-data/report-data.js'
 
 const point = (created_at: string, pass_rate: number | null): HistoryPoint => ({ key: 'k', created_at, pass_rate, ci95: null, cases: 10, replay: false, baseline: false })
 

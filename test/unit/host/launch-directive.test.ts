@@ -1,6 +1,6 @@
 // The launch directives: one codec that encodes, clears and validates what the workers read.
 import { expect, test } from 'vitest'
-import { decodeDirective, decodeReports, decodeShard, encodeDirective, encodeReports, encodeShard } from '../../../src/host/launch-directive.js'
+import { decodeDirective, decodeReports, decodeShard, encodeDirective, encodeReports, encodeShard } from '../../../src/host/launch/launch-directive.js'
 
 const KEY = '20261129T223956123456Z-07351270b932'
 const rejudge = { into: 's', suite: 's', key: KEY, created_at: '2026-11-29T22:39:56.123456Z', tenant: 'acme', store: '/tmp/store' }

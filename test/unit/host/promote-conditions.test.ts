@@ -23,8 +23,8 @@ import {
   UnreadableRegisterError,
   UnreadableRunError,
 } from '../../../src/errors.js'
-import { findPending } from '../../../src/host/pending-journals.js'
-import { promoteRun, type PromoteRequest } from '../../../src/host/promote.js'
+import { findPending } from '../../../src/host/project/pending-journals.js'
+import { promoteRun, type PromoteRequest } from '../../../src/host/lifecycle/promote.js'
 import { keyFor } from '../../../src/suite/keys.js'
 import { createdAtSeconds, DEFAULT_CONFIG_HASH, keyOf, makeRun } from '../../helpers/make-run.js'
 import { refusedWithoutChange, type ContractSubject } from '../../store/contract/harness.js'

@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { baselineOf } from '../../../src/document/baseline.js'
 import type { RunDocument } from '../../../src/document/schema.js'
-import { reportData } from '../../../src/host/report-data.js'
+import { reportData } from '../../../src/host/report-data/report-data.js'
 import { openStore } from '../../../src/store/open-store.js'
 import { keyOf, makeRun } from '../../helpers/make-run.js'
 

@@ -2,7 +2,7 @@
 // of each other, the same split whatever the order the cases are declared in; and the leg numbers
 // by which each shard's legs are told apart.
 import { expect, test } from 'vitest'
-import { casesOfShard, nextLegOf, parseShard, shardOfLeg, splitCases } from '../../../src/host/shard.js'
+import { casesOfShard, nextLegOf, parseShard, shardOfLeg, splitCases } from '../../../src/host/launch/shard.js'
 import { seededRandom } from '../../../src/stats/prng.js'
 
 function shuffled<T>(items: readonly T[], seed: number): T[] {

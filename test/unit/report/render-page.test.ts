@@ -1,7 +1,7 @@
 // The page's shell: the data cannot close its script element, and the policy forbids every request
 // of a static report.
 import { describe, expect, test } from 'vitest'
-import type { ReportData } from '../../../src/host/report-data.js'
+import type { ReportData } from '../../../src/host/report-data/report-data.js'
 import { renderPage, scriptJson } from '../../../src/report/render-page.js'
 
 const empty: ReportData = { tenant: 'acme</title><script>alert(1)</script>', generated_at: '2026-12-01T00:00:00.000Z', digline_version: '0.1.0', suites: [], skipped: [], live: [] }

@@ -1,0 +1,76 @@
+// The response cache as one launch uses it: before the first call, the answers it already holds for
+// the cases this launch will call (so the announced bill counts only real calls); during the run,
+// every new answer the target gives, filed under a key of digests (src/suite/cache-key.ts).
+import type { Store } from '../../store/contract.js'
+import { mapLimited } from '../../store/map-limited.js'
+import { artifactsDigest, cacheKeyOf, cacheKeyParts, inputDigest, targetDigest, type CacheEntry, type CachedTargetAnswer, type CaseCacheSubject } from '../../suite/cache-key.js'
+import { createdAtNow } from '../../suite/keys.js'
+import { findNotPlain } from '../../suite/plain-data.js'
+import type { EvalCase } from '../../suite/types.js'
+import type { Prepared } from '../launch/prepare-run.js'
+
+export interface AnswerCache {
+  /** Cached answers by case id and sample index, for the cases this launch calls. */
+  hits: Map<string, (CachedTargetAnswer | undefined)[]>
+  /** How many answers the cache gives this launch. */
+  count: number
+  /** Files an answer the target gave; a failure to file it is said once and never stops the run. */
+  keep(caseId: string, sample: number, answer: CachedTargetAnswer): Promise<void>
+}
+
+const LOOKUPS_IN_FLIGHT = 16
+
+/** The digests a case's cache keys are made of, for the suite as this launch prepared it. */
+export function cacheSubjectsOf(prepared: Pick<Prepared, 'suite' | 'artifacts'>): (evalCase: EvalCase) => CaseCacheSubject {
+  const target = targetDigest(prepared.suite.targetConfig)
+  const artifacts = artifactsDigest(prepared.artifacts)
+  return (evalCase) => ({ input: inputDigest(evalCase.input), target, artifacts })
+}
+
+export async function openAnswerCache(store: Store, prepared: Prepared, say: (line: string) => void): Promise<AnswerCache> {
+  const { suite, tenant } = prepared
+  const subjectOf = cacheSubjectsOf(prepared)
+  const toCall = suite.cases.filter(
+    (c) => !prepared.done.has(c.id) && (prepared.only === undefined || prepared.only.has(c.id)) && (prepared.mine === undefined || prepared.mine.has(c.id)),
+  )
+  const hits = new Map<string, (CachedTargetAnswer | undefined)[]>()
+  let count = 0
+  await mapLimited(toCall, LOOKUPS_IN_FLIGHT, async (evalCase) => {
+    const subject = subjectOf(evalCase)
+    const answers: (CachedTargetAnswer | undefined)[] = []
+    for (let sample = 0; sample < suite.rules.samples; sample++) {
+      const key = cacheKeyOf(evalCase.id, cacheKeyParts(subject, sample))
+      const entry = await store.cachedAnswer(tenant, suite.name, evalCase.id, key)
+      answers.push(entry?.answer)
+      if (entry !== undefined) count++
+    }
+    if (answers.some((a) => a !== undefined)) hits.set(evalCase.id, answers)
+  })
+  const byId = new Map(suite.cases.map((c) => [c.id, c]))
+  let complained = false
+  return {
+    hits,
+    count,
+    async keep(caseId, sample, answer) {
+      // Only plain JSON comes back from the cache as it went in; anything else is asked for again next time.
+      if (findNotPlain(answer) !== undefined) return
+      const parts = cacheKeyParts(subjectOf(byId.get(caseId)!), sample)
+      const entry: CacheEntry = {
+        key: cacheKeyOf(caseId, parts),
+        case_id: caseId,
+        parts,
+        answer: JSON.parse(JSON.stringify(answer)) as CachedTargetAnswer,
+        cached_at: createdAtNow(),
+      }
+      try {
+        await store.cacheAnswer(tenant, suite.name, entry)
+      } catch (error) {
+        if (complained) return
+        complained = true
+        say(
+          `digline ${suite.name}: the response cache could not keep an answer (${error instanceof Error ? error.message.split('\n')[0] : String(error)}); the run goes on without it`,
+        )
+      }
+    },
+  }
+}

@@ -1,0 +1,18 @@
+// Whether a launch of a suite uses the response cache: DIGLINE_CACHE (0 or 1; `digline run --no-cache`
+// sets 0) wins, then the suite's own `cache` option, then the default: on under `vitest --watch`,
+// where a saved scorer should cost no calls, and off otherwise.
+import { InvalidOptionsError } from '../../errors.js'
+import type { ResolvedSuite } from '../../suite/types.js'
+
+export const CACHE_ENV = 'DIGLINE_CACHE'
+
+export function cacheIsOn(suite: Pick<ResolvedSuite, 'cache'>, env: NodeJS.ProcessEnv, watch: boolean): boolean {
+  const raw = env[CACHE_ENV]
+  if (raw === '1') return true
+  if (raw === '0') return false
+  if (raw !== undefined && raw !== '')
+    throw new InvalidOptionsError(`${CACHE_ENV}=${JSON.stringify(raw)} was refused: it is 1 (cache on) or 0 (cache off)`, `Set ${CACHE_ENV}=1 or ${CACHE_ENV}=0, or unset it.`, [
+      CACHE_ENV,
+    ])
+  return suite.cache ?? watch
+}

@@ -1,0 +1,64 @@
+// What the worker tells the reporter about a finished suite (src/exit-codes.ts turns it into an exit code).
+import type { Aggregates, CaseResult } from '../../document/schema.js'
+import type { ThresholdJudgement } from '../../driver/index.js'
+import type { VerdictStatus } from '../../exit-codes.js'
+import type { Measured } from '../launch/measure-run.js'
+import type { BaselineComparison } from './compare.js'
+
+/** A suite's verdict; src/exit-codes.ts says what each means and which exit code it earns. */
+export type SuiteStatus = VerdictStatus
+export { exitCodeForStatus } from '../../exit-codes.js'
+
+export interface CaseLine {
+  case_id: string
+  verdict: CaseResult['verdict']
+  score: number | null
+  reason: string | null
+}
+
+export interface SuiteOutcome {
+  suite: string
+  tenant: string
+  key: string
+  status: SuiteStatus
+  aggregates: Aggregates
+  misses: ThresholdJudgement['misses']
+  /** Where the document was written, or undefined for a filtered run (not written). */
+  location: string | undefined
+  /** The failed and errored cases, in suite order. */
+  notPassed: CaseLine[]
+  /** The run against the suite's baseline; absent when the suite has none. */
+  comparison?: BaselineComparison
+  /** For a replay: the key of the run it re-judged (a replay is never promotable). */
+  replayOf?: string
+  /** How many answers came from the response cache (such a run is never promotable); absent when none. */
+  cachedAnswers?: number
+  /** A sharded launch: its shard, and for a shard that is not the last, the shards the still open run waits for. */
+  shard?: { shard: string; open: boolean; waiting: { shard: string; state: string; journaled: number; share: number }[] }
+}
+
+/** The one order of verdicts: not judged, then regressed, then a missed threshold, then held. */
+export function statusOf(aggregates: Aggregates, thresholds: ThresholdJudgement, comparison?: BaselineComparison): SuiteStatus {
+  if (aggregates.errored > 0) return 'errored'
+  if (comparison?.status === 'unreadable') return 'baseline-unreadable'
+  if (comparison?.regressed === true) return 'regressed'
+  return thresholds.met ? 'held' : 'missed'
+}
+
+export function outcomeOf(measured: Measured, comparison?: BaselineComparison): SuiteOutcome {
+  const { document, thresholds } = measured
+  const status = statusOf(document.aggregates, thresholds, comparison)
+  return {
+    suite: document.suite,
+    tenant: document.tenant,
+    key: measured.stored?.key ?? '(not written)',
+    status,
+    aggregates: document.aggregates,
+    misses: thresholds.misses,
+    location: measured.stored?.location,
+    notPassed: document.results.filter((r) => r.verdict !== 'pass').map((r) => ({ case_id: r.case_id, verdict: r.verdict, score: r.score, reason: r.error?.message ?? r.reason })),
+    ...(comparison === undefined ? {} : { comparison }),
+    ...(document.rejudged_from === undefined ? {} : { replayOf: document.rejudged_from }),
+    ...(document.cached_answers === undefined ? {} : { cachedAnswers: document.cached_answers }),
+  }
+}

@@ -1,0 +1,156 @@
+// The launch directives a `digline` command hands the Vitest workers through the environment:
+// one codec, validated with zod, so every front end encodes and decodes the same shapes and clears
+// the same variables. A directive set by hand that does not decode is refused by name.
+import { isAbsolute } from 'node:path'
+import { z } from 'zod'
+import { UsageError } from '../../errors.js'
+import { isCreatedAt } from '../../suite/keys.js'
+import { isSafeSegment } from '../../suite/safe-segment.js'
+import { parseShard, shardLabel, type Shard } from './shard.js'
+
+export const RESUME_ENV = 'DIGLINE_RESUME'
+export const KEEP_ERRORS_ENV = 'DIGLINE_KEEP_ERRORS'
+export const REJUDGE_ENV = 'DIGLINE_REJUDGE'
+export const MERGE_ENV = 'DIGLINE_MERGE'
+/** Set by a person or CI as often as by `digline run --shard`, so a launch keeps it unless it sets its own. */
+export const SHARD_ENV = 'DIGLINE_SHARD'
+
+// mcp: where the workers report to the front end that launched them (plan only; progress).
+export const PLAN_ENV = 'DIGLINE_PLAN'
+export const PROGRESS_ENV = 'DIGLINE_PROGRESS'
+
+/** Every variable a directive uses; a launch clears them all before setting its own. */
+export const DIRECTIVE_ENV = [RESUME_ENV, KEEP_ERRORS_ENV, REJUDGE_ENV, MERGE_ENV, PLAN_ENV, PROGRESS_ENV] as const
+
+const segment = z.string().refine(isSafeSegment, 'not one safe path segment')
+
+/** `digline run --resume`: suite → key of the run to finish; suites not named are skipped. */
+export const ResumeDirectiveSchema = z.record(segment, segment)
+
+/** `digline rejudge`: suite `into` replays run `key` of `suite` from that tenant and store. */
+export const RejudgeDirectiveSchema = z.strictObject({
+  into: segment,
+  suite: segment,
+  key: segment,
+  created_at: z.string().refine(isCreatedAt, 'not ISO-8601 UTC with microseconds'),
+  tenant: segment,
+  store: z.string().refine(isAbsolute, 'not an absolute path'),
+})
+
+export type RejudgeDirectiveValue = z.infer<typeof RejudgeDirectiveSchema>
+
+/** `digline merge`: suite → the run to file from its shards' journals, in these store directories; suites not named are skipped. */
+export const MergeDirectiveSchema = z.record(segment, z.strictObject({ key: segment, stores: z.array(z.string().refine(isAbsolute, 'not an absolute path')).min(1) }))
+
+export type MergeDirectiveValue = z.infer<typeof MergeDirectiveSchema>
+
+export type LaunchDirective =
+  | { kind: 'fresh' }
+  | { kind: 'resume'; runs: Record<string, string>; keepErrors: boolean }
+  | { kind: 'rejudge'; value: RejudgeDirectiveValue }
+  | { kind: 'merge'; runs: MergeDirectiveValue }
+
+/** The environment of a launch: `base` without any directive, plus this one. */
+export function encodeDirective(base: NodeJS.ProcessEnv, directive: LaunchDirective): NodeJS.ProcessEnv {
+  const env = { ...base }
+  for (const name of DIRECTIVE_ENV) delete env[name]
+  if (directive.kind === 'resume') {
+    env[RESUME_ENV] = JSON.stringify(ResumeDirectiveSchema.parse(directive.runs))
+    if (directive.keepErrors) env[KEEP_ERRORS_ENV] = '1'
+  } else if (directive.kind === 'rejudge') {
+    env[REJUDGE_ENV] = JSON.stringify(RejudgeDirectiveSchema.parse(directive.value))
+  } else if (directive.kind === 'merge') {
+    env[MERGE_ENV] = JSON.stringify(MergeDirectiveSchema.parse(directive.runs))
+  }
+  return env
+}
+
+/** The environment of a launch with this shard (or, for undefined, with the shard the environment already names). */
+export function encodeShard(env: NodeJS.ProcessEnv, shard: Shard | undefined): NodeJS.ProcessEnv {
+  return shard === undefined ? env : { ...env, [SHARD_ENV]: shardLabel(shard) }
+}
+
+/** The shard this launch runs, or undefined for a whole run; a value that is not i/N is refused by name. */
+export function decodeShard(env: NodeJS.ProcessEnv): Shard | undefined {
+  const raw = env[SHARD_ENV]
+  return raw === undefined || raw === '' ? undefined : parseShard(raw, SHARD_ENV)
+}
+
+export function decodeDirective(env: NodeJS.ProcessEnv): LaunchDirective {
+  const resume = env[RESUME_ENV]
+  const rejudge = env[REJUDGE_ENV]
+  const merge = env[MERGE_ENV]
+  if (merge !== undefined && merge !== '') {
+    if ((resume !== undefined && resume !== '') || (rejudge !== undefined && rejudge !== '')) {
+      throw new UsageError(
+        `${MERGE_ENV} is set together with ${resume !== undefined && resume !== '' ? RESUME_ENV : REJUDGE_ENV}; a launch merges shards, resumes or re-judges, one of them`,
+        'Use `digline merge DIR…`, which sets it for you.',
+      )
+    }
+    return { kind: 'merge', runs: parse(MergeDirectiveSchema, MERGE_ENV, merge, 'a JSON object of suite → { key, stores }', 'Use `digline merge DIR…`, which sets it for you.') }
+  }
+  if (resume !== undefined && resume !== '' && rejudge !== undefined && rejudge !== '') {
+    throw new UsageError(
+      `${RESUME_ENV} and ${REJUDGE_ENV} are both set; a launch resumes or re-judges, not both`,
+      'Use `digline run --resume` or `digline rejudge`, which set them for you.',
+    )
+  }
+  if (resume !== undefined && resume !== '') {
+    const runs = parse(ResumeDirectiveSchema, RESUME_ENV, resume, 'a JSON object of suite → key', 'Use `digline run --resume [KEY]`, which sets it for you.')
+    return { kind: 'resume', runs, keepErrors: env[KEEP_ERRORS_ENV] === '1' }
+  }
+  if (rejudge !== undefined && rejudge !== '') {
+    const value = parse(
+      RejudgeDirectiveSchema,
+      REJUDGE_ENV,
+      rejudge,
+      '{ into, suite, key, created_at, tenant, store }',
+      'Use `digline rejudge --suite S --run KEY [--into T]`, which sets it for you.',
+    )
+    return { kind: 'rejudge', value }
+  }
+  return { kind: 'fresh' }
+}
+
+function parse<T>(schema: z.ZodType<T>, name: string, raw: string, shape: string, next: string): T {
+  let value: unknown
+  try {
+    value = JSON.parse(raw)
+  } catch {
+    value = undefined
+  }
+  const result = schema.safeParse(value)
+  if (!result.success) throw new UsageError(`${name}=${JSON.stringify(raw)} is not ${shape}`, next, [name])
+  return result.data
+}
+
+// mcp: the reports a launch asks of its workers, set on top of a fresh or resume directive.
+const reportPath = z.string().refine(isAbsolute, 'not an absolute path')
+
+export interface LaunchReports {
+  /** Each suite appends its announced bill (or its refusal) here and calls nothing. */
+  plan?: string
+  /** Each suite appends a line per settled case, then its outcome. */
+  progress?: string
+}
+
+export function encodeReports(env: NodeJS.ProcessEnv, reports: LaunchReports): NodeJS.ProcessEnv {
+  const out = { ...env }
+  if (reports.plan !== undefined) out[PLAN_ENV] = reportPath.parse(reports.plan)
+  if (reports.progress !== undefined) out[PROGRESS_ENV] = reportPath.parse(reports.progress)
+  return out
+}
+
+export function decodeReports(env: NodeJS.ProcessEnv): LaunchReports {
+  const reports: LaunchReports = {}
+  for (const [name, field] of [
+    [PLAN_ENV, 'plan'],
+    [PROGRESS_ENV, 'progress'],
+  ] as const) {
+    const raw = env[name]
+    if (raw === undefined || raw === '') continue
+    if (!reportPath.safeParse(raw).success) throw new UsageError(`${name}=${JSON.stringify(raw)} is not an absolute path`, 'Use `digline mcp`, which sets it for you.', [name])
+    reports[field] = raw
+  }
+  return reports
+}

@@ -1,0 +1,176 @@
+// Deciding what a launch of one suite is, before the first call: its created_at and key, its
+// identity, and the bill it announces.
+import type { ResolvedSuite } from '../../suite/types.js'
+import { casesDigests, configHash as configHashOf } from '../../suite/hashing.js'
+import { keyFor, launchCreatedAt } from '../../suite/keys.js'
+import { gitCommit } from '../../suite/git-commit.js'
+import { digestArtifacts } from './artifacts.js'
+import type { CaseResult, Observed } from '../../document/schema.js'
+import type { Pending } from '../../store/journal.js'
+import { assertResumable, journalHeaderFor, selectDone } from './resume.js'
+import { describeEstimate, type UsageEstimate } from './usage-estimate.js'
+import type { Budget } from '../../suite/types.js'
+import type { AnswerCache } from '../cache/answer-cache.js'
+import { casesOfShard, nextLegOf, readShardLabel, shardLabel, type Shard } from './shard.js'
+import { InvalidShardError } from '../../errors.js'
+
+export interface RunContext {
+  tenant: string
+  environment: string
+  /** Absolute path of the store directory. */
+  storeRoot: string
+  /** The Vitest root: artifacts and git are read from here. */
+  projectRoot: string
+  env?: NodeJS.ProcessEnv
+  /** The launch is `vitest --watch` (the response cache is on by default there). */
+  watch?: boolean
+}
+
+export interface CallPlan {
+  /** Cases in the suite (or in the filter, when one is given). */
+  cases: number
+  /** Cases this launch will call. */
+  toCall: number
+  samples: number
+  /** toCall × samples, less the answers from the cache: the calls the target will receive. */
+  calls: number
+  /** Answers the response cache gives this launch instead of calls. */
+  cached: number
+  /** Cases already judged in a journal and not called again. */
+  reused: number
+  /** Cases that errored in a journal and are called again. */
+  retried: number
+  /** This launch finishes a journaled run. */
+  resumed: boolean
+  /** A sharded launch: its shard (`i/N`) and how many cases are its share. */
+  shard?: string
+  share?: number
+}
+
+export interface Prepared {
+  suite: ResolvedSuite
+  tenant: string
+  environment: string
+  createdAt: string
+  configHash: string
+  casesDigest: string
+  /** Each declared case's own digest, in the suite's order (the journal header declares them). */
+  caseDigests: Record<string, string>
+  key: string
+  gitCommit: string | undefined
+  artifacts: Record<string, string>
+  plan: CallPlan
+  /** Case ids to run when Vitest filters the suite's tests; undefined means all. */
+  only: ReadonlySet<string> | undefined
+  /** Cases judged in an earlier leg and not called again. */
+  done: ReadonlyMap<string, CaseResult>
+  /** The observed identities an earlier leg recorded. */
+  observedSeed: Observed | undefined
+  /** The journal leg this launch writes. */
+  leg: number
+  /** The response cache, when this launch uses it. */
+  cache?: AnswerCache
+  /** This launch's budget, when it has one. */
+  budget?: Budget
+  /** The shard this launch runs (DIGLINE_SHARD), and the cases that are its share; undefined for a whole run. */
+  shard?: Shard
+  mine?: ReadonlySet<string>
+}
+
+export interface ResumeRequest {
+  pending: Pending
+  /** Keep errored cases as they are instead of calling them again. */
+  keepErrors: boolean
+}
+
+export async function prepareRun(suite: ResolvedSuite, ctx: RunContext, only?: ReadonlySet<string>, resume?: ResumeRequest, shard?: Shard): Promise<Prepared> {
+  if (shard !== undefined) return prepareShard(await prepareRun(suite, ctx, only, resume), shard, resume)
+  const createdAt = resume?.pending.header?.created_at ?? launchCreatedAt(ctx.env ?? process.env)
+  const configHash = configHashOf(suite.rules, suite.scorers)
+  const { all: casesDigest, each: caseDigests } = casesDigests(suite.cases)
+  const artifacts = await digestArtifacts(suite.artifacts, ctx.projectRoot, suite.name)
+  const cases = only === undefined ? suite.cases.length : suite.cases.filter((c) => only.has(c.id)).length
+  const prepared: Prepared = {
+    suite,
+    tenant: ctx.tenant,
+    environment: ctx.environment,
+    createdAt,
+    configHash,
+    casesDigest,
+    caseDigests,
+    key: keyFor(createdAt, configHash),
+    gitCommit: gitCommit(ctx.projectRoot),
+    artifacts,
+    plan: { cases, toCall: cases, samples: suite.rules.samples, calls: cases * suite.rules.samples, cached: 0, reused: 0, retried: 0, resumed: false },
+    only,
+    done: new Map(),
+    observedSeed: undefined,
+    leg: 1,
+  }
+  if (resume === undefined) return prepared
+  assertResumable(resume.pending, journalHeaderFor(prepared, createdAt))
+  const { done, retried } = selectDone(resume.pending, new Set(suite.cases.map((c) => c.id)), resume.keepErrors)
+  const toCall = cases - done.size
+  return {
+    ...prepared,
+    done,
+    observedSeed: resume.pending.observed,
+    leg: Math.max(0, ...resume.pending.legs) + 1,
+    plan: { cases, toCall, samples: suite.rules.samples, calls: toCall * suite.rules.samples, cached: 0, reused: done.size, retried, resumed: true },
+  }
+}
+
+/** The plan once the response cache has said how many answers it gives. */
+export function withCachedAnswers(plan: CallPlan, cached: number): CallPlan {
+  return { ...plan, cached, calls: plan.toCall * plan.samples - cached }
+}
+
+/** A whole run's preparation narrowed to one shard: its share of the cases, its own leg, its bill. */
+function prepareShard(whole: Prepared, shard: Shard, resume: ResumeRequest | undefined): Prepared {
+  const ids = whole.suite.cases.map((c) => c.id)
+  const mine = casesOfShard(ids, shard)
+  const started = resume === undefined ? undefined : readShardLabel(resume.pending.header?.shard)
+  if (resume !== undefined && started?.count !== shard.count) {
+    throw new InvalidShardError(
+      `refused to resume run ${resume.pending.key} of suite ${whole.suite.name} as shard ${shardLabel(shard)}: ${started === undefined ? 'the run was not started sharded' : `the run was started in ${started.count} shards`}; nothing was called`,
+      started === undefined
+        ? `digline run --resume ${resume.pending.key} (without --shard)`
+        : `digline run --resume ${resume.pending.key} --shard ${shard.index <= started.count ? shard.index : 1}/${started.count}`,
+      ['--shard'],
+    )
+  }
+  const done = new Map([...whole.done].filter(([id]) => mine.has(id)))
+  const retried = resume === undefined ? 0 : [...resume.pending.done.values()].filter((r) => mine.has(r.case_id) && r.verdict === 'error' && !resume.keepErrors).length
+  const toCall = mine.size - done.size
+  return {
+    ...whole,
+    done,
+    shard,
+    mine,
+    leg: resume === undefined ? shard.index : nextLegOf(shard, resume.pending.legs),
+    plan: { ...whole.plan, cases: ids.length, toCall, calls: toCall * whole.plan.samples, reused: done.size, retried, shard: shardLabel(shard), share: mine.size },
+  }
+}
+
+/** The sentence printed on stderr before the first call; the bill must equal the calls made. */
+export function announce(suite: string, plan: CallPlan, estimate?: UsageEstimate, budgetClause?: string): string {
+  if (plan.shard !== undefined) return announceShard(suite, plan, estimate, budgetClause)
+  let line = `digline ${suite}: ${plan.toCall} of ${plan.cases} cases × ${plan.samples} sample${plan.samples === 1 ? '' : 's'} = ${plan.calls} call${plan.calls === 1 ? '' : 's'} to the target${cachedClause(plan)}`
+  if (plan.resumed || plan.reused > 0 || plan.retried > 0) line += `; ${plan.reused} case(s) already judged, ${plan.retried} retried after an error`
+  if (estimate !== undefined && plan.calls > 0) line += `; ${describeEstimate(plan.calls, estimate)}`
+  if (budgetClause !== undefined) line += `; ${budgetClause}`
+  return line
+}
+
+function announceShard(suite: string, plan: CallPlan, estimate?: UsageEstimate, budgetClause?: string): string {
+  const samples = `${plan.samples} sample${plan.samples === 1 ? '' : 's'}`
+  let line = `digline ${suite}: shard ${plan.shard} takes ${plan.share} of ${plan.cases} cases; ${plan.toCall} × ${samples} = ${plan.calls} call${plan.calls === 1 ? '' : 's'} to the target${cachedClause(plan)}`
+  if (plan.resumed) line += `; ${plan.reused} of its case(s) already judged, ${plan.retried} retried after an error`
+  if (estimate !== undefined && plan.calls > 0) line += `; ${describeEstimate(plan.calls, estimate)}`
+  if (budgetClause !== undefined) line += `; ${budgetClause}`
+  return line
+}
+
+function cachedClause(plan: CallPlan): string {
+  return plan.cached === 0 ? '' : ` (${plan.cached} more answer${plan.cached === 1 ? '' : 's'} from the response cache: this run will not be promotable)`
+}

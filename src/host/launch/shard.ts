@@ -1,0 +1,82 @@
+// A shard of a run: shard i of N takes its share of every suite's cases. The split depends on the
+// case ids alone (not on their order), and every shard's share differs from another's by at most
+// one case. A shard's journal legs are numbered i, i+N, i+2N…, so shards never take each other's
+// leg, and the leg number says which shard wrote it (docs/adr/0050-the-shard-split.md).
+import * as crypto from 'node:crypto'
+import { createHash } from 'node:crypto'
+import { InvalidShardError } from '../../errors.js'
+
+export interface Shard {
+  /** 1-based. */
+  index: number
+  count: number
+}
+
+const SHARD = /^([1-9][0-9]{0,5})\/([1-9][0-9]{0,5})$/
+
+/** `i/N` as written in DIGLINE_SHARD, `--shard` and a journal header. */
+export function shardLabel(shard: Shard): string {
+  return `${shard.index}/${shard.count}`
+}
+
+/** Reads `i/N`, refusing anything else by name; `source` says where the text came from. */
+export function parseShard(text: string, source: string): Shard {
+  const match = SHARD.exec(text.trim())
+  const index = match === null ? NaN : Number(match[1])
+  const count = match === null ? NaN : Number(match[2])
+  if (match === null || index > count) {
+    throw new InvalidShardError(
+      `${source} ${JSON.stringify(text)} is not a shard: write i/N with whole numbers 1 ≤ i ≤ N (shard i of N), for example 2/4`,
+      'Give every machine of the run the same N and its own i from 1 to N, for example `digline run --shard 2/4`.',
+      [source],
+    )
+  }
+  return { index, count }
+}
+
+/** The shard's label, or undefined when the text is not one (a journal header read back). */
+export function readShardLabel(text: string | undefined): Shard | undefined {
+  if (text === undefined) return undefined
+  try {
+    return parseShard(text, 'shard')
+  } catch {
+    return undefined
+  }
+}
+
+const oneShotHash = (crypto as { hash?: (algorithm: string, data: string, encoding: 'hex') => string }).hash
+
+function rankOf(id: string): string {
+  return oneShotHash === undefined ? createHash('sha256').update(id, 'utf8').digest('hex') : oneShotHash('sha256', id, 'hex')
+}
+
+/**
+ * case id → the shard (1..count) that runs it. The ids are ranked by the sha256 of the id (ties,
+ * which need equal hashes, by the id) and dealt out in turn, so each shard gets ⌊n/N⌋ or ⌈n/N⌉.
+ */
+export function splitCases(ids: Iterable<string>, count: number): Map<string, number> {
+  const ranked = [...new Set(ids)].map((id) => ({ id, rank: rankOf(id) }))
+  ranked.sort((a, b) => (a.rank < b.rank ? -1 : a.rank > b.rank ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+  const owner = new Map<string, number>()
+  ranked.forEach(({ id }, position) => owner.set(id, (position % count) + 1))
+  return owner
+}
+
+/** The ids shard `shard` runs, in the order given. */
+export function casesOfShard(ids: readonly string[], shard: Shard): Set<string> {
+  const owner = splitCases(ids, shard.count)
+  return new Set(ids.filter((id) => owner.get(id) === shard.index))
+}
+
+/** The shard that wrote leg `leg` of a run split in `count`. */
+export function shardOfLeg(leg: number, count: number): number {
+  return ((leg - 1) % count) + 1
+}
+
+/** The leg a launch of `shard` writes next: its own number above every leg already there. */
+export function nextLegOf(shard: Shard, legs: readonly number[]): number {
+  const highest = Math.max(0, ...legs)
+  let leg = shard.index
+  while (leg <= highest) leg += shard.count
+  return leg
+}

@@ -1,0 +1,198 @@
+// `digline merge DIR…`: the shards of a run, each journaled in its own file store (a CI artifact),
+// filed as the one run an unsharded launch would have written. Every check comes before anything is
+// filed: each shard exactly once and whole, the shards' headers alike, no case in two shards
+// (docs/adr/0052-merge-checks.md).
+import type { CaseResult, Observed } from '../../document/schema.js'
+import { CaseInTwoShardsError, ShardMissingError, ShardsDisagreeError, ShardTwiceError } from '../../errors.js'
+import type { Store } from '../../store/contract.js'
+import { RESUME_CHECKED_FIELDS, type Pending } from '../../store/journal.js'
+import { openStore } from '../../store/open-store.js'
+import { canonicalJson } from '../../suite/hashing.js'
+import type { ResolvedSuite } from '../../suite/types.js'
+import { judgeThresholds } from '../../driver/index.js'
+import type { Measured } from '../launch/measure-run.js'
+import { raiseRefusal } from '../project/pending-journals.js'
+import { prepareRun, type RunContext } from '../launch/prepare-run.js'
+import { assertResumable, journalHeaderFor } from '../launch/resume.js'
+import { assertNotRemoved } from './removed-runs.js'
+import { readShardLabel, shardOfLeg, splitCases } from '../launch/shard.js'
+import { documentFromShards, fileOnce, resultsInSuiteOrder } from '../launch/sharded-run.js'
+
+/** One shard's store directory and the journal of the run it holds. */
+export interface ShardJournal {
+  store: string
+  pending: Pending
+  /** The shard count the run was started with. */
+  count: number
+  /** The shards whose legs this store holds. */
+  shards: number[]
+}
+
+export interface MergedRun {
+  suite: string
+  key: string
+  count: number
+  /** The store directories, in shard order. */
+  stores: string[]
+}
+
+/** The header fields every shard of one run shares; started_at, the lease and the shard are each leg's own. */
+const SHARED_FIELDS = ['created_at', 'config_hash', ...RESUME_CHECKED_FIELDS.filter((f) => f !== 'config_hash')] as const
+
+/** The pending sharded journals of a tenant in one shard's store directory. */
+export async function shardJournalsIn(storeDir: string, tenant: string): Promise<ShardJournal[]> {
+  const store = openStore({ store: storeDir })
+  const out: ShardJournal[] = []
+  for (const suite of await store.listSuites(tenant)) {
+    for (const pending of await store.pending(tenant, suite)) {
+      if (pending.finished) continue
+      if (pending.refusal !== undefined) raiseRefusal(pending.refusal)
+      const count = readShardLabel(pending.header?.shard)?.count
+      if (count === undefined) continue
+      out.push({ store: storeDir, pending, count, shards: [...new Set(pending.legs.map((leg) => shardOfLeg(leg, count)))].sort((a, b) => a - b) })
+    }
+  }
+  return out
+}
+
+/** Every check of a merge, across the given stores, before anything is filed; the runs to file. */
+export async function planMerge(tenant: string, storeDirs: readonly string[], target: Store): Promise<MergedRun[]> {
+  const bySuite = new Map<string, ShardJournal[]>()
+  for (const dir of storeDirs) {
+    const found = await shardJournalsIn(dir, tenant)
+    if (found.length === 0) {
+      throw new ShardMissingError(
+        `digline merge was refused: ${dir} holds no pending journal of a sharded run of tenant ${tenant}; nothing was filed`,
+        "Give `digline merge` the store directories the shards wrote (each shard's .digline, as its CI artifact holds it).",
+        [dir],
+      )
+    }
+    for (const journal of found) bySuite.set(journal.pending.suite, [...(bySuite.get(journal.pending.suite) ?? []), journal])
+  }
+  const runs: MergedRun[] = []
+  for (const [suite, journals] of [...bySuite].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const run = checkShards(suite, journals)
+    await assertNotRemoved(target, tenant, suite, run.key, 'merge')
+    runs.push(run)
+  }
+  return runs
+}
+
+function checkShards(suite: string, journals: ShardJournal[]): MergedRun {
+  const first = journals[0]!
+  for (const other of journals.slice(1)) assertSameRun(suite, first, other)
+  const { key } = first.pending
+  const count = first.count
+  const holders = new Map<number, ShardJournal[]>()
+  for (const j of journals) for (const shard of j.shards) holders.set(shard, [...(holders.get(shard) ?? []), j])
+  const owner = splitCases(Object.keys(first.pending.declared?.digests ?? {}), count)
+  const stores: string[] = []
+  for (let index = 1; index <= count; index++) {
+    const held = holders.get(index) ?? []
+    const label = `${index}/${count}`
+    if (held.length === 0) {
+      throw new ShardMissingError(
+        `digline merge was refused: no store given holds shard ${label} of run ${key} (suite ${suite}); nothing was filed`,
+        `Add the store directory of shard ${label} to \`digline merge\`, or run the shard (\`digline run --shard ${label}\` with the run's DIGLINE_CREATED_AT) first.`,
+        [label],
+      )
+    }
+    if (held.length > 1) {
+      throw new ShardTwiceError(
+        `digline merge was refused: shard ${label} of run ${key} (suite ${suite}) is held by ${held.map((j) => j.store).join(' and by ')}; nothing was filed`,
+        `Give the store directory of shard ${label} once, then run \`digline merge\` again.`,
+        [label],
+      )
+    }
+    const holder = held[0]!
+    const share = [...owner].filter(([, s]) => s === index).map(([id]) => id)
+    const journaled = share.filter((id) => holder.pending.done.has(id)).length
+    if (journaled < share.length) {
+      throw new ShardMissingError(
+        `digline merge was refused: shard ${label} of run ${key} (suite ${suite}) in ${holder.store} journaled ${journaled} of its ${share.length} case(s): it was stopped before it finished; nothing was filed`,
+        `Finish it where its journal is with \`digline run --resume ${key} --shard ${label}\`, then run \`digline merge\` again.`,
+        [label],
+      )
+    }
+    if (!stores.includes(holder.store)) stores.push(holder.store)
+  }
+  assertNoCaseTwice(suite, key, journals)
+  return { suite, key, count, stores }
+}
+
+function assertSameRun(suite: string, a: ShardJournal, b: ShardJournal): void {
+  const ha = a.pending.header!
+  const hb = b.pending.header!
+  const differs = (field: string, then: unknown, now: unknown) =>
+    new ShardsDisagreeError(
+      `digline merge was refused: the shards of suite ${suite} in ${a.store} and ${b.store} are not shards of one run: their ${field} differs (${canonicalJson(then)} and ${canonicalJson(now)}); nothing was filed`,
+      'Run every shard of a run from the same commit, config and DIGLINE_CREATED_AT, then merge the store directories of that one run.',
+      [field],
+    )
+  if (a.count !== b.count) throw differs('shard count', a.count, b.count)
+  for (const field of SHARED_FIELDS) if (canonicalJson(ha[field]) !== canonicalJson(hb[field])) throw differs(field, ha[field], hb[field])
+  // Both were read from line 2 of a leg in the suite's order, so equal declarations have equal JSON (cases_digest was compared above).
+  if (JSON.stringify(a.pending.declared) !== JSON.stringify(b.pending.declared)) throw differs('declared cases', a.pending.declared?.samples, b.pending.declared?.samples)
+}
+
+function assertNoCaseTwice(suite: string, key: string, journals: ShardJournal[]): void {
+  const seen = new Map<string, string>()
+  for (const j of journals) {
+    for (const id of j.pending.done.keys()) {
+      const before = seen.get(id)
+      if (before !== undefined) {
+        throw new CaseInTwoShardsError(
+          `digline merge was refused: case ${JSON.stringify(id)} of run ${key} (suite ${suite}) is journaled in ${before} and in ${j.store}, and a case belongs to one shard; nothing was filed`,
+          'Merge the store directories of one run, each once, as its shards wrote them.',
+          [id],
+        )
+      }
+      seen.set(id, j.store)
+    }
+  }
+}
+
+/** The observed identities of all shards together: the target's model, and every judge's. */
+export function mergeObserved(all: readonly Observed[]): Observed {
+  const judges = new Map<string, string>()
+  for (const o of all) for (const [name, model] of Object.entries(o.judge_models)) if (!judges.has(name)) judges.set(name, model)
+  const judge_models: Record<string, string> = {}
+  for (const name of [...judges.keys()].sort()) judge_models[name] = judges.get(name)!
+  return { target_model: all.find((o) => o.target_model !== null)?.target_model ?? null, judge_models }
+}
+
+export interface MergeRequest {
+  key: string
+  stores: readonly string[]
+}
+
+/**
+ * In the worker, with the suite as it is declared now: every shard's journal must match it (as a
+ * resume's must), then the run is built from all of them and filed in `target`.
+ */
+export async function fileMergedRun(suite: ResolvedSuite, ctx: RunContext, target: Store, request: MergeRequest): Promise<Measured> {
+  const journals: ShardJournal[] = []
+  for (const dir of request.stores) journals.push(...(await shardJournalsIn(dir, ctx.tenant)).filter((j) => j.pending.suite === suite.name && j.pending.key === request.key))
+  if (journals.length === 0) {
+    throw new ShardMissingError(
+      `digline merge found no journal of run ${request.key} (suite ${suite.name}) in ${request.stores.join(', ')}; nothing was filed`,
+      'Run `digline merge` with the store directories the shards wrote.',
+    )
+  }
+  const run = checkShards(suite.name, journals)
+  const prepared = await prepareRun(suite, ctx, undefined, { pending: journals[0]!.pending, keepErrors: true })
+  const now = journalHeaderFor(prepared, prepared.createdAt)
+  for (const j of journals.slice(1)) assertResumable(j.pending, now)
+  const done = new Map<string, CaseResult>()
+  for (const j of journals) for (const [id, result] of j.pending.done) done.set(id, result)
+  const { results, missing } = resultsInSuiteOrder(suite, done)
+  if (missing.length > 0) {
+    throw new ShardMissingError(
+      `digline merge was refused: run ${run.key} (suite ${suite.name}) has no journaled result for ${missing.length} case(s), first ${JSON.stringify(missing[0])}; nothing was filed`,
+      `Finish the shard that holds it with \`digline run --resume ${run.key} --shard i/${run.count}\`, then merge again.`,
+    )
+  }
+  const document = documentFromShards(prepared, results, mergeObserved(journals.map((j) => j.pending.observed)))
+  const filing = await fileOnce(target, document)
+  return { document, stored: filing.stored, thresholds: judgeThresholds(document.aggregates, document.rules) }
+}

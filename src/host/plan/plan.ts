@@ -1,0 +1,249 @@
+// `digline plan`: from the baseline's per-case results (and any later runs under the same rules),
+// how many cases and samples a run needs so that the pass-rate gate catches a drop of a given size
+// with a given power, the gate's false-alarm rate at that size, and the smallest rise of cost (or
+// tokens) per case the current suite can catch. Seeded simulation through the gate's own rule (ADR 0066).
+import type { BaselineDocument } from '../../document/baseline.js'
+import type { CaseResult, RunDocument } from '../../document/schema.js'
+import { requiredPasses } from '../../driver/execute.js'
+import { NoBaselineError, UsageError } from '../../errors.js'
+import { amountGateRate, passChance, passGateRate } from '../../stats/gate-power.js'
+import { seededRandom } from '../../stats/prng.js'
+import type { Store } from '../../store/contract.js'
+import { amountOf } from '../judge/amount-gates.js'
+
+export interface PlanOptions {
+  /** The drop of the pass rate to catch (absolute, 0..1). */
+  detect: number
+  /** The share of runs with that drop the gate should flag. */
+  power: number
+  seed: number
+  /** Simulated baseline/run pairs per figure (default 1000). */
+  repetitions?: number
+  /** The largest suite considered (default 5000 cases). */
+  maxCases?: number
+  /** Sample counts to size the suite for, beside the suite's own (default 1, 3, 5). */
+  samples?: readonly number[]
+}
+
+export interface PlanRow {
+  samples: number
+  /** Cases needed; null when even maxCases does not reach the power. */
+  cases: number | null
+  /** cases × samples: the target calls of one run. */
+  calls: number | null
+  /** At that size: the share of runs with the drop that the gate flags, and of unchanged runs. */
+  power: number | null
+  false_alarm: number | null
+}
+
+export interface AmountPlan {
+  gate: 'cost_per_case' | 'tokens_per_case'
+  cases: number
+  tolerance: number
+  /** The smallest relative rise per case caught with the asked power at the current size; null when even +400% is not. */
+  detectable_rise: number | null
+  power: number | null
+  /** The share of unchanged runs the gate flags at the current size. */
+  false_alarm: number | null
+  /** Why the figure could not be simulated; null when it was. */
+  unmeasured: string | null
+}
+
+export interface Plan {
+  suite: string
+  baseline: string
+  config_hash: string
+  seed: number
+  repetitions: number
+  /** The largest suite the search considered. */
+  max_cases: number
+  detect: number
+  power: number
+  /** The suite's pass-rate tolerance, which the simulated gate uses. */
+  tolerance: number
+  /** What the per-case estimates rest on. */
+  evidence: { runs: number; cases: number; samples: number; min_agreement: number; pass_rate: number }
+  /** The suite as it is: its cases and samples, and how its gate fares against the drop. */
+  current: PlanRow
+  /** Per sample count: the cases needed. */
+  options: PlanRow[]
+  amount: AmountPlan
+}
+
+const MAX_RISE = 4
+
+/** Per case of the baseline: its chance that one sample passes, pooled over the runs (Jeffreys: (passed + ½) / (samples + 1)). */
+function sampleRates(baseline: RunDocument, others: readonly RunDocument[]): Map<string, number> {
+  const counts = new Map<string, { passed: number; samples: number }>()
+  for (const r of baseline.results) if (r.verdict !== 'error') counts.set(r.case_id, { passed: r.passed_samples, samples: r.samples.length || baseline.rules.samples })
+  for (const doc of others) {
+    for (const r of doc.results) {
+      const c = counts.get(r.case_id)
+      if (c === undefined || r.verdict === 'error') continue
+      c.passed += r.passed_samples
+      c.samples += r.samples.length || doc.rules.samples
+    }
+  }
+  return new Map([...counts].map(([id, c]) => [id, (c.passed + 0.5) / (c.samples + 1)]))
+}
+
+const mean = (xs: readonly number[]): number => xs.reduce((s, x) => s + x, 0) / xs.length
+
+/** The per-sample cut that lowers the expected pass rate by exactly `detect` (bisection). */
+function droppedChances(rates: readonly number[], samples: number, required: number, detect: number): number[] {
+  const chances = (factor: number) => rates.map((q) => passChance(q * factor, samples, required))
+  const target = mean(chances(1)) - detect
+  let lo = 0
+  let hi = 1
+  for (let i = 0; i < 50; i++) {
+    const mid = (lo + hi) / 2
+    if (mean(chances(mid)) > target) hi = mid
+    else lo = mid
+  }
+  return chances(lo)
+}
+
+/** A seed per figure, so a figure does not depend on which figures were computed before it. */
+const seedFor = (seed: number, ...parts: number[]): number => parts.reduce((s, p) => (Math.imul(s ^ p, 0x9e3779b1) + 0x7f4a7c15) >>> 0, seed >>> 0)
+
+function sizeFor(rates: readonly number[], samples: number, minAgreement: number, options: Required<PlanOptions>, tolerance: number, current?: number): PlanRow {
+  const required = requiredPasses(minAgreement, samples)
+  const base = rates.map((q) => passChance(q, samples, required))
+  const worse = droppedChances(rates, samples, required, options.detect)
+  const powerAt = (cases: number) => passGateRate(seededRandom(seedFor(options.seed, samples, cases, 1)), { base, run: worse, cases, repetitions: options.repetitions, tolerance })
+  const alarmAt = (cases: number) => passGateRate(seededRandom(seedFor(options.seed, samples, cases, 2)), { base, run: base, cases, repetitions: options.repetitions, tolerance })
+  if (current !== undefined) return { samples, cases: current, calls: current * samples, power: powerAt(current), false_alarm: alarmAt(current) }
+  let lo = 1
+  let hi = 10
+  while (powerAt(hi) < options.power) {
+    if (hi >= options.maxCases) return { samples, cases: null, calls: null, power: null, false_alarm: null }
+    lo = hi
+    hi = Math.min(options.maxCases, hi * 2)
+  }
+  // Down to 2% of the answer: the power is itself an estimate, finer steps only chase its noise.
+  while (hi - lo > Math.max(1, Math.ceil(hi * 0.02))) {
+    const mid = Math.floor((lo + hi) / 2)
+    if (powerAt(mid) >= options.power) hi = mid
+    else lo = mid
+  }
+  return { samples, cases: hi, calls: hi * samples, power: powerAt(hi), false_alarm: alarmAt(hi) }
+}
+
+function tokensOf(result: CaseResult): number[] | undefined {
+  const out: number[] = []
+  for (const s of result.samples) {
+    if (s.usage === undefined) return undefined
+    out.push(s.usage.input_tokens + s.usage.output_tokens)
+  }
+  return out
+}
+
+/** Ratios of one measurement to its case's mean: per sample when there are several, else per run. */
+function wobbleOf(docs: readonly RunDocument[], gate: AmountPlan['gate'], samples: number): { wobble: number[]; perCase: number } | undefined {
+  const wobble: number[] = []
+  if (samples >= 2) {
+    for (const doc of docs)
+      for (const r of doc.results) {
+        const tokens = r.verdict === 'error' ? undefined : tokensOf(r)
+        const m = tokens === undefined ? 0 : mean(tokens)
+        if (m > 0) for (const t of tokens!) wobble.push(t / m)
+      }
+    return wobble.length === 0 ? undefined : { wobble, perCase: samples }
+  }
+  const perCase = new Map<string, number[]>()
+  for (const doc of docs)
+    for (const r of doc.results) {
+      const v = r.verdict === 'error' ? undefined : amountOf(gate, r)
+      if (v !== undefined) perCase.set(r.case_id, [...(perCase.get(r.case_id) ?? []), v])
+    }
+  for (const values of perCase.values()) {
+    const m = mean(values)
+    if (values.length >= 2 && m > 0) for (const v of values) wobble.push(v / m)
+  }
+  return wobble.length === 0 ? undefined : { wobble, perCase: 1 }
+}
+
+function amountPlan(baseline: RunDocument, others: readonly RunDocument[], options: Required<PlanOptions>): AmountPlan {
+  const judged = baseline.results.filter((r) => r.verdict !== 'error')
+  const gate: AmountPlan['gate'] = judged.length > 0 && judged.every((r) => r.target_cost !== undefined) ? 'cost_per_case' : 'tokens_per_case'
+  const tolerance = baseline.rules.tolerances[gate] ?? 0
+  const out: AmountPlan = { gate, cases: judged.length, tolerance, detectable_rise: null, power: null, false_alarm: null, unmeasured: null }
+  const amounts = judged.map((r) => amountOf(gate, r))
+  if (amounts.length === 0 || amounts.some((a) => a === undefined)) return { ...out, unmeasured: 'the baseline recorded no usage for some of its cases' }
+  const spread = wobbleOf([baseline, ...others], gate, baseline.rules.samples)
+  if (spread === undefined) {
+    return {
+      ...out,
+      unmeasured:
+        'with one sample per case and one run under these rules, nothing shows how much a case’s usage varies between runs; run the suite again under the same rules, or with samples ≥ 2',
+    }
+  }
+  const draw = { amounts: amounts as number[], ...spread, cases: judged.length, repetitions: options.repetitions, tolerance }
+  const rateAt = (rise: number, salt: number) => amountGateRate(seededRandom(seedFor(options.seed, Math.round(rise * 1e6), salt)), { ...draw, rise })
+  out.false_alarm = rateAt(0, 3)
+  if (rateAt(MAX_RISE, 4) < options.power) return out
+  let lo = 0
+  let hi = MAX_RISE
+  while (hi - lo > 0.0005) {
+    const mid = (lo + hi) / 2
+    if (rateAt(mid, 4) >= options.power) hi = mid
+    else lo = mid
+  }
+  const rise = Math.ceil(hi * 1000) / 1000
+  return { ...out, detectable_rise: rise, power: rateAt(rise, 4) }
+}
+
+/** The plan from what the store already holds: no I/O. */
+export function planFrom(baseline: BaselineDocument, others: readonly RunDocument[], options: PlanOptions): Plan {
+  const full: Required<PlanOptions> = { repetitions: 1000, maxCases: 5000, samples: [1, 3, 5], ...options }
+  const rates = sampleRates(baseline, others)
+  const { samples, min_agreement } = baseline.rules
+  const tolerance = baseline.rules.tolerances.pass_rate ?? 0
+  const values = [...rates.values()]
+  const counts = [...new Set([samples, ...full.samples])].sort((a, b) => a - b)
+  return {
+    suite: baseline.suite,
+    baseline: baseline.promoted_from,
+    config_hash: baseline.config_hash,
+    seed: full.seed,
+    repetitions: full.repetitions,
+    max_cases: full.maxCases,
+    detect: full.detect,
+    power: full.power,
+    tolerance,
+    evidence: { runs: 1 + others.length, cases: values.length, samples, min_agreement, pass_rate: baseline.aggregates.pass_rate ?? 0 },
+    current: sizeFor(values, samples, min_agreement, full, tolerance, values.length),
+    options: counts.map((k) => sizeFor(values, k, min_agreement, full, tolerance)),
+    amount: amountPlan(baseline, others, full),
+  }
+}
+
+/** Runs under the baseline's rules besides the baseline itself, newest first (at most this many). */
+const OTHER_RUNS = 9
+
+/** The plan for a suite of the store: its baseline, and its latest runs under the same rules. */
+export async function planSuite(store: Pick<Store, 'readBaseline' | 'listRuns' | 'readRun'>, tenant: string, suite: string, options: PlanOptions): Promise<Plan> {
+  const baseline = await store.readBaseline(tenant, suite)
+  if (baseline === undefined) {
+    throw new NoBaselineError(
+      `suite ${suite} of tenant ${tenant} has no baseline, so digline plan has no per-case results to size the suite from`,
+      `promote a run first: \`digline promote --suite ${suite} --run KEY\` (\`digline list --suite ${suite}\` lists the keys)`,
+      ['--suite'],
+    )
+  }
+  const passRate = baseline.aggregates.pass_rate ?? 0
+  if (options.detect >= passRate) {
+    throw new UsageError(`digline plan: a drop of ${options.detect} is not smaller than the pass rate of suite ${suite}'s baseline (${passRate})`, 'Pass a smaller --detect.', [
+      '--detect',
+    ])
+  }
+  const listing = await store.listRuns(tenant, suite)
+  const keys = listing.runs
+    .flatMap((r) =>
+      r.header !== undefined && r.header.config_hash === baseline.config_hash && r.header.rejudged_from === undefined && r.key !== baseline.promoted_from ? [r.key] : [],
+    )
+    .slice(-OTHER_RUNS)
+  const others: RunDocument[] = []
+  for (const key of keys) others.push(await store.readRun(tenant, suite, key))
+  return planFrom(baseline, others, options)
+}

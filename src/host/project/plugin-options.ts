@@ -1,0 +1,49 @@
+// The digline() plugin options, validated in one place for the plugin and the CLI.
+import { isAbsolute, resolve } from 'node:path'
+import { assertStoreAvailable, storeLocator } from '../../store/open-store.js'
+import { InvalidOptionsError } from '../../errors.js'
+import { isSafeSegment, SAFE_SEGMENT_RULE } from '../../suite/safe-segment.js'
+
+export interface DiglineOptions {
+  /** Who the runs belong to; one safe path segment. Required. */
+  tenant: string
+  /** Where the runs were made (default: DIGLINE_ENVIRONMENT, else "local"). */
+  environment?: string
+  /** The store: a directory relative to the Vitest root (default ".digline"); DIGLINE_STORE overrides it. */
+  store?: string
+  /** Files (relative to the Vitest root) that register onCase() hooks; loaded in every worker. */
+  hooks?: string[]
+}
+
+export interface ResolvedOptions {
+  tenant: string
+  environment: string
+  /** The store's locator (see storeLocator): an absolute directory, or a URL. */
+  storeRoot: string
+  /** Absolute paths of the hook files. */
+  hooks: string[]
+}
+
+export function resolveOptions(options: unknown, root: string, env: NodeJS.ProcessEnv = process.env): ResolvedOptions {
+  const opts = (options ?? {}) as Partial<DiglineOptions>
+  if (typeof opts !== 'object') throw invalid('the options', 'must be an object like { tenant: "acme" }', [])
+  if (!isSafeSegment(opts.tenant)) throw invalid('tenant', `must be one safe path segment (${SAFE_SEGMENT_RULE}); got ${JSON.stringify(opts.tenant)}`, ['tenant'])
+  const environment = opts.environment ?? (env.DIGLINE_ENVIRONMENT || 'local')
+  if (!isSafeSegment(environment)) throw invalid('environment', `must be one safe path segment (${SAFE_SEGMENT_RULE}); got ${JSON.stringify(environment)}`, ['environment'])
+  const store = opts.store ?? '.digline'
+  if (typeof store !== 'string' || store === '') throw invalid('store', 'must be a non-empty directory path', ['store'])
+  const hooks = opts.hooks ?? []
+  if (!Array.isArray(hooks) || hooks.some((h) => typeof h !== 'string' || h === '')) throw invalid('hooks', 'must be a list of file paths', ['hooks'])
+  const storeRoot = storeLocator(store, root, env)
+  assertStoreAvailable(storeRoot)
+  return {
+    tenant: opts.tenant,
+    environment,
+    storeRoot,
+    hooks: hooks.map((h) => (isAbsolute(h) ? h : resolve(root, h))),
+  }
+}
+
+function invalid(field: string, problem: string, path: string[]): InvalidOptionsError {
+  return new InvalidOptionsError(`digline() option ${field} was refused: ${problem}`, `Fix ${field} in the digline() plugin options of vitest.config.ts.`, path)
+}

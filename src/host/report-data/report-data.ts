@@ -1,0 +1,253 @@
+// What the report and the viewer show (SPEC §12), gathered from the store as plain data: per suite,
+// the chosen run with its interval, the comparison with the baseline, one row per case, the recent
+// runs and the promotions; and the runs still being written, from their journals. No HTML here.
+// Answers, inputs, expected values and reasons appear only when the run recorded responses.
+import type { RegisterEntry } from '../../document/baseline.js'
+import type { Aggregates, CaseResult, Interval, RunDocument, RunHeader } from '../../document/schema.js'
+import { judgeThresholds, type ThresholdMiss } from '../../driver/thresholds.js'
+import { RunNotFoundError } from '../../errors.js'
+import type { Store } from '../../store/contract.js'
+import type { Pending } from '../../store/journal.js'
+import { DIGLINE_VERSION } from '../../version.js'
+import { compareWithBaseline, type BaselineComparison } from '../judge/compare.js'
+import { resolveRunKey } from '../launch/run-key.js'
+import { statusOf, type SuiteStatus } from '../judge/suite-outcome.js'
+
+/** How many recent runs the history chart shows. */
+export const HISTORY_RUNS = 30
+
+export type Verdict = CaseResult['verdict']
+
+export interface TokenCount {
+  input_tokens: number
+  output_tokens: number
+}
+
+export interface CaseRow {
+  id: string
+  verdict: Verdict
+  /** The baseline's verdict of the same case; null when the baseline lacks it or there is no baseline. */
+  baseline: Verdict | null
+  flip: 'pass_to_fail' | 'fail_to_pass' | null
+  score: number | null
+  /** One entry per sample: did it pass. */
+  samples: boolean[]
+  error: { cause: string; message: string } | null
+  usage: TokenCount | null
+  judge_usage: TokenCount | null
+  /** Only when the run recorded responses. */
+  reason?: string | null
+  input?: unknown
+  expected?: unknown
+  answers?: unknown[]
+}
+
+export interface RunIdentity {
+  key: string
+  created_at: string
+  config_hash: string
+  environment: string
+  git_commit: string | null
+  digline_version: string
+  target_config: Record<string, unknown>
+  observed: RunHeader['observed']
+  judge_config: RunHeader['judge_config']
+  record_responses: boolean
+  rejudged_from: string | null
+}
+
+export interface HistoryPoint {
+  key: string
+  created_at: string
+  pass_rate: number | null
+  ci95: Interval | null
+  cases: number
+  replay: boolean
+  baseline: boolean
+}
+
+export interface SuiteReport {
+  suite: string
+  retired_at: string | null
+  run: RunIdentity
+  status: SuiteStatus
+  aggregates: Aggregates
+  misses: ThresholdMiss[]
+  rules: RunDocument['rules']
+  comparison: BaselineComparison | null
+  cases: CaseRow[]
+  history: HistoryPoint[]
+  register: RegisterEntry[]
+}
+
+export interface LiveRun {
+  suite: string
+  key: string
+  started_at: string | null
+  /** The cases the run declared; null when the journal does not say. */
+  declared: number | null
+  samples: number | null
+  /** A writer's lease holds: the run is being written now. */
+  writing: boolean
+  record_responses: boolean
+  cases: CaseRow[]
+  problem: string | null
+}
+
+export interface ReportData {
+  tenant: string
+  generated_at: string
+  digline_version: string
+  suites: SuiteReport[]
+  /** Suites that have no readable run, and why. */
+  skipped: { suite: string; reason: string }[]
+  live: LiveRun[]
+}
+
+export interface ReportRequest {
+  tenant: string
+  /** The suites to show; empty: every suite of the tenant. */
+  suites: readonly string[]
+  /** A key or `latest`; a key other than latest needs exactly one suite. */
+  run: string
+  /** Also read the pending journals (the viewer follows runs in progress). */
+  withLive?: boolean
+  /** Skip a named suite that has no run yet instead of refusing it (the viewer waits for its first run). */
+  skipEmpty?: boolean
+}
+
+function sumUsage(items: readonly (TokenCount | undefined)[]): TokenCount | null {
+  const present = items.filter((u): u is TokenCount => u !== undefined)
+  if (present.length === 0) return null
+  return { input_tokens: present.reduce((n, u) => n + u.input_tokens, 0), output_tokens: present.reduce((n, u) => n + u.output_tokens, 0) }
+}
+
+/** One case as the page shows it; the answers, input, expected value and reason only when recorded. */
+export function caseRow(result: CaseResult, recorded: boolean, baseline: Verdict | null): CaseRow {
+  const flip = baseline === 'pass' && result.verdict === 'fail' ? 'pass_to_fail' : baseline === 'fail' && result.verdict === 'pass' ? 'fail_to_pass' : null
+  const row: CaseRow = {
+    id: result.case_id,
+    verdict: result.verdict,
+    baseline,
+    flip,
+    score: result.score,
+    samples: result.samples.map((s) => s.pass),
+    error: result.error,
+    usage: sumUsage(result.samples.map((s) => s.usage)),
+    judge_usage: sumUsage(result.samples.flatMap((s) => s.scorers.map((sc) => sc.usage))),
+  }
+  if (recorded) {
+    row.reason = result.reason
+    row.input = result.input
+    row.expected = result.expected
+    row.answers = result.samples.map((s) => s.output)
+  }
+  return row
+}
+
+function identityOf(key: string, doc: RunDocument): RunIdentity {
+  return {
+    key,
+    created_at: doc.created_at,
+    config_hash: doc.config_hash,
+    environment: doc.environment,
+    git_commit: doc.git_commit ?? null,
+    digline_version: doc.digline_version,
+    target_config: doc.target_config,
+    observed: doc.observed,
+    judge_config: doc.judge_config,
+    record_responses: doc.record_responses,
+    rejudged_from: doc.rejudged_from ?? null,
+  }
+}
+
+async function suiteReport(store: Store, tenant: string, suite: string, runArg: string, register: RegisterEntry[]): Promise<SuiteReport> {
+  const key = await resolveRunKey(store, tenant, suite, runArg)
+  const doc = await store.readRun(tenant, suite, key)
+  const comparison = (await compareWithBaseline(store, doc)) ?? null
+  const baselineVerdicts = new Map<string, Verdict>()
+  if (comparison !== null && comparison.status !== 'unreadable') {
+    const baseline = await store.readBaseline(tenant, suite)
+    for (const r of baseline?.results ?? []) baselineVerdicts.set(r.case_id, r.verdict)
+  }
+  const thresholds = judgeThresholds(doc.aggregates, doc.rules)
+  const listing = await store.listRuns(tenant, suite)
+  const baselineKey = comparison !== null && comparison.status !== 'unreadable' ? comparison.baseline.key : null
+  const history: HistoryPoint[] = []
+  for (const listed of listing.runs.slice(-HISTORY_RUNS)) {
+    if (listed.header === undefined) continue
+    const a = listed.aggregates
+    history.push({
+      key: listed.key,
+      created_at: listed.header.created_at,
+      pass_rate: a?.pass_rate ?? null,
+      ci95: a?.pass_rate_ci95 ?? null,
+      cases: a?.cases ?? 0,
+      replay: listed.header.rejudged_from !== undefined,
+      baseline: listed.key === baselineKey,
+    })
+  }
+  return {
+    suite,
+    retired_at: (await store.retirementOf(tenant, suite))?.retired_at ?? null,
+    run: identityOf(key, doc),
+    status: statusOf(doc.aggregates, thresholds, comparison ?? undefined),
+    aggregates: doc.aggregates,
+    misses: thresholds.misses,
+    rules: doc.rules,
+    comparison,
+    cases: doc.results.map((r) => caseRow(r, doc.record_responses, baselineVerdicts.get(r.case_id) ?? null)),
+    history,
+    register: register.filter((e) => e.suite === suite),
+  }
+}
+
+function liveRunOf(pending: Pending): LiveRun {
+  const recorded = pending.header?.record_responses ?? false
+  return {
+    suite: pending.suite,
+    key: pending.key,
+    started_at: pending.header?.started_at ?? null,
+    declared: pending.declared === undefined ? null : Object.keys(pending.declared.digests).length,
+    samples: pending.declared?.samples ?? null,
+    writing: pending.leases.some((l) => l.live),
+    record_responses: recorded,
+    cases: [...pending.done.values()].map((r) => caseRow(r, recorded, null)),
+    problem: pending.refusal === undefined ? null : `${pending.refusal.name}: ${pending.refusal.message.split('\n')[0]}`,
+  }
+}
+
+/** The runs of the suites still being written or left unfinished, from their journals. */
+export async function liveRuns(store: Store, tenant: string, suites: readonly string[]): Promise<LiveRun[]> {
+  const out: LiveRun[] = []
+  for (const suite of suites) for (const pending of await store.pending(tenant, suite)) if (!pending.finished) out.push(liveRunOf(pending))
+  return out
+}
+
+/** Everything the report shows, read from the store; nothing is written. */
+export async function reportData(store: Store, request: ReportRequest): Promise<ReportData> {
+  const { tenant } = request
+  const named = request.suites.length > 0
+  const suites = named ? [...request.suites] : await store.listSuites(tenant)
+  if (request.run !== 'latest' && suites.length !== 1)
+    throw new RunNotFoundError(`--run ${request.run} names one run, but ${suites.length} suites were chosen`, 'Name its suite with `--suite S`, or pass `--run latest`.', ['--run'])
+  const register = await store.readRegister(tenant)
+  const reports: SuiteReport[] = []
+  const skipped: ReportData['skipped'] = []
+  for (const suite of suites) {
+    // a suite named by the user must have the run; one found by listing may hold only journals
+    if ((!named || request.skipEmpty === true) && (await store.latestKey(tenant, suite)) === undefined) {
+      skipped.push({ suite, reason: 'no run has been written yet' })
+      continue
+    }
+    reports.push(await suiteReport(store, tenant, suite, request.run, register))
+  }
+  return {
+    tenant,
+    generated_at: new Date().toISOString(),
+    digline_version: DIGLINE_VERSION,
+    suites: reports,
+    skipped,
+    live: request.withLive === true ? await liveRuns(store, tenant, suites) : [],
+  }
+}
