@@ -2,7 +2,7 @@
 // import only from its own layer or the layers below it, and a front end never imports another front
 // end or a store backend's insides.
 const LAYERS = [
-  ['base', '^src/(errors|version|exit-codes)\\.ts$'],
+  ['base', '^src/(errors/|(version|exit-codes)\\.ts$)'],
   ['suite', '^src/suite/'],
   ['document', '^src/document/'],
   ['stats', '^src/stats/'],
@@ -22,15 +22,34 @@ const forbidden = [
   },
   { name: 'src-never-imports-vitest', severity: 'error', from: { path: '^src/' }, to: { path: 'node_modules/(vitest|@vitest)/' } },
 ]
+// Each layer keeps the errors it raises in a leaf module, errors.ts, that imports only the errors
+// base. That is what lets the one registry, src/errors/catalogue.ts, sit at the lowest layer (every
+// layer recognises errors through it) and still collect every layer's errors (ADR 0140).
+const ERROR_MODULE = '^(src/|src/.+/|plugin/)errors\\.ts$'
+const ERROR_CATALOGUE = '^src/errors/catalogue\\.ts$'
 LAYERS.forEach(([name, path], index) => {
   const higher = LAYERS.slice(index + 1).map(([, p]) => p)
   forbidden.push({
     name: `layer-${name}-imports-only-below`,
     comment: `${name} may not import a layer above it, nor a front end`,
     severity: 'error',
-    from: { path },
+    from: { path, ...(name === 'base' ? { pathNot: ERROR_CATALOGUE } : {}) },
     to: { path: [...higher, ...FRONT_ENDS] },
   })
+})
+forbidden.push({
+  name: 'error-modules-are-leaves',
+  comment: "a layer's errors.ts imports only the errors base, so the catalogue may collect it from the lowest layer",
+  severity: 'error',
+  from: { path: ERROR_MODULE },
+  to: { pathNot: '^src/errors/base\\.ts$' },
+})
+forbidden.push({
+  name: 'error-catalogue-imports-only-error-modules',
+  comment: 'the catalogue reaches above the base layer only for the leaf errors.ts modules',
+  severity: 'error',
+  from: { path: ERROR_CATALOGUE },
+  to: { pathNot: [ERROR_MODULE, '^src/errors/base\\.ts$'] },
 })
 // The bin is how a person reaches every front end: its commands may import another front end's
 // entry module (src/<front end>/index.ts) and nothing behind it (ADR 0055).

@@ -2,7 +2,7 @@
 // reporter that owns the exit code.
 import type { Plugin } from 'vite'
 import type { Vitest } from 'vitest/node'
-import { InternalError, isDiglineError } from '../src/errors.js'
+import { InternalError, isDiglineError } from '../src/errors/base.js'
 import { resolveOptions, type DiglineOptions } from '../src/host/index.js'
 import { DiglineReporter } from './reporter.js'
 import { AnnotationFiler } from './annotation-filer.js'

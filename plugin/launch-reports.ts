@@ -2,7 +2,7 @@
 // reports ask for it (src/host/launch/launch-directive.ts): its bill or refusal on a plan-only launch, each
 // settled case and the outcome on a run. Without reports, every method here does nothing.
 import type { OnCase } from '../src/document/case-progress.js'
-import { isDiglineError } from '../src/errors.js'
+import { isDiglineError } from '../src/errors/base.js'
 import { decodeReports } from '../src/host/index.js'
 import { appendReport } from '../src/host/index.js'
 import type { LaunchedSuite } from '../src/host/index.js'

@@ -1,5 +1,5 @@
 // What the main process hands every worker through project.provide('digline', …).
-import type { DiglineErrorData } from '../src/errors.js'
+import type { DiglineErrorData } from '../src/errors/base.js'
 import type { SuiteOutcome, CaseLine } from '../src/host/index.js'
 import type { Annotation } from './case-annotations.js'
 

@@ -3,7 +3,7 @@
 // (atomic across Vitest workers). The claim holds the claiming file's path, so the refusal names both.
 import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
-import { DuplicateSuiteNameError } from '../src/errors.js'
+import { DuplicateSuiteNameError } from './errors.js'
 
 export interface SuiteClaim {
   /** Whether another file tried to declare the same suite after this one claimed it. */

@@ -1,7 +1,8 @@
 // The exit codes (SPEC §5): what each means, which outranks which, and the one translation of
 // verdicts, errors and child processes into them. Every front end (the reporter, the CLI, the
 // commands that launch Vitest) and every text that explains the codes reads them from here.
-import { diglineErrorKind, type ExitCode } from './errors.js'
+import { diglineErrorKind } from './errors/recognise.js'
+import { type ExitCode } from './errors/base.js'
 
 export type { ExitCode }
 

@@ -1,4 +1,4 @@
-import type { ExitCode } from '../errors.js'
+import type { ExitCode } from '../errors/base.js'
 
 export interface CliIo {
   cwd: string

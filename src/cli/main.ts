@@ -1,6 +1,7 @@
 // The CLI as a function: argv in, exit code out. bin.ts is the only place that exits the process.
 import pc from 'picocolors'
-import { diglineErrorKind, UsageError } from '../errors.js'
+import { diglineErrorKind } from '../errors/recognise.js'
+import { UsageError } from '../host/index.js'
 import { exitCodeForError, exitCodesLine, type ExitCode } from '../exit-codes.js'
 import type { CliIo, Command } from './command.js'
 import { runCommand } from './commands/run.js'

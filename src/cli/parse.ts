@@ -1,6 +1,6 @@
 // Argument parsing for every command: node:util parseArgs, with refusals that name the command.
 import { parseArgs, type ParseArgsConfig } from 'node:util'
-import { UsageError } from '../errors.js'
+import { UsageError } from '../host/index.js'
 
 export type Options = NonNullable<ParseArgsConfig['options']>
 

@@ -1,7 +1,8 @@
 // The driver: asks the target for every sample of every case, scores each answer with every scorer,
 // and turns the scores into case verdicts. It touches nothing but the target and scorers it is
 // handed; the per-case hook (the journal) is how anything leaves it before the run ends.
-import { InternalError, ObservedIdentityChangedError } from '../errors.js'
+import { InternalError } from '../errors/base.js'
+import { ObservedIdentityChangedError } from './errors.js'
 import { preview } from '../suite/preview.js'
 import type { CaseResult, ErrorCause, Observed, SampleResult, ScorerScore } from '../document/schema.js'
 import { redactor } from '../models/redaction.js'

@@ -1,7 +1,7 @@
 // The models a run actually talked to. One run measures one system: the first model id a target or
 // a judge reports is pinned for the rest of the run (or seeded from the journal on a resume), and a
 // different id afterwards is refused so that the case errors instead of averaging two systems.
-import { ObservedIdentityChangedError } from '../errors.js'
+import { ObservedIdentityChangedError } from './errors.js'
 import type { Observed } from '../document/schema.js'
 
 const NEXT = 'Pin the model id instead of an alias, or evaluate each model as its own run.'

@@ -1,7 +1,7 @@
 // How a tool answers: structured content plus the same JSON as text, or a tool error that carries a
 // refusal's name and the words the CLI prints.
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
-import { diglineErrorKind } from '../errors.js'
+import { diglineErrorKind } from '../errors/recognise.js'
 
 export function answer(data: Record<string, unknown>): CallToolResult {
   return { content: [{ type: 'text', text: JSON.stringify(data, null, 2) }], structuredContent: data }

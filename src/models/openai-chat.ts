@@ -2,7 +2,7 @@
 // vLLM, Ollama, llama.cpp, OpenRouter…), called through the official `openai` SDK with its own
 // retries off: digline retries, caps and counts every attempt itself.
 import type { ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions'
-import { MissingApiKeyError } from '../errors.js'
+import { MissingApiKeyError } from './errors.js'
 import type { JsonObject } from '../suite/types.js'
 import type { ChatModel, ChatReply, ChatRequest, JsonReplyFormat } from './chat-model.js'
 import { callWithRetries, describeError, isNetworkError, newStats, statusFailure, type Failure } from './model-call.js'

@@ -1,7 +1,7 @@
 // The provider SDKs are optional peer dependencies: checked when an adapter is created (so a missing
 // one is refused before any call); each adapter imports its SDK itself at the first call.
 import { createRequire } from 'node:module'
-import { MissingPeerDependencyError } from '../errors.js'
+import { MissingPeerDependencyError } from './errors.js'
 
 const INSTALL = { openai: 'npm install -D openai@6', ai: 'npm install -D ai@6 (with a provider such as @ai-sdk/openai@3)' } as const
 

@@ -1,6 +1,6 @@
 // How often and how long a model call is tried again: exponential backoff with jitter, a
 // Retry-After honoured when the provider sends one, and a ceiling the suite sets.
-import { InvalidModelOptionsError } from '../errors.js'
+import { InvalidModelOptionsError } from './errors.js'
 
 export interface RetryOptions {
   /** Attempts in all, the first included (default 5; 1 turns retries off). */

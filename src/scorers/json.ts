@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { InvalidSuiteError } from '../errors.js'
+import { InvalidSuiteError } from '../suite/errors.js'
 import type { JsonObject, ScorerObject } from '../suite/types.js'
 import { preview } from './reason-text.js'
 import { describeZodError } from '../suite/issue-sentence.js'

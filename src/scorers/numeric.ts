@@ -1,4 +1,4 @@
-import { InvalidSuiteError } from '../errors.js'
+import { InvalidSuiteError } from '../suite/errors.js'
 import type { ScorerObject } from '../suite/types.js'
 import { kindOf, preview, quoteIf } from './reason-text.js'
 

@@ -6,7 +6,7 @@
 // The contract suite (test/store/contract/) holds every backend to it; open-store.ts opens one.
 import type { BaselineDocument, RegisterEntry } from '../document/baseline.js'
 import type { Aggregates, RunDocument, RunHeader } from '../document/schema.js'
-import type { DiglineErrorData } from '../errors.js'
+import type { DiglineErrorData } from '../errors/base.js'
 import type { Journal, JournalHeader, Pending } from './journal.js'
 import type { Removal, RemovalNotice } from './removal.js'
 import type { CacheEntry } from '../suite/cache-key.js'

@@ -1,7 +1,7 @@
 // The bounds the readers of headers use, enforced first by the writers: a header that would not fit
 // the prefix a reader takes is refused at start, before any call, so nothing digline writes is
 // unlistable or undeletable by digline (SPEC §4).
-import { HeaderTooLargeError } from '../errors.js'
+import { HeaderTooLargeError } from './errors.js'
 import type { RunHeader } from '../document/schema.js'
 import { documentHeaderBytes } from '../document/serialize.js'
 import { HEADER_PREFIX_LIMIT_BYTES } from './file/header-reader.js'

@@ -22,36 +22,26 @@ export { cacheKeyOf, cacheKeyParts, type CacheEntry, type CacheKeyParts, type Ca
 export { REMOVAL_RECORD_VERSION, removalRecordSchema, type Removal, type RemovalNotice, type RemovalRecord, type RemovedRun, type RunRef } from './removal.js'
 export { nodeFsLayer, type FilePrefix, type FileHandle, type FsLayer } from './file/fs-layer.js'
 export { readRunHeader, HEADER_PREFIX_BYTES, HEADER_PREFIX_LIMIT_BYTES, type RunHeaderRead } from './file/header-reader.js'
+export { DiglineError, DiglineFailure, DiglineRefusal, InternalError, isDiglineError, type DiglineErrorData, type ExitCode } from '../errors/base.js'
+export { DirectoryUnreadableError, PromotionInProgressError } from './file/errors.js'
+export { FAILURES, INTERNAL_ERRORS, REFUSALS } from '../errors/catalogue.js'
 export {
-  DiglineError,
-  DiglineFailure,
-  DiglineRefusal,
-  DirectoryUnreadableError,
-  FAILURES,
-  INTERNAL_ERRORS,
-  InternalError,
   LiveRunError,
   MisfiledRunError,
-  PathRefusedError,
   PromotedRunError,
-  PromotionInProgressError,
   ReplacingMismatchError,
   ReplacingRequiredError,
-  REFUSALS,
   RunNotFoundError,
   RunRemovedError,
   StoreWriteError,
   SuiteMismatchError,
-  TeamStoreSchemaTooNewError,
-  TeamStoreUnreachableError,
   TenantMismatchError,
   UnknownSchemaVersionError,
   UnreadableRunError,
-  diglineErrorKind,
-  isDiglineError,
-  type DiglineErrorData,
-  type ExitCode,
-} from '../errors.js'
+} from './errors.js'
+export { PathRefusedError } from '../suite/errors.js'
+export { TeamStoreSchemaTooNewError, TeamStoreUnreachableError } from './postgres/errors.js'
+export { diglineErrorKind } from '../errors/recognise.js'
 export {
   HEADER_KEYS,
   SCHEMA_VERSION,

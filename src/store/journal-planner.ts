@@ -3,7 +3,7 @@
 // their lines, so the journal's schema and its checks are one definition.
 import { dirname, join } from 'node:path'
 import type { CaseResult, ErrorCause, Observed } from '../document/schema.js'
-import { CorruptJournalError, UnknownJournalVersionError } from '../errors.js'
+import { CorruptJournalError, UnknownJournalVersionError } from './errors.js'
 import { canonicalJson } from '../suite/hashing.js'
 import { keyFor } from '../suite/keys.js'
 import { decodeLine, sniffUnknownVersion, type DecodedLine } from './journal-format.js'

@@ -2,7 +2,7 @@
 // per finished case, so a killed run can be finished without paying twice for what it judged.
 import type { CaseResult, ErrorCause, Observed } from '../document/schema.js'
 import type { CaseProgress } from '../document/case-progress.js'
-import type { DiglineErrorData } from '../errors.js'
+import type { DiglineErrorData } from '../errors/base.js'
 
 /** 2: the writer's lease replaces host and pid; every record is bound to its run; line 2 declares the cases. */
 export const JOURNAL_VERSION = 2

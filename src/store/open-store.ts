@@ -2,7 +2,7 @@
 // backend. A directory path opens the embedded file store; a `postgres://` or `postgresql://` URL
 // opens the team store on PostgreSQL (docs/team-store.md). Every front end gets its store here.
 import { isAbsolute, resolve } from 'node:path'
-import { InvalidOptionsError } from '../errors.js'
+import { InvalidOptionsError } from '../suite/errors.js'
 import type { Store } from './contract.js'
 import { FileResultStore } from './file/store.js'
 import { describeServer } from './postgres/connection.js'

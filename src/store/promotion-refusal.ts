@@ -1,7 +1,7 @@
 // What both backends refuse of a promotion before and at its compare-and-swap, in the same words
 // whatever the store: a request that is not one, and a baseline other than the one it expected.
 import type { BaselineDocument } from '../document/baseline.js'
-import { ReplacingMismatchError, ReplacingRequiredError, UnreadableBaselineError } from '../errors.js'
+import { ReplacingMismatchError, ReplacingRequiredError, UnreadableBaselineError } from './errors.js'
 import { assertSafeSegment } from '../suite/assert-safe-segment.js'
 import type { PromotionRequest } from './contract.js'
 

@@ -1,6 +1,6 @@
 // What a delete returns, and the removal record it leaves per removed run (docs/adr/0014).
 import { z } from 'zod'
-import { RunRemovedError } from '../errors.js'
+import { RunRemovedError } from './errors.js'
 
 /** A run as the store addresses it; `key` is always the run's own key, never a file's name. */
 export interface RunRef {

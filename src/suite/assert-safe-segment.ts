@@ -1,5 +1,5 @@
 // The refusal for a tenant, suite or key that is not one safe path segment, raised before any I/O.
-import { PathRefusedError } from '../errors.js'
+import { PathRefusedError } from './errors.js'
 import { isSafeSegment, SAFE_SEGMENT_RULE } from './safe-segment.js'
 
 export type SegmentKind = 'tenant' | 'suite' | 'key' | 'case'

@@ -2,7 +2,7 @@
 // target's declared config, the sample index and the artifacts are all unchanged. Every part that
 // could hold a secret (a config value, an input) enters only as a sha256 digest, and the parts'
 // digests are kept with the entry so that a miss can be explained part by part.
-import { PathRefusedError } from '../errors.js'
+import { PathRefusedError } from './errors.js'
 import { canonicalJson, sha256Hex } from './hashing.js'
 import type { JsonObject, TokenUsage } from './types.js'
 

@@ -1,4 +1,4 @@
-import { InvalidOptionsError } from '../errors.js'
+import { InvalidOptionsError } from './errors.js'
 
 const CREATED_AT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})\.\d{6}Z$/
 const KEY = /^(\d{8}T\d{12}Z)-([0-9a-f]{12})$/

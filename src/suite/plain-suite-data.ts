@@ -1,6 +1,6 @@
 // SPEC §4: every value of a suite that enters a hash or a document is plain JSON data, refused by
 // name and path before any call when it is not.
-import { InvalidSuiteError } from '../errors.js'
+import { InvalidSuiteError } from './errors.js'
 import { describeNotPlain, findNotPlain, readablePath, type NotPlain } from './plain-data.js'
 import type { ResolvedScorer, SuiteDefinition } from './types.js'
 

@@ -1,6 +1,6 @@
 // Validates a suite definition and turns it into the one shape the driver and the host use.
 import { z } from 'zod'
-import { InvalidSuiteError } from '../errors.js'
+import { InvalidSuiteError } from './errors.js'
 import { configHash, casesDigest } from './hashing.js'
 import { refuseNotPlainSuiteData } from './plain-suite-data.js'
 import { isSafeSegment, SAFE_SEGMENT_RULE } from './safe-segment.js'

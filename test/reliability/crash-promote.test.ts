@@ -5,7 +5,7 @@
 import { copyFileSync, existsSync, unlinkSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { UnreadableRegisterError } from '../../src/errors.js'
+import { UnreadableRegisterError } from '../../src/store/errors.js'
 import { promoteRun, type Promotion } from '../../src/host/lifecycle/promote.js'
 import { FileResultStore } from '../../src/store/file/store.js'
 import type { FsLayer } from '../../src/store/file/fs-layer.js'

@@ -4,7 +4,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, 
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { PathRefusedError, StoreWriteError } from '../../src/errors.js'
+import { PathRefusedError } from '../../src/suite/errors.js'
+import { StoreWriteError } from '../../src/store/errors.js'
 import {
   appendLineDurably,
   ensureDirectory,

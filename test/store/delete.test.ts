@@ -5,17 +5,9 @@ import { spawn } from 'node:child_process'
 import { hostname } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import {
-  DirectoryUnreadableError,
-  LiveRunError,
-  MisfiledRunError,
-  PathRefusedError,
-  PromotedRunError,
-  RunRemovedError,
-  SuiteMismatchError,
-  UnknownSchemaVersionError,
-  UnreadableRunError,
-} from '../../src/errors.js'
+import { DirectoryUnreadableError } from '../../src/store/file/errors.js'
+import { LiveRunError, MisfiledRunError, PromotedRunError, RunRemovedError, SuiteMismatchError, UnknownSchemaVersionError, UnreadableRunError } from '../../src/store/errors.js'
+import { PathRefusedError } from '../../src/suite/errors.js'
 import { FileResultStore } from '../../src/store/file/store.js'
 import { nodeFsLayer } from '../../src/store/file/fs-layer.js'
 import { serializeRun } from '../../src/document/serialize.js'

@@ -4,7 +4,7 @@
 import { existsSync, mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { HeaderTooLargeError } from '../../src/errors.js'
+import { HeaderTooLargeError } from '../../src/store/errors.js'
 import { measureRun } from '../../src/host/launch/measure-run.js'
 import { prepareRun } from '../../src/host/launch/prepare-run.js'
 import { exact } from '../../src/scorers/exact.js'

@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { StoreWriteError } from '../../src/errors.js'
+import { StoreWriteError } from '../../src/store/errors.js'
 import { FileJournal } from '../../src/store/file/journal.js'
 import { nodeFsLayer } from '../../src/store/file/fs-layer.js'
 import { encodeDeclared, encodeHeader } from '../../src/store/journal-format.js'

@@ -5,7 +5,7 @@ import { mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, unlinkSync, w
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { serializeRun } from '../../src/document/serialize.js'
-import { PathRefusedError } from '../../src/errors.js'
+import { PathRefusedError } from '../../src/suite/errors.js'
 import { FileResultStore } from '../../src/store/file/store.js'
 import { nodeFsLayer } from '../../src/store/file/fs-layer.js'
 import { StorePaths } from '../../src/store/file/paths.js'

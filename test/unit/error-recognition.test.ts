@@ -1,7 +1,11 @@
 // digline's errors are recognised by what they are (an own brand and a name its tables own), never by
 // their name alone, and data that crossed a process boundary is rebuilt into its real class.
 import { describe, expect, test } from 'vitest'
-import { diglineErrorKind, InternalError, isRefusal, PathRefusedError, reviveError, StoreWriteError, UsageError } from '../../src/errors.js'
+import { diglineErrorKind, isRefusal, reviveError } from '../../src/errors/recognise.js'
+import { InternalError } from '../../src/errors/base.js'
+import { PathRefusedError } from '../../src/suite/errors.js'
+import { StoreWriteError } from '../../src/store/errors.js'
+import { UsageError } from '../../src/host/errors.js'
 import { exitCodeForChild, exitCodeForError, exitCodeForLaunch, exitCodesLine, worstExitCode } from '../../src/exit-codes.js'
 
 /** What Vitest's worker → main serialization leaves of an error: its own enumerable data. */

@@ -1,13 +1,51 @@
-// REFUSALS is complete: every refusal class is in it, every failure in FAILURES, and the generated
-// docs/refusals.md says what the tables say.
-import { readFileSync } from 'node:fs'
+// REFUSALS is complete: every error class digline defines lives in a layer's errors.ts, every such
+// module's refusals are in REFUSALS, its failures in FAILURES, and the generated docs/refusals.md
+// says what the tables say (ADR 0140).
+import { readdirSync, readFileSync } from 'node:fs'
+import { join, relative } from 'node:path'
 import { expect, test } from 'vitest'
-import * as errors from '../../src/errors.js'
-import { DiglineError, DiglineFailure, DiglineRefusal, FAILURES, INTERNAL_ERRORS, REFUSALS } from '../../src/errors.js'
+import { DiglineError, DiglineFailure, DiglineRefusal } from '../../src/errors/base.js'
+import { FAILURES, INTERNAL_ERRORS, REFUSALS } from '../../src/errors/catalogue.js'
+import { isRefusal } from '../../src/errors/recognise.js'
+import { PathRefusedError } from '../../src/suite/errors.js'
 import { exitCodeForError } from '../../src/exit-codes.js'
 import { renderRefusalsDoc } from '../../scripts/refusals-doc.js'
 
-const classes = Object.entries(errors).filter(([, v]) => typeof v === 'function' && v.prototype instanceof Error) as [string, new (...a: never[]) => Error][]
+const ROOT = new URL('../../', import.meta.url).pathname
+const sourceFiles = (dir: string): string[] =>
+  readdirSync(join(ROOT, dir), { withFileTypes: true, recursive: true })
+    .filter((e) => e.isFile() && e.name.endsWith('.ts') && !e.name.endsWith('.d.ts'))
+    .map((e) => relative(ROOT, join(e.parentPath, e.name)))
+const SOURCES = [...sourceFiles('src'), ...sourceFiles('plugin')]
+const isErrorModule = (file: string): boolean => file === 'src/errors/base.ts' || /^(src\/(.+\/)?|plugin\/)errors\.ts$/.test(file)
+const ERROR_MODULES = SOURCES.filter(isErrorModule)
+
+/** Every class exported by every layer's errors.ts (and the base), found on disk, not in the catalogue. */
+const classes: [string, new (...a: never[]) => Error][] = []
+for (const file of ERROR_MODULES) {
+  const module = (await import(join(ROOT, file))) as Record<string, unknown>
+  for (const [name, value] of Object.entries(module))
+    if (typeof value === 'function' && value.prototype instanceof Error) classes.push([name, value as new (...a: never[]) => Error])
+}
+
+test("every error class of digline is defined in a layer's errors.ts, and every class defined there is exported", () => {
+  const defined = SOURCES.flatMap((file) =>
+    [...readFileSync(join(ROOT, file), 'utf8').matchAll(/^(export )?(abstract )?class (\w+) extends (DiglineError|DiglineRefusal|DiglineFailure|InternalError)\b/gm)].map((m) => ({
+      file,
+      name: m[3]!,
+      exported: m[1] !== undefined,
+    })),
+  )
+  expect(defined.filter((d) => !isErrorModule(d.file)).map((d) => `${d.file}: ${d.name}`)).toEqual([])
+  expect(defined.filter((d) => !d.exported).map((d) => `${d.file}: ${d.name}`)).toEqual([])
+  expect(defined.map((d) => d.name).sort()).toEqual(
+    classes
+      .filter(([n]) => n !== 'DiglineError')
+      .map(([n]) => n)
+      .sort(),
+  )
+  expect(new Set(classes.map(([n]) => n)).size).toBe(classes.length)
+})
 
 test('every exported refusal class is in REFUSALS under its own name, and nothing else is', () => {
   const refusals = classes
@@ -58,14 +96,14 @@ test('every exported internal error class is in INTERNAL_ERRORS, exits 2 and ask
 })
 
 test('a refusal is recognised after crossing a process boundary as plain data', () => {
-  const data = JSON.parse(JSON.stringify(new errors.PathRefusedError('x', 'y').toData()))
-  expect(errors.isRefusal(data)).toBe(true)
+  const data = JSON.parse(JSON.stringify(new PathRefusedError('x', 'y').toData()))
+  expect(isRefusal(data)).toBe(true)
   expect(exitCodeForError(data)).toBe(64)
   expect(exitCodeForError(new Error('plain'))).toBe(2)
 })
 
 test('docs/refusals.md is the generated one (npm run refusals:docs)', () => {
-  expect(readFileSync(new URL('../../docs/refusals.md', import.meta.url), 'utf8')).toBe(renderRefusalsDoc(errors))
+  expect(readFileSync(new URL('../../docs/refusals.md', import.meta.url), 'utf8')).toBe(renderRefusalsDoc({ REFUSALS, FAILURES, INTERNAL_ERRORS }))
 })
 
 test('DIGLINE_VERSION follows package.json', async () => {

@@ -1,4 +1,4 @@
-import { UsageError } from '../../errors.js'
+import { UsageError } from '../../host/index.js'
 import { digestArtifacts } from '../../host/index.js'
 import { explainCacheMiss, formatCacheWhy } from '../../host/index.js'
 import { openProject } from '../../host/index.js'

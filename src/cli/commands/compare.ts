@@ -1,4 +1,4 @@
-import { UsageError } from '../../errors.js'
+import { UsageError } from '../../host/index.js'
 import { compareWithBaseline } from '../../host/index.js'
 import { formatOutcome } from '../../host/index.js'
 import { formatLaunchMarkdown } from '../../host/index.js'

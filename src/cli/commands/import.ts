@@ -1,4 +1,4 @@
-import { UsageError } from '../../errors.js'
+import { UsageError } from '../../host/index.js'
 import { importRuns } from '../../host/index.js'
 import { openProject } from '../../host/index.js'
 import { PROJECT_HELP, type Command } from '../command.js'

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path'
-import { ResumedSuiteNotDeclaredError, UsageError } from '../../errors.js'
+import { ResumedSuiteNotDeclaredError, UsageError } from '../../host/index.js'
 import { exitCodesLine } from '../../exit-codes.js'
 import { encodeDirective } from '../../host/index.js'
 import { planMerge } from '../../host/index.js'

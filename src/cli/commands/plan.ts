@@ -1,4 +1,4 @@
-import { UsageError } from '../../errors.js'
+import { UsageError } from '../../host/index.js'
 import { openProject } from '../../host/index.js'
 import { formatPlan } from '../../host/index.js'
 import { planSuite } from '../../host/index.js'

@@ -1,5 +1,5 @@
 import { relative } from 'node:path'
-import { SuiteNotDeclaredError } from '../../errors.js'
+import { SuiteNotDeclaredError } from '../../host/index.js'
 import { collectSuiteManifest } from '../../host/index.js'
 import { vitestBin } from '../../host/index.js'
 import { filedReplay, rejudgeSource } from '../../host/index.js'

@@ -1,6 +1,6 @@
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs'
 import { dirname, relative, resolve } from 'node:path'
-import { ReportWriteError } from '../../errors.js'
+import { ReportWriteError } from '../errors.js'
 import { formatReportSummary, workflowRunPage } from '../../host/index.js'
 import { openProject } from '../../host/index.js'
 import { reportData } from '../../host/index.js'

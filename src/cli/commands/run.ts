@@ -1,7 +1,7 @@
 import { isKey } from '../../suite/keys.js'
 import { chooseResume, type ResumeChoice } from '../../host/index.js'
 import { collectSuiteManifest } from '../../host/index.js'
-import { ResumedSuiteNotDeclaredError, ResumeFilteredError, ShardWithoutCreatedAtError, UsageError } from '../../errors.js'
+import { ResumedSuiteNotDeclaredError, ResumeFilteredError, ShardWithoutCreatedAtError, UsageError } from '../../host/index.js'
 import { launchVitest } from '../../host/index.js'
 import { decodeShard, encodeDirective, encodeShard } from '../../host/index.js'
 import { parseShard, shardLabel } from '../../host/index.js'

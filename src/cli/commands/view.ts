@@ -1,4 +1,5 @@
-import { ViewHostRefusedError, UsageError } from '../../errors.js'
+import { ViewHostRefusedError } from '../errors.js'
+import { UsageError } from '../../host/index.js'
 import { openProject } from '../../host/index.js'
 import { reportData } from '../../host/index.js'
 import { startViewServer, VIEW_HOST } from '../../report/index.js'

@@ -1,7 +1,7 @@
 // Whether a launch of a suite uses the response cache: DIGLINE_CACHE (0 or 1; `digline run --no-cache`
 // sets 0) wins, then the suite's own `cache` option, then the default: on under `vitest --watch`,
 // where a saved scorer should cost no calls, and off otherwise.
-import { InvalidOptionsError } from '../../errors.js'
+import { InvalidOptionsError } from '../../suite/errors.js'
 import type { ResolvedSuite } from '../../suite/types.js'
 
 export const CACHE_ENV = 'DIGLINE_CACHE'

@@ -1,6 +1,6 @@
 // `digline cache why`: which part of a case's cache key changed since its answer was cached, so a
 // miss can be explained (input, target config, sample, artifacts) instead of guessed at.
-import { SuiteNotDeclaredError, UsageError } from '../../errors.js'
+import { SuiteNotDeclaredError, UsageError } from '../errors.js'
 import type { Store } from '../../store/contract.js'
 import { CACHE_KEY_PARTS, cacheKeyOf, cacheKeyParts, type CacheEntry, type CacheKeyParts, type CaseCacheSubject } from '../../suite/cache-key.js'
 import { assertSafeSegment } from '../../suite/assert-safe-segment.js'

@@ -2,7 +2,8 @@
 // shared cases with its 95% interval, the flipped cases, and whether it regressed (ADR 0010).
 import type { BaselineDocument } from '../../document/baseline.js'
 import type { Aggregates, CaseResult, RunDocument } from '../../document/schema.js'
-import { isDiglineError, UnreadableBaselineError, type DiglineErrorData } from '../../errors.js'
+import { isDiglineError, type DiglineErrorData } from '../../errors/base.js'
+import { UnreadableBaselineError } from '../../store/errors.js'
 import { differenceOf, pairCases, passValue, scoreValue, type PairedDifference } from '../../stats/paired-difference.js'
 import { dropBeyond } from '../../stats/gate-rule.js'
 import type { Store } from '../../store/contract.js'

@@ -4,15 +4,10 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import {
-  BillNotAcknowledgedError,
-  LaunchNotPlannedError,
-  ResumedSuiteNotDeclaredError,
-  SuiteNotDeclaredError,
-  reviveError,
-  type DiglineErrorData,
-  type ExitCode,
-} from '../../errors.js'
+import { BillNotAcknowledgedError, LaunchNotPlannedError, ResumedSuiteNotDeclaredError } from './errors.js'
+import { SuiteNotDeclaredError } from '../errors.js'
+import { reviveError } from '../../errors/recognise.js'
+import { type DiglineErrorData, type ExitCode } from '../../errors/base.js'
 import type { Store } from '../../store/contract.js'
 import { assertSafeSegment } from '../../suite/assert-safe-segment.js'
 import { chooseResume } from './choose-resume.js'

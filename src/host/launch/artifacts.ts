@@ -3,7 +3,7 @@ import { createReadStream } from 'node:fs'
 import { stat } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import fg from 'fast-glob'
-import { InvalidSuiteError } from '../../errors.js'
+import { InvalidSuiteError } from '../../suite/errors.js'
 
 /**
  * path → sha256 of each declared artifact, relative to the project root. A plain path names one file;

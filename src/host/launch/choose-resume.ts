@@ -1,5 +1,5 @@
 // `digline run --resume [KEY]`: which pending journal of which suite each launch finishes.
-import { NoPendingJournalError } from '../../errors.js'
+import { NoPendingJournalError } from '../errors.js'
 import type { Pending } from '../../store/journal.js'
 import type { Store } from '../../store/contract.js'
 import { assertNoLiveWriter, raiseRefusal } from '../project/pending-journals.js'

@@ -1,7 +1,9 @@
 // Before a fresh run's first call: the key it would write under must be free. A key is taken by a
 // pending journal (a stopped launch with the same created_at), by the run under the suite's
 // baseline, or by any run document already written (docs/adr/0016-a-fresh-run-never-overwrites.md).
-import { BaselineRunOverwriteError, InvalidShardError, isRefusal, PendingRunUnderKeyError, RunExistsError, RunNotFoundError, RunRemovedError } from '../../errors.js'
+import { BaselineRunOverwriteError, InvalidShardError, PendingRunUnderKeyError, RunExistsError } from './errors.js'
+import { isRefusal } from '../../errors/recognise.js'
+import { RunNotFoundError, RunRemovedError } from '../../store/errors.js'
 import type { Store } from '../../store/contract.js'
 import { assertNoLiveWriter, raiseRefusal } from '../project/pending-journals.js'
 import type { Pending } from '../../store/journal.js'

@@ -3,7 +3,7 @@
 // the same variables. A directive set by hand that does not decode is refused by name.
 import { isAbsolute } from 'node:path'
 import { z } from 'zod'
-import { UsageError } from '../../errors.js'
+import { UsageError } from '../errors.js'
 import { isCreatedAt } from '../../suite/keys.js'
 import { isSafeSegment } from '../../suite/safe-segment.js'
 import { parseShard, shardLabel, type Shard } from './shard.js'

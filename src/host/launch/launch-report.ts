@@ -2,7 +2,7 @@
 // files the launch reports name (launch-directive.ts): a suite's announced bill or the refusal that
 // stopped it before any call, each case as it settles, and the suite's outcome.
 import { appendFileSync, readFileSync } from 'node:fs'
-import type { DiglineErrorData } from '../../errors.js'
+import type { DiglineErrorData } from '../../errors/base.js'
 import type { CaseResult } from '../../document/schema.js'
 import type { CallPlan } from './prepare-run.js'
 import type { SuiteOutcome } from '../judge/suite-outcome.js'

@@ -2,7 +2,7 @@
 // first call (a filtered resume, a key already taken), the announced bill, then the measurement and
 // the comparison with the baseline. A stop (the signal) leaves the journal resumable.
 import type { OnCase } from '../../document/case-progress.js'
-import { ResumeFilteredError, RunStoppedError, ShardWithoutCreatedAtError } from '../../errors.js'
+import { ResumeFilteredError, RunStoppedError, ShardWithoutCreatedAtError } from './errors.js'
 import { BudgetStop } from '../../driver/budget.js'
 import type { Store } from '../../store/contract.js'
 import type { ResolvedSuite } from '../../suite/types.js'

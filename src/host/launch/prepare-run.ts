@@ -12,7 +12,7 @@ import { describeEstimate, type UsageEstimate } from './usage-estimate.js'
 import type { Budget } from '../../suite/types.js'
 import type { AnswerCache } from '../cache/answer-cache.js'
 import { casesOfShard, nextLegOf, readShardLabel, shardLabel, type Shard } from './shard.js'
-import { InvalidShardError } from '../../errors.js'
+import { InvalidShardError } from './errors.js'
 
 export interface RunContext {
   tenant: string

@@ -2,7 +2,7 @@
 import { preview } from '../../suite/preview.js'
 import { canonicalJson } from '../../suite/hashing.js'
 import { judgeConfigOf } from '../../suite/hashing.js'
-import { ResumeMismatchError } from '../../errors.js'
+import { ResumeMismatchError } from './errors.js'
 import { JOURNAL_VERSION, RESUME_CHECKED_FIELDS, type JournalOpening, type Pending } from '../../store/journal.js'
 import { leaseOfThisProcess } from '../../store/live-writer.js'
 import type { CaseResult } from '../../document/schema.js'

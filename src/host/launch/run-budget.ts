@@ -3,7 +3,8 @@
 // unless the launch accepts a run that stops at the budget (--over-budget, DIGLINE_OVER_BUDGET=1).
 // The budget is not part of the run (not in config_hash, not in the journal header), so a resume may
 // raise it (docs/adr/0070).
-import { BudgetReachedError, InvalidOptionsError, OverBudgetError } from '../../errors.js'
+import { BudgetReachedError, OverBudgetError } from './errors.js'
+import { InvalidOptionsError } from '../../suite/errors.js'
 import type { BudgetStop } from '../../driver/budget.js'
 import type { Budget, ResolvedSuite } from '../../suite/types.js'
 import type { CallPlan, Prepared } from './prepare-run.js'

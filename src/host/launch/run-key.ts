@@ -1,4 +1,4 @@
-import { RunNotFoundError } from '../../errors.js'
+import { RunNotFoundError } from '../../store/errors.js'
 import type { Store } from '../../store/contract.js'
 
 /** `--run KEY|latest` as a key: latest is the newest readable run of the suite. */

@@ -4,7 +4,7 @@
 // leg, and the leg number says which shard wrote it (docs/adr/0050-the-shard-split.md).
 import * as crypto from 'node:crypto'
 import { createHash } from 'node:crypto'
-import { InvalidShardError } from '../../errors.js'
+import { InvalidShardError } from './errors.js'
 
 export interface Shard {
   /** 1-based. */

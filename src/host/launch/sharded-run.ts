@@ -3,7 +3,8 @@
 // when two shards finish together (docs/adr/0051-the-last-shard-files-the-run.md).
 import type { CaseResult, Observed, RunDocument } from '../../document/schema.js'
 import { serializeRun } from '../../document/serialize.js'
-import { RunExistsError, RunNotFoundError } from '../../errors.js'
+import { RunExistsError } from './errors.js'
+import { RunNotFoundError } from '../../store/errors.js'
 import type { Store, StoredRun } from '../../store/contract.js'
 import type { Pending } from '../../store/journal.js'
 import { keyFor } from '../../suite/keys.js'

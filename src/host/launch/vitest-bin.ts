@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module'
 import { dirname, join, resolve } from 'node:path'
-import { UsageError } from '../../errors.js'
+import { UsageError } from '../errors.js'
 
 /** The vitest bin the project uses (its own install first, then the one beside digline). */
 export function vitestBin(cwd: string): string {

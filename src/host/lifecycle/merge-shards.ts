@@ -3,7 +3,7 @@
 // filed: each shard exactly once and whole, the shards' headers alike, no case in two shards
 // (docs/adr/0052-merge-checks.md).
 import type { CaseResult, Observed } from '../../document/schema.js'
-import { CaseInTwoShardsError, ShardMissingError, ShardsDisagreeError, ShardTwiceError } from '../../errors.js'
+import { CaseInTwoShardsError, ShardMissingError, ShardsDisagreeError, ShardTwiceError } from './errors.js'
 import type { Store } from '../../store/contract.js'
 import { RESUME_CHECKED_FIELDS, type Pending } from '../../store/journal.js'
 import { openStore } from '../../store/open-store.js'

@@ -4,15 +4,9 @@
 // baseline, when another promotion landed since (docs/adr/0027): the register never forks.
 import { baselineOf, type RegisterEntry } from '../../document/baseline.js'
 import type { RunDocument } from '../../document/schema.js'
-import {
-  CachedRunNotPromotableError,
-  ConfigHashMismatchError,
-  ErroredRunNotPromotableError,
-  ReplacingMismatchError,
-  ReplacingRequiredError,
-  ReplayNotPromotableError,
-  SuiteNotDeclaredError,
-} from '../../errors.js'
+import { CachedRunNotPromotableError, ConfigHashMismatchError, ErroredRunNotPromotableError, ReplayNotPromotableError } from './errors.js'
+import { ReplacingMismatchError, ReplacingRequiredError } from '../../store/errors.js'
+import { SuiteNotDeclaredError } from '../errors.js'
 import type { Store } from '../../store/contract.js'
 import { assertSafeSegment } from '../../suite/assert-safe-segment.js'
 import { createdAtNow } from '../../suite/keys.js'

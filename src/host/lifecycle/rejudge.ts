@@ -4,7 +4,7 @@
 import type { CaseResult, RunDocument } from '../../document/schema.js'
 import { execute, judgeThresholds } from '../../driver/index.js'
 import type { OnCase } from '../../document/case-progress.js'
-import { NoRecordedAnswersError, ReplayMismatchError } from '../../errors.js'
+import { NoRecordedAnswersError, ReplayMismatchError } from './errors.js'
 import type { Store } from '../../store/contract.js'
 import type { EvalCase, ResolvedSuite, TargetAnswer, TargetContext } from '../../suite/types.js'
 import { buildRunDocument, type Measured } from '../launch/measure-run.js'

@@ -1,7 +1,7 @@
 // `digline retire`: the soft delete of a suite (SPEC §10, seed 003, docs/adr/0045). The suite's
 // definition is hidden and takes nothing new; its history (runs, baseline, register lines, removal
 // records) is kept as it was. Retiring twice changes nothing and says when the first one was.
-import { isRefusal } from '../../errors.js'
+import { isRefusal } from '../../errors/recognise.js'
 import type { Store, SuiteRetirement } from '../../store/contract.js'
 import { assertSafeSegment } from '../../suite/assert-safe-segment.js'
 import { assertNoLiveWriter } from '../project/pending-journals.js'

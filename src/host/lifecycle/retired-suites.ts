@@ -1,6 +1,6 @@
 // The check every use case that would add to a suite makes first (SPEC §10): a retired suite is
 // still read (show, list --suite, export, delete), but nothing new is measured, judged or filed under it.
-import { SuiteRetiredError } from '../../errors.js'
+import { SuiteRetiredError } from './errors.js'
 import type { Store, SuiteRetirement } from '../../store/contract.js'
 
 export function suiteRetiredError(tenant: string, retirement: SuiteRetirement, refused: string): SuiteRetiredError {

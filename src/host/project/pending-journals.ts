@@ -1,5 +1,8 @@
 // Journals left by earlier launches: named on every plain run, chosen by a resume.
-import { LiveRunError, NoPendingJournalError, reviveError, type DiglineErrorData } from '../../errors.js'
+import { LiveRunError } from '../../store/errors.js'
+import { NoPendingJournalError } from '../errors.js'
+import { reviveError } from '../../errors/recognise.js'
+import { type DiglineErrorData } from '../../errors/base.js'
 import type { Pending } from '../../store/journal.js'
 import type { Store } from '../../store/contract.js'
 import { describeWriter, liveLeaseOf } from '../../store/live-writer.js'

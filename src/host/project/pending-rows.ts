@@ -1,6 +1,6 @@
 // What `digline pending` and the MCP `pending` tool report of each pending journal: one plain row
 // per run, the same in both front ends.
-import type { DiglineErrorData } from '../../errors.js'
+import type { DiglineErrorData } from '../../errors/base.js'
 import type { Store } from '../../store/contract.js'
 import { pendingOfTenant } from '../launch/choose-resume.js'
 import { shardsOf, type ShardProgress } from '../launch/sharded-run.js'

@@ -1,7 +1,7 @@
 // The digline() plugin options, validated in one place for the plugin and the CLI.
 import { isAbsolute, resolve } from 'node:path'
 import { assertStoreAvailable, storeLocator } from '../../store/open-store.js'
-import { InvalidOptionsError } from '../../errors.js'
+import { InvalidOptionsError } from '../../suite/errors.js'
 import { isSafeSegment, SAFE_SEGMENT_RULE } from '../../suite/safe-segment.js'
 
 export interface DiglineOptions {

@@ -2,7 +2,7 @@
 // overridden by --tenant and --store.
 import { statSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
-import { ConfigNotFoundError, UsageError } from '../../errors.js'
+import { ConfigNotFoundError, UsageError } from '../errors.js'
 import { resolveOptions, type DiglineOptions, type ResolvedOptions } from './plugin-options.js'
 import { storeLocator } from '../../store/open-store.js'
 

@@ -1,6 +1,6 @@
 // What `digline list` says about a tenant's suites: the live ones with their latest run and
 // baseline, and, apart, the retired ones with when they were retired (SPEC §7, §10).
-import { isDiglineError } from '../../errors.js'
+import { isDiglineError } from '../../errors/base.js'
 import type { Store } from '../../store/contract.js'
 
 export interface SuiteSummary {

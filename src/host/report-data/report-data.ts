@@ -5,7 +5,7 @@
 import type { RegisterEntry } from '../../document/baseline.js'
 import type { Aggregates, CaseResult, Interval, RunDocument, RunHeader } from '../../document/schema.js'
 import { judgeThresholds, type ThresholdMiss } from '../../driver/thresholds.js'
-import { RunNotFoundError } from '../../errors.js'
+import { RunNotFoundError } from '../../store/errors.js'
 import type { Store } from '../../store/contract.js'
 import type { Pending } from '../../store/journal.js'
 import { DIGLINE_VERSION } from '../../version.js'

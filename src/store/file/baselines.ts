@@ -9,16 +9,9 @@ import { guardedWrite } from './guarded-io.js'
 import { baselineDocumentSchema, registerEntrySchema, serializeBaseline, serializeRegisterEntry, type BaselineDocument, type RegisterEntry } from '../../document/baseline.js'
 import { safeParseBaseline } from '../../document/fast-shape.js'
 import { SCHEMA_VERSION } from '../../document/schema.js'
-import {
-  InternalError,
-  isDiglineError,
-  PathRefusedError,
-  SuiteMismatchError,
-  TenantMismatchError,
-  UnknownSchemaVersionError,
-  UnreadableBaselineError,
-  UnreadableRegisterError,
-} from '../../errors.js'
+import { InternalError, isDiglineError } from '../../errors/base.js'
+import { PathRefusedError } from '../../suite/errors.js'
+import { SuiteMismatchError, TenantMismatchError, UnknownSchemaVersionError, UnreadableBaselineError, UnreadableRegisterError } from '../errors.js'
 import { keyFor } from '../../suite/keys.js'
 import { appendLineDurably, ensureDirectory, removeCreatedDirectories, storeWriteError, writeFileAtomic } from './atomic-write.js'
 import type { StoredBaseline, SupportsBaselines } from '../baselines.js'

@@ -10,7 +10,7 @@
 import { existsSync } from 'node:fs'
 import { constants } from 'node:fs'
 import { isAbsolute, relative, resolve, sep } from 'node:path'
-import { PathRefusedError } from '../../errors.js'
+import { PathRefusedError } from '../../suite/errors.js'
 import { errnoOf, type FileHandle, type FsLayer } from './fs-layer.js'
 
 const PROC_FD = '/proc/self/fd'

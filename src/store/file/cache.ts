@@ -3,7 +3,7 @@
 // a run looks under it. An entry that cannot be read, or is not the entry its name says, is a miss.
 import { join } from 'node:path'
 import { z } from 'zod'
-import { PathRefusedError } from '../../errors.js'
+import { PathRefusedError } from '../../suite/errors.js'
 import { assertCacheKey, assertKeyOfItsParts, cacheKeyOf, isCacheKey, type CacheEntry } from '../../suite/cache-key.js'
 import { ensureDirectory, removeCreatedDirectories, writeFileAtomic } from './atomic-write.js'
 import { errnoOf, type FsLayer } from './fs-layer.js'

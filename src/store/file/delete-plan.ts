@@ -2,7 +2,10 @@
 // this order, before anything is written or removed: the names, the baseline, the run asked for and
 // its legs, every runs directory of the tenant, the live writers, and every path on the plan.
 import type { Stats } from 'node:fs'
-import { DirectoryUnreadableError, isDiglineError, LiveRunError, PathRefusedError, PromotedRunError, type StoreWriteError } from '../../errors.js'
+import { DirectoryUnreadableError } from './errors.js'
+import { isDiglineError } from '../../errors/base.js'
+import { LiveRunError, PromotedRunError, type StoreWriteError } from '../errors.js'
+import { PathRefusedError } from '../../suite/errors.js'
 import { keyFor } from '../../suite/keys.js'
 import { isSafeSegment } from '../../suite/safe-segment.js'
 import { isTempName, storeWriteError } from './atomic-write.js'

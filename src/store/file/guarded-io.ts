@@ -1,6 +1,6 @@
 // The one translation of a raw I/O error into the store's named errors. A DiglineError raised
 // inside the step (a refusal, a named failure) passes through as it is.
-import { isDiglineError } from '../../errors.js'
+import { isDiglineError } from '../../errors/base.js'
 import { storeWriteError } from './atomic-write.js'
 import { errnoOf } from './fs-layer.js'
 

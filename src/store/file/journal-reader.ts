@@ -2,7 +2,10 @@
 // a leg's last newline is a torn tail (a write the process was killed in) and is dropped; any other
 // bad line refuses the whole journal by name. Reading never changes a byte on disk.
 import { dirname, join } from 'node:path'
-import { CorruptJournalError, isDiglineError, PathRefusedError, RunPathOccupiedError, type DiglineErrorData } from '../../errors.js'
+import { CorruptJournalError } from '../errors.js'
+import { isDiglineError, type DiglineErrorData } from '../../errors/base.js'
+import { PathRefusedError } from '../../suite/errors.js'
+import { RunPathOccupiedError } from './errors.js'
 import { errnoOf, type FsLayer } from './fs-layer.js'
 import { readRunHeader } from './header-reader.js'
 import { emptyObserved, isProvablyEmpty, JournalPlanner, type JournalPlace, type LegBytes } from '../journal-planner.js'

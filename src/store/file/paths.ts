@@ -1,7 +1,7 @@
 // The store's layout, and the only place that joins paths under the store root. Every tenant, suite
 // and key is checked before a path is built, so an unsafe name is refused before any I/O.
 import { isAbsolute, join, relative, resolve, sep } from 'node:path'
-import { PathRefusedError } from '../../errors.js'
+import { PathRefusedError } from '../../suite/errors.js'
 import { assertSafeSegment } from '../../suite/assert-safe-segment.js'
 import { holdingDirectory } from './beneath-root.js'
 import { errnoOf, type FsLayer } from './fs-layer.js'

@@ -3,7 +3,7 @@
 // runs, baselines, register lines and removal records stay where they are.
 import { join } from 'node:path'
 import { z } from 'zod'
-import { UnreadableRunError } from '../../errors.js'
+import { UnreadableRunError } from '../errors.js'
 import { ensureDirectory, removeCreatedDirectories, writeFileAtomic } from './atomic-write.js'
 import type { SuiteRetirement } from '../contract.js'
 import { errnoOf, type FsLayer } from './fs-layer.js'

@@ -1,7 +1,10 @@
 // The team store's connection: `pg` (an optional peer) is imported only when a postgres:// store is
 // first used, one pool per store, migrated once. Every message that names the server names it by
 // scheme, host, port and database only; the password of the URL or PGPASSWORD never reaches one.
-import { MissingPeerDependencyError, StoreWriteError, TeamStoreUnreachableError, isDiglineError } from '../../errors.js'
+import { MissingPeerDependencyError } from '../../models/errors.js'
+import { StoreWriteError } from '../errors.js'
+import { TeamStoreUnreachableError } from './errors.js'
+import { isDiglineError } from '../../errors/base.js'
 import { migrate, REMOVED_SQLSTATE } from './schema.js'
 
 export interface PgResult {

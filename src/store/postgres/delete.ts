@@ -2,7 +2,7 @@
 // of the run asked for, then of each replay found (parents before children, as every writer's
 // trigger takes them), refuses what must be refused, records every removal and removes the rows.
 // A writer that comes later waits on a lock and then meets the removal record in the database.
-import { LiveRunError, PromotedRunError } from '../../errors.js'
+import { LiveRunError, PromotedRunError } from '../errors.js'
 import { assertSafeSegment } from '../../suite/assert-safe-segment.js'
 import { createdAtNow } from '../../suite/keys.js'
 import { decodeLine } from '../journal-format.js'

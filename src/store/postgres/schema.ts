@@ -2,7 +2,7 @@
 // per migration applied. Migrating runs under a transaction-scoped advisory lock, so processes that
 // start at once apply each migration exactly once; a database a newer digline migrated is refused.
 // docs/team-store.md describes the tables; docs/adr/0040 the shape, 0042 the removal guard.
-import { TeamStoreSchemaTooNewError } from '../../errors.js'
+import { TeamStoreSchemaTooNewError } from './errors.js'
 import type { PgClient, PgQueryable } from './connection.js'
 
 /** The SQLSTATE the database raises when a write names a removed key. */

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest'
 import { baselineOf } from '../../../src/document/baseline.js'
 import type { RunDocument } from '../../../src/document/schema.js'
-import { ReplacingMismatchError, ReplacingRequiredError, RunRemovedError } from '../../../src/errors.js'
+import { ReplacingMismatchError, ReplacingRequiredError, RunRemovedError } from '../../../src/store/errors.js'
 import type { Store } from '../../../src/store/contract.js'
 import { createdAtSeconds, keyOf, makeRun } from '../../helpers/make-run.js'
 import { refusedWithoutChange, registerEntryFor, type ContractSubject } from './harness.js'

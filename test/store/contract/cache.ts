@@ -1,7 +1,7 @@
 // The response-cache part (SPEC §14): answers by key, per tenant and suite, disposable, and never
 // touched by the delete of a run. Backend-neutral: it speaks only through the Store contract.
 import { describe, expect, it } from 'vitest'
-import { PathRefusedError } from '../../../src/errors.js'
+import { PathRefusedError } from '../../../src/suite/errors.js'
 import { artifactsDigest, cacheKeyOf, cacheKeyParts, inputDigest, targetDigest, type CacheEntry } from '../../../src/suite/cache-key.js'
 import { keyOf, makeRun } from '../../helpers/make-run.js'
 import { HOSTILE_NAMES, refusedWithoutChange, type ContractSubject } from './harness.js'

@@ -3,7 +3,7 @@
 import { expect } from 'vitest'
 import type { RegisterEntry } from '../../../src/document/baseline.js'
 import { HEADER_KEYS, type RunDocument } from '../../../src/document/schema.js'
-import type { DiglineError } from '../../../src/errors.js'
+import type { DiglineError } from '../../../src/errors/base.js'
 import type { Store } from '../../../src/store/contract.js'
 import { keyOf } from '../../helpers/make-run.js'
 

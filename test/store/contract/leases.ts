@@ -3,7 +3,7 @@
 // lease no longer holds, the delete goes ahead, and every append it had confirmed is pending — torn
 // tail or not. The writer is a real child process that opens the same store by its locator.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { LiveRunError } from '../../../src/errors.js'
+import { LiveRunError } from '../../../src/store/errors.js'
 import { seededRandom } from '../../../src/stats/prng.js'
 import type { Pending } from '../../../src/store/journal.js'
 import type { ChildStore } from '../child-store.js'

@@ -2,7 +2,7 @@
 // touches, its repeatability, and that no writer brings a removed key back.
 import { describe, expect, it } from 'vitest'
 import { baselineOf } from '../../../src/document/baseline.js'
-import { PromotedRunError, RunNotFoundError, RunRemovedError } from '../../../src/errors.js'
+import { PromotedRunError, RunNotFoundError, RunRemovedError } from '../../../src/store/errors.js'
 import { createdAtSeconds, keyOf, makeRun } from '../../helpers/make-run.js'
 import { journalHeader, LEG_1, OBSERVED_1, judged, progress } from '../journal-fixtures.js'
 import { refusedWithoutChange, registerEntryFor, type ContractSubject } from './harness.js'

@@ -2,7 +2,8 @@
 // and every refusal before any change.
 import { describe, expect, it } from 'vitest'
 import { serializeRun } from '../../../src/document/serialize.js'
-import { PathRefusedError, RunNotFoundError, UnreadableRunError } from '../../../src/errors.js'
+import { PathRefusedError } from '../../../src/suite/errors.js'
+import { RunNotFoundError, UnreadableRunError } from '../../../src/store/errors.js'
 import { createdAtSeconds, keyOf, makeRun } from '../../helpers/make-run.js'
 import { HOSTILE_NAMES, headerOf, refusedWithoutChange, type ContractSubject } from './harness.js'
 

@@ -1,7 +1,8 @@
 // The suite lifecycle part (SPEC §10, seed 003): retiring is a soft delete of a definition.
 import { describe, expect, it } from 'vitest'
 import { baselineOf } from '../../../src/document/baseline.js'
-import { PathRefusedError, RunRemovedError } from '../../../src/errors.js'
+import { PathRefusedError } from '../../../src/suite/errors.js'
+import { RunRemovedError } from '../../../src/store/errors.js'
 import { createdAtSeconds, keyOf, makeRun } from '../../helpers/make-run.js'
 import { journalHeader, LEG_1 } from '../journal-fixtures.js'
 import { HOSTILE_NAMES, refusalOf, refusedWithoutChange, registerEntryFor, type ContractSubject } from './harness.js'

@@ -3,7 +3,7 @@
 // at a time, and a failed batch fails every append in it and is cut back off the leg.
 import { readFileSync } from 'node:fs'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { StoreWriteError } from '../../../src/errors.js'
+import { StoreWriteError } from '../../../src/store/errors.js'
 import { FileJournal } from '../../../src/store/file/journal.js'
 import { nodeFsLayer, type FsLayer } from '../../../src/store/file/fs-layer.js'
 import type { CaseProgress } from '../../../src/document/case-progress.js'

@@ -2,7 +2,7 @@
 // tenant or suite, unknown schema, not JSON…) are refused by name in every reader, and nothing changes.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { serializeRun } from '../../../src/document/serialize.js'
-import { MisfiledRunError, SuiteMismatchError, TenantMismatchError, UnknownSchemaVersionError, UnreadableRunError } from '../../../src/errors.js'
+import { MisfiledRunError, SuiteMismatchError, TenantMismatchError, UnknownSchemaVersionError, UnreadableRunError } from '../../../src/store/errors.js'
 import type { FileResultStore } from '../../../src/store/file/store.js'
 import { createdAtSeconds, keyOf, makeRun } from '../../helpers/make-run.js'
 import { headerOf, refusedWithoutChange, type ContractSubject, type ErrorClass } from '../contract/harness.js'

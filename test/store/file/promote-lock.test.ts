@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { hostname } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { PromotionInProgressError } from '../../../src/errors.js'
+import { PromotionInProgressError } from '../../../src/store/file/errors.js'
 import { promoteRun } from '../../../src/host/lifecycle/promote.js'
 import { nodeFsLayer } from '../../../src/store/file/fs-layer.js'
 import { PromoteLock } from '../../../src/store/file/promote-lock.js'

@@ -2,7 +2,7 @@
 // called: every one resolves only once its record is in the database, and `close()` waits for the
 // queue. A record of a removed run is refused by name, with the run's own refusal.
 import { afterAll, beforeAll, expect, test } from 'vitest'
-import { RunRemovedError } from '../../../src/errors.js'
+import { RunRemovedError } from '../../../src/store/errors.js'
 import { PostgresStore } from '../../../src/store/postgres/store.js'
 import { keyOf, makeRun } from '../../helpers/make-run.js'
 import { createTestDatabase, type TestDatabase } from '../../helpers/postgres.js'

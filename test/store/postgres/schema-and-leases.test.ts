@@ -4,7 +4,7 @@
 // on their own when it stops (a writer on another machine that crashed).
 import { execFile } from 'node:child_process'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { TeamStoreSchemaTooNewError } from '../../../src/errors.js'
+import { TeamStoreSchemaTooNewError } from '../../../src/store/postgres/errors.js'
 import { JOURNAL_VERSION } from '../../../src/store/journal.js'
 import { SCHEMA_VERSION_LATEST } from '../../../src/store/postgres/schema.js'
 import { PostgresStore } from '../../../src/store/postgres/store.js'

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { execute } from '../../../src/driver/execute.js'
 import type { CaseResult } from '../../../src/document/schema.js'
-import { InternalError } from '../../../src/errors.js'
+import { InternalError } from '../../../src/errors/base.js'
 import { counted, echoCases, suiteOf } from './fixture.js'
 
 function judged(caseId: string, verdict: 'pass' | 'fail' = 'pass'): CaseResult {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { execute } from '../../../src/driver/execute.js'
 import { ObservedIdentity } from '../../../src/driver/observed-identity.js'
-import { ObservedIdentityChangedError } from '../../../src/errors.js'
+import { ObservedIdentityChangedError } from '../../../src/driver/errors.js'
 import type { ScorerObject } from '../../../src/suite/types.js'
 import { counted, suiteOf } from './fixture.js'
 

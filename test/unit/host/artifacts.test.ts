@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterEach, describe, expect, test } from 'vitest'
-import { InvalidSuiteError } from '../../../src/errors.js'
+import { InvalidSuiteError } from '../../../src/suite/errors.js'
 import { digestArtifacts } from '../../../src/host/launch/artifacts.js'
 import { resolveSuite } from '../../../src/suite/resolve-suite.js'
 

@@ -108,7 +108,7 @@ describe('compareWithBaseline', () => {
   })
 
   test('a baseline that cannot be read comes back as unreadable, with the refusal, never thrown', async () => {
-    const { UnreadableBaselineError } = await import('../../../src/errors.js')
+    const { UnreadableBaselineError } = await import('../../../src/store/errors.js')
     const store = {
       ...noRuns,
       readBaseline: async () => {

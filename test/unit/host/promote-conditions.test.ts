@@ -6,23 +6,19 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { RunDocument } from '../../../src/document/schema.js'
 import { serializeRun } from '../../../src/document/serialize.js'
+import { CachedRunNotPromotableError, ConfigHashMismatchError, ErroredRunNotPromotableError, ReplayNotPromotableError } from '../../../src/host/lifecycle/errors.js'
 import {
-  CachedRunNotPromotableError,
-  ConfigHashMismatchError,
-  ErroredRunNotPromotableError,
   MisfiledRunError,
-  NoPendingJournalError,
-  PathRefusedError,
   ReplacingMismatchError,
   ReplacingRequiredError,
-  ReplayNotPromotableError,
   RunNotFoundError,
   RunRemovedError,
-  SuiteNotDeclaredError,
   UnreadableBaselineError,
   UnreadableRegisterError,
   UnreadableRunError,
-} from '../../../src/errors.js'
+} from '../../../src/store/errors.js'
+import { NoPendingJournalError, SuiteNotDeclaredError } from '../../../src/host/errors.js'
+import { PathRefusedError } from '../../../src/suite/errors.js'
 import { findPending } from '../../../src/host/project/pending-journals.js'
 import { promoteRun, type PromoteRequest } from '../../../src/host/lifecycle/promote.js'
 import { keyFor } from '../../../src/suite/keys.js'

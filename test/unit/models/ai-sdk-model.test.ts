@@ -2,7 +2,7 @@
 import { createOpenAI } from '@ai-sdk/openai'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { aiSdkModel, ModelCallError } from '../../../src/models/index.js'
-import { InvalidModelOptionsError } from '../../../src/errors.js'
+import { InvalidModelOptionsError } from '../../../src/models/errors.js'
 import { startChatServer, type ChatServer, type Step } from '../../helpers/chat-server.js'
 
 const KEY = 'sk-aisdk-DO-NOT-LEAK-41c0ffee9d'

@@ -1,7 +1,7 @@
 // The OpenAI-compatible adapter through the real `openai` SDK against the loopback chat server.
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { openaiModel, ModelCallError } from '../../../src/models/index.js'
-import { MissingApiKeyError, InvalidModelOptionsError } from '../../../src/errors.js'
+import { MissingApiKeyError, InvalidModelOptionsError } from '../../../src/models/errors.js'
 import { startChatServer, type ChatServer, type Step } from '../../helpers/chat-server.js'
 
 const KEY = 'sk-test-DO-NOT-LEAK-7f3a9c2e5b1d'

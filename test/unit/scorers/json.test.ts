@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { json } from '../../../src/scorers/json.js'
-import { InvalidSuiteError } from '../../../src/errors.js'
+import { InvalidSuiteError } from '../../../src/suite/errors.js'
 import { hashWith, score } from './helpers.js'
 
 const ticket = z.object({

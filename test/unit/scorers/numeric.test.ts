@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { numeric } from '../../../src/scorers/numeric.js'
-import { InvalidSuiteError } from '../../../src/errors.js'
+import { InvalidSuiteError } from '../../../src/suite/errors.js'
 import { hashWith, score } from './helpers.js'
 
 describe('scorers.numeric', () => {

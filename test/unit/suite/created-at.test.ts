@@ -1,6 +1,6 @@
 // SPEC §4: DIGLINE_CREATED_AT must be a real instant, refused by name (64) otherwise.
 import { expect, test } from 'vitest'
-import { InvalidOptionsError } from '../../../src/errors.js'
+import { InvalidOptionsError } from '../../../src/suite/errors.js'
 import { isCreatedAt, launchCreatedAt } from '../../../src/suite/keys.js'
 
 const refusal = (value: string): unknown => {

@@ -1,7 +1,7 @@
 // The new tolerances (ADR 0065): a suite that does not use them keeps the config_hash it had before
 // they existed; one that does gets another, and a cost tolerance without prices is refused.
 import { describe, expect, test } from 'vitest'
-import { InvalidSuiteError } from '../../../src/errors.js'
+import { InvalidSuiteError } from '../../../src/suite/errors.js'
 import { resolveSuite, suiteIdentity } from '../../../src/suite/resolve-suite.js'
 import type { SuiteDefinition } from '../../../src/suite/types.js'
 

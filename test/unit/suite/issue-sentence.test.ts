@@ -2,7 +2,7 @@
 // "Too small: expected number to be >=1".
 import { describe, expect, test } from 'vitest'
 import { z } from 'zod'
-import { InvalidSuiteError } from '../../../src/errors.js'
+import { InvalidSuiteError } from '../../../src/suite/errors.js'
 import { describeZodError } from '../../../src/suite/issue-sentence.js'
 import { resolveSuite } from '../../../src/suite/resolve-suite.js'
 

@@ -1,7 +1,7 @@
 // SPEC §4: one checker decides what plain JSON data is, reports the first offence with its path, and
 // canonicalJson refuses anything else instead of hashing a Map as {} or NaN as null.
 import { describe, expect, it } from 'vitest'
-import { InvalidSuiteError } from '../../../src/errors.js'
+import { InvalidSuiteError } from '../../../src/suite/errors.js'
 import { canonicalJson, casesDigest } from '../../../src/suite/hashing.js'
 import { describeNotPlain, findNotPlain, NotPlainDataError, readablePath } from '../../../src/suite/plain-data.js'
 import { resolveSuite } from '../../../src/suite/resolve-suite.js'

@@ -7,7 +7,7 @@
 // end every case is journaled exactly once, with the result that was sent.
 import { afterAll, beforeAll, beforeEach, expect, test } from 'vitest'
 import type { CaseProgress } from '../../../../src/document/case-progress.js'
-import { isDiglineError } from '../../../../src/errors.js'
+import { isDiglineError } from '../../../../src/errors/base.js'
 import { seededRandom } from '../../../../src/stats/prng.js'
 import type { Journal } from '../../../../src/store/journal.js'
 import { APPLICATION_NAME } from '../../../../src/store/postgres/connection.js'

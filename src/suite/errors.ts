@@ -1,0 +1,32 @@
+// The suite layer's refusals: a name that is no safe path segment, an invalid suite definition,
+// invalid plugin options or environment.
+// A leaf: it imports only the errors base, so src/errors/catalogue.ts can collect it (ADR 0140).
+import { DiglineRefusal, type RefusalFamily } from '../errors/base.js'
+
+export class PathRefusedError extends DiglineRefusal {
+  readonly name = 'PathRefusedError'
+}
+export class InvalidSuiteError extends DiglineRefusal {
+  readonly name = 'InvalidSuiteError'
+}
+export class InvalidOptionsError extends DiglineRefusal {
+  readonly name = 'InvalidOptionsError'
+}
+
+export const SUITE_REFUSALS = {
+  PathRefusedError: {
+    error: PathRefusedError,
+    when: 'A tenant, suite or key is not one safe path segment, or a path resolves outside the store (symlinks included).',
+    next: 'Use a name matching [A-Za-z0-9][A-Za-z0-9._-]* (at most 128 characters) and remove the symlink.',
+  },
+  InvalidSuiteError: {
+    error: InvalidSuiteError,
+    when: 'An evalSuite definition is invalid: an unsafe name, samples < 1, minAgreement outside 0..1, duplicate case ids, a bad scorer or target.',
+    next: 'Fix the field named in the message in the suite file, then run `vitest run` again.',
+  },
+  InvalidOptionsError: {
+    error: InvalidOptionsError,
+    when: 'The digline() plugin options are invalid, or DIGLINE_CREATED_AT / DIGLINE_ENVIRONMENT is malformed.',
+    next: 'Fix the option named in the message in vitest.config.ts or the environment.',
+  },
+} as const satisfies RefusalFamily
