@@ -1,6 +1,8 @@
 import { InvalidOptionsError } from './errors.js'
 
 const CREATED_AT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})\.\d{6}Z$/
+// What DIGLINE_CREATED_AT may say: 1 to 6 fraction digits or none (`new Date().toISOString()` gives 3), UTC.
+const CREATED_AT_INPUT = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d{1,6}))?Z$/
 const KEY = /^(\d{8}T\d{12}Z)-([0-9a-f]{12})$/
 
 /** Now, as ISO-8601 UTC with microseconds. */
@@ -29,18 +31,26 @@ function daysIn(year: number, month: number): number {
 
 /** DIGLINE_CREATED_AT when set (validated), otherwise now. */
 export function launchCreatedAt(env: NodeJS.ProcessEnv = process.env): string {
-  const fixed = env.DIGLINE_CREATED_AT
-  if (fixed === undefined || fixed === '') return createdAtNow()
-  if (!isCreatedAt(fixed)) {
+  const given = env.DIGLINE_CREATED_AT
+  if (given === undefined || given === '') return createdAtNow()
+  const fixed = normalisedCreatedAt(given)
+  if (fixed === undefined || !isCreatedAt(fixed)) {
     throw new InvalidOptionsError(
-      CREATED_AT.test(fixed)
-        ? `DIGLINE_CREATED_AT=${JSON.stringify(fixed)} is not a real instant (no such day or time of day in UTC)`
-        : `DIGLINE_CREATED_AT=${JSON.stringify(fixed)} is not ISO-8601 UTC with microseconds`,
-      'Set it to a real instant like 2026-11-29T22:39:56.123456Z, or unset it, then run `vitest run` again.',
+      fixed !== undefined
+        ? `DIGLINE_CREATED_AT=${JSON.stringify(given)} is not a real instant (no such day or time of day in UTC)`
+        : `DIGLINE_CREATED_AT=${JSON.stringify(given)} is not ISO-8601 UTC (YYYY-MM-DDTHH:MM:SS with up to 6 fraction digits and Z)`,
+      'Set it to a real instant like 2026-11-29T22:39:56.123456Z (or the output of `node -e "console.log(new Date().toISOString())"`), or unset it, then run `vitest run` again.',
       ['DIGLINE_CREATED_AT'],
     )
   }
   return fixed
+}
+
+/** An ISO-8601 UTC instant with up to 6 fraction digits, as created_at writes it (six digits), or undefined. */
+export function normalisedCreatedAt(value: string): string | undefined {
+  const parts = CREATED_AT_INPUT.exec(value)
+  if (parts === null) return undefined
+  return `${parts[1]}.${(parts[2] ?? '').padEnd(6, '0')}Z`
 }
 
 export function slugCreatedAt(createdAt: string): string {

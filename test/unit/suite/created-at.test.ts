@@ -37,6 +37,27 @@ test.each(['2028-02-29T00:00:00.000000Z', '2000-02-29T23:59:59.999999Z', '2026-1
 )
 
 test('a value not in the format is refused as such', () => {
-  expect((refusal('yesterday') as Error).message).toMatch(/DIGLINE_CREATED_AT="yesterday" is not ISO-8601 UTC with microseconds/)
-  expect(refusal('2026-11-29T22:39:56.123Z')).toBeInstanceOf(InvalidOptionsError)
+  expect((refusal('yesterday') as Error).message).toMatch(/DIGLINE_CREATED_AT="yesterday" is not ISO-8601 UTC \(YYYY-MM-DDTHH:MM:SS with up to 6 fraction digits and Z\)/)
+  for (const value of ['2026-11-29T22:39:56.1234567Z', '2026-11-29T22:39:56.123+00:00', '2026-11-29 22:39:56Z', '2026-11-29T22:39:56.123', '2026-11-29T22:39:56.Z'])
+    expect(refusal(value), value).toBeInstanceOf(InvalidOptionsError)
+})
+
+// Issue 23 item 17: what `new Date().toISOString()` prints is accepted, and every shard given it keys alike.
+test.each([
+  ['2026-11-29T22:39:56Z', '2026-11-29T22:39:56.000000Z'],
+  ['2026-11-29T22:39:56.1Z', '2026-11-29T22:39:56.100000Z'],
+  ['2026-11-29T22:39:56.123Z', '2026-11-29T22:39:56.123000Z'],
+  ['2026-11-29T22:39:56.12345Z', '2026-11-29T22:39:56.123450Z'],
+])('%s (up to 6 fraction digits) is normalised to six: %s', (given, kept) => {
+  expect(launchCreatedAt({ DIGLINE_CREATED_AT: given })).toBe(kept)
+  expect(isCreatedAt(kept)).toBe(true)
+})
+
+test('the instant Node prints is accepted as it is', () => {
+  const now = new Date().toISOString()
+  expect(launchCreatedAt({ DIGLINE_CREATED_AT: now })).toBe(`${now.slice(0, -1)}000Z`)
+})
+
+test('a day that does not exist is refused also with fewer fraction digits', () => {
+  expect((refusal('2026-02-30T00:00:00.000Z') as Error).message).toContain('not a real instant')
 })
