@@ -63,6 +63,8 @@ export interface PromotionResult {
   /** For messages: where a person finds the baseline and the register. */
   baselineLocation: string
   registerLocation: string
+  /** Whether the baseline and the register are files a person commits to git (the file store), or rows the store already shares (the team store). */
+  committedByGit: boolean
 }
 
 export interface RunsPart {

@@ -21,7 +21,7 @@ test('plan: no baseline is refused (64) naming digline promote; then a seeded pl
   const text = await project.digline(['plan', '--suite', 's', '--detect', '0.1', '--seed', '7'])
   expect(text.code, text.stderr).toBe(0)
   expect(text.stdout).toContain('digline plan s: catching a drop of 10.0 points in 80.0% of runs')
-  expect(text.stdout).toContain(`from baseline ${key}: 40 cases, 3 sample(s) each, minAgreement 0.6`)
+  expect(text.stdout).toContain(`from baseline ${key}: 40 cases, 3 sample(s) each, minAgreement 0.6 (2 of 3 samples)`)
   expect(text.stdout).toContain('seed 7, 1000 simulated baseline/run pairs per figure')
   expect(text.stdout).toMatch(/samples +cases needed +calls +power +false alarm/)
   expect(text.stdout).toContain('tokens per case: not simulated')

@@ -24,6 +24,7 @@ test('run → promote → regression (exit 1) → compare (exit 1) → promote w
   const promoted = await project.digline(['promote', '--suite', 'triage', '--run', firstKey])
   expect(promoted.code, promoted.stdout + promoted.stderr).toBe(0)
   expect(promoted.stdout).toContain(`Promoted run ${firstKey} to the baseline of suite triage`)
+  expect(promoted.stdout).toMatch(/^Commit \S*baselines\/triage\.json and \S*register\.jsonl\.$/m)
   const baseline = JSON.parse(project.read('.digline/acme/baselines/triage.json'))
   expect(baseline).toMatchObject({ promoted_from: firstKey, suite: 'triage', aggregates: { passed: 20 } })
   expect(

@@ -53,6 +53,9 @@ describe('a suite run into the team store, and the CLI on it', () => {
 
     const promoted = await team.digline(['promote', '--suite', 'cap', '--run', key])
     expect(promoted.code, promoted.stdout + promoted.stderr).toBe(0)
+    // issue 23 item 20: rows in the team store are not files a person commits
+    expect(promoted.stdout).toContain('there is nothing to commit')
+    expect(promoted.stdout).not.toMatch(/^Commit /m)
     const second = await team.vitest([], { DIGLINE_CREATED_AT: AT_2 })
     expect(second.code, second.stdout + second.stderr).toBe(0)
     const compared = await team.digline(['compare', '--suite', 'cap', '--run', 'latest', '--json'])

@@ -43,15 +43,17 @@ ${PROJECT_HELP}`,
         return declared.find((entry) => entry.suite === suite)?.config_hash
       },
     })
-    const files = `${promotion.baselineLocation} and ${promotion.registerLocation}`
+    const files = promotion.committedByGit
+      ? `Commit ${promotion.baselineLocation} and ${promotion.registerLocation}.`
+      : `The team store now shares ${promotion.baselineLocation} and ${promotion.registerLocation}: there is nothing to commit.`
     if (promotion.outcome === 'already') {
       io.stdout(`Run ${key} is already the baseline of suite ${suite}, and the register says so: nothing was written.`)
     } else if (promotion.outcome === 'completed') {
-      io.stdout(`Run ${key} was already the baseline of suite ${suite}, but the register had no line for it (an interrupted promotion): the line was appended.\nCommit ${files}.`)
+      io.stdout(`Run ${key} was already the baseline of suite ${suite}, but the register had no line for it (an interrupted promotion): the line was appended.\n${files}`)
     } else {
       const replaced = promotion.replaced === null ? '' : `, replacing ${promotion.replaced}`
       const rate = promotion.entry?.pass_rate
-      io.stdout(`Promoted run ${key} to the baseline of suite ${suite}${replaced} (pass rate ${percent(rate)}).\n` + `Commit ${files}.`)
+      io.stdout(`Promoted run ${key} to the baseline of suite ${suite}${replaced} (pass rate ${percent(rate)}).\n` + files)
     }
     return 0
   },

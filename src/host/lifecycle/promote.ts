@@ -41,6 +41,8 @@ export interface Promotion {
   /** For messages: where a person finds the baseline and the register. */
   baselineLocation: string
   registerLocation: string
+  /** Whether the two are files to commit (the file store) or rows the team store already shares. */
+  committedByGit: boolean
 }
 
 function promoteCommand(suite: string, key: string, replacing?: string): string {
@@ -148,6 +150,7 @@ export async function promoteRun(request: PromoteRequest): Promise<Promotion> {
     replaced: result.entry?.replaced ?? null,
     entry: result.entry,
     baselineLocation: result.baselineLocation,
+    committedByGit: result.committedByGit,
     registerLocation: result.registerLocation,
   }
 }

@@ -67,7 +67,7 @@ export class FileBaselines implements SupportsBaselines {
     const ref = { tenant, suite, key }
     const baselineFile = this.paths.baselineFile(tenant, suite)
     const registerFile = this.paths.registerFile(tenant)
-    const where = { baselineLocation: baselineFile, registerLocation: registerFile }
+    const where = { baselineLocation: baselineFile, registerLocation: registerFile, committedByGit: true }
     const tenantDir = this.paths.tenantDir(tenant)
     await guardedWrite(tenantDir, () => this.paths.assertInsideStore(this.fs, baselineFile))
     await guardedWrite(tenantDir, () => this.paths.assertInsideStore(this.fs, registerFile))

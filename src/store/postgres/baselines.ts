@@ -86,7 +86,7 @@ export class PgBaselines {
       throw new InternalError(`digline built a baseline that does not match the baseline schema at ${issue.where}: ${issue.message}; nothing was written`, issue.path)
     }
     const ref = { tenant, suite, key }
-    const where = { baselineLocation: this.baselineLocation(tenant, suite), registerLocation: this.registerLocation(tenant) }
+    const where = { baselineLocation: this.baselineLocation(tenant, suite), registerLocation: this.registerLocation(tenant), committedByGit: false }
     const line = (e: RegisterEntry): string => serializeRegisterEntry(registerEntrySchema.parse(e)).replace(/\n$/, '')
     try {
       return await this.db.transaction('promoting a run', async (db): Promise<PromotionResult> => {
