@@ -76,7 +76,7 @@ test('plan_run announces the bill without a call; run_suite refuses another numb
   expect(project.runFiles('acme', 'triage')).toHaveLength(1)
 })
 
-test('compare_run explains a regression: the flipped cases with their reasons, and the promote command a person would run', async () => {
+test('compare_run explains a regression: the flipped cases with their reasons; a regressed run is not proposed, and the command to accept it on purpose is named', async () => {
   const good = countingSuite({ name: 'triage', cases: 20, thresholds: '{ passRate: 0.5 }' })
   const worse = countingSuite({ name: 'triage', cases: 20, thresholds: '{ passRate: 0.5 }', answer: "i % 3 === 1 && i < 18 ? 'wrong' : 'ok-' + i" })
   const project = makeProject({ 'evals/triage.eval.ts': good })
@@ -102,12 +102,13 @@ test('compare_run explains a regression: the flipped cases with their reasons, a
     status: string
     exit_code: number
     flipped: { case_id: string; direction: string; reason: string | null }[]
-    promotion: { command: string }
+    promotion: { command: string | null; why?: string }
   }
   expect(explained).toMatchObject({ key, status: 'regressed', exit_code: 1, target_config_moved: null, observed_model_moved: null })
   expect(explained.flipped.map((f) => f.case_id)).toEqual(['c001', 'c004', 'c007', 'c010', 'c013', 'c016'])
   expect(explained.flipped.every((f) => f.direction === 'pass_to_fail' && typeof f.reason === 'string' && f.reason.length > 0)).toBe(true)
-  expect(explained.promotion.command).toBe(`digline promote --suite triage --run ${key} --replacing ${firstKey}`)
+  expect(explained.promotion.command).toBeNull()
+  expect(explained.promotion.why).toContain(`digline promote --suite triage --run ${key} --replacing ${firstKey}`)
   // proposed, never performed
   expect(JSON.parse(project.read('.digline/acme/baselines/triage.json')).promoted_from).toBe(firstKey)
 })

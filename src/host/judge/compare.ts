@@ -78,6 +78,11 @@ function flippedOf(pairs: readonly [CaseResult, CaseResult][]): ComparedBaseline
 }
 
 /** The run against the baseline. Pure: no I/O. */
+/** Whether promote would take this run at all (hints name only commands that would be accepted, SPEC §7). */
+function promotableAfterReview(run: RunDocument): boolean {
+  return run.rejudged_from === undefined && run.cached_answers === undefined && run.aggregates.errored === 0
+}
+
 export function compareRuns(baseline: BaselineDocument, run: RunDocument, recent: readonly RunDocument[] = []): ComparedBaseline {
   const pairing = pairCases(baseline.results, run.results)
   const difference = differenceOf(pairing.pairs, passValue) ?? null
@@ -101,7 +106,7 @@ export function compareRuns(baseline: BaselineDocument, run: RunDocument, recent
   } else if (!comparable) {
     warnings.push(
       `the baseline (${baseline.promoted_from}) was judged under config_hash ${baseline.config_hash} and this run under ${run.config_hash}: ` +
-        `the rules differ, so the figures below are for information and do not gate. After review: digline promote --suite ${run.suite} --run ${key} --replacing ${baseline.promoted_from}`,
+        `the rules differ, so the figures below are for information and do not gate.${promotableAfterReview(run) ? ` After review: digline promote --suite ${run.suite} --run ${key} --replacing ${baseline.promoted_from}` : ''}`,
     )
   }
   // SPEC §7: a changed target is named, though it changes no exit code.

@@ -41,12 +41,30 @@ function reasonOf(r: CaseResult): string | null {
   return r.error?.message ?? r.reason
 }
 
-function promotionOf(run: RunDocument, key: string, baseline: BaselineDocument | undefined, comparison: BaselineComparison | undefined): RunExplanation['promotion'] {
+function promotionOf(
+  run: RunDocument,
+  key: string,
+  baseline: BaselineDocument | undefined,
+  comparison: BaselineComparison | undefined,
+  status: SuiteOutcome['status'],
+): RunExplanation['promotion'] {
   if (run.rejudged_from !== undefined) return { command: null, why: `run ${key} is a replay of run ${run.rejudged_from}, and a replay is never promotable` }
   if (run.aggregates.errored > 0) return { command: null, why: `${run.aggregates.errored} case(s) of run ${key} errored, and a run with an errored case is never promotable` }
   if (comparison?.status === 'unreadable') return { command: null, why: 'the baseline cannot be read; restore it before promoting anything' }
+  if (run.cached_answers !== undefined)
+    return {
+      command: null,
+      why: `${run.cached_answers} answer(s) of run ${key} came from the response cache, and such a run is never promotable (measure it again with \`digline run --no-cache\`)`,
+    }
   if (baseline?.promoted_from === key) return { command: null, why: `run ${key} is already the baseline of suite ${run.suite}` }
   const replacing = baseline === undefined ? '' : ` --replacing ${baseline.promoted_from}`
+  if (status === 'regressed' || status === 'missed') {
+    const what = status === 'regressed' ? `regressed against baseline ${baseline?.promoted_from ?? ''}`.trimEnd() : 'missed its thresholds'
+    return {
+      command: null,
+      why: `run ${key} ${what}, so it is not proposed as the baseline; a person who accepts that on purpose runs \`digline promote --suite ${run.suite} --run ${key}${replacing}\``,
+    }
+  }
   return {
     command: `digline promote --suite ${run.suite} --run ${key}${replacing}`,
     note: "for a person to run after review; promote also refuses a run whose config_hash is not the suite's current one",
@@ -89,6 +107,6 @@ export async function explainRun(store: Store, tenant: string, suite: string, ru
       baseline !== undefined && canonicalJson(baseline.target_config) !== canonicalJson(run.target_config) ? { baseline: baseline.target_config, run: run.target_config } : null,
     observed_model_moved:
       baseline !== undefined && baseline.observed.target_model !== run.observed.target_model ? { baseline: baseline.observed.target_model, run: run.observed.target_model } : null,
-    promotion: promotionOf(run, key, baseline, comparison),
+    promotion: promotionOf(run, key, baseline, comparison, outcome.status),
   }
 }

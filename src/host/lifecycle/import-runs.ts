@@ -12,6 +12,7 @@ import { UsageError } from '../errors.js'
 import type { Store } from '../../store/contract.js'
 import { parseJsonText, unreadableRun, validateDocument } from '../../store/run-checks.js'
 import { assertSafeSegment } from '../../suite/assert-safe-segment.js'
+import { isSafeSegment } from '../../suite/safe-segment.js'
 import { keyFor } from '../../suite/keys.js'
 import { assertNotRemoved } from './removed-runs.js'
 import { assertNotRetired } from './retired-suites.js'
@@ -74,7 +75,9 @@ async function plan(store: Store, tenant: string, files: readonly string[], cwd:
     if (doc.tenant !== tenant) {
       throw new TenantMismatchError(
         `refused to import ${file}: it is a run of tenant ${JSON.stringify(doc.tenant)}, and this store is opened for tenant ${JSON.stringify(tenant)}; nothing was imported`,
-        `digline import --tenant ${doc.tenant} ${given} (if that tenant is meant), or leave the file out`,
+        isSafeSegment(doc.tenant)
+          ? `digline import --tenant ${doc.tenant} ${given} (if that tenant is meant), or leave the file out`
+          : `leave the file out: its tenant is not a name digline accepts, so no store can file it`,
         ['tenant'],
       )
     }
