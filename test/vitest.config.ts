@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vitest/config'
+import InstallAwareSequencer from './helpers/install-aware-sequencer.js'
 
 // Most test files wait on child processes (vitest, digline) rather than compute, so one worker per
 // core leaves cores idle: on the 2-core CI machine, 3 files run at once (ADR 0033).
@@ -24,6 +25,8 @@ export default defineConfig({
     hookTimeout: 120_000,
     pool: 'forks',
     globalSetup: ['test/helpers/global-setup.ts'],
+    // the files that need no installed package first, while it installs; the longest first (ADR 0170)
+    sequence: { sequencer: InstallAwareSequencer },
     // CLI output is compared as text; CI=true would otherwise turn picocolors on in-process
     env: { NO_COLOR: '1' },
     projects: [

@@ -2,9 +2,10 @@
 // files, and real `vitest run` / `digline` processes.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { inject } from 'vitest'
+import { installEnded } from './installed-package.js'
 
 export interface ProcessResult {
   code: number | null
@@ -27,6 +28,10 @@ export interface Project {
   /** Run documents under .digline/<tenant>/runs/<suite>/. */
   runFiles(tenant: string, suite: string): string[]
 }
+
+// The global setup installs the packed digline while the first files run. A file that imports this
+// module waits here, at import, for the install to end: outside any test's or hook's timeout.
+await installEnded(inject('installRoot'))
 
 export function installRoot(): string {
   return inject('installRoot')
@@ -92,6 +97,16 @@ export function makeProject(files: Record<string, string> = {}): Project {
       }
     },
   }
+}
+
+/**
+ * A new project holding a copy of every file of `project` (its store, journals and calls.log included):
+ * one killed run can be the starting point of several tests, each changing its own copy.
+ */
+export function copyProject(project: Project): Project {
+  const copy = makeProject()
+  cpSync(project.dir, copy.dir, { recursive: true })
+  return copy
 }
 
 /** A suite file whose target is a deterministic function that counts its calls in a file. */
