@@ -1,4 +1,8 @@
-// SPEC §5 from a real `vitest run` and from `digline run`: 0, 1, 2 and 64.
+// SPEC §5 from a real `vitest run` and from `digline run`: 0, 1, 2 and 64. Which code a launch earns
+// is exitCodeForLaunch's table and which child exit `digline run` passes on is exitCodeForChild's
+// (test/unit/error-recognition.test.ts); which definitions are refused is resolveSuite's
+// (test/unit/suite/invalid-definitions.test.ts). Here each code is earned once through both doors,
+// and each way of earning one (a plain test, an errored case, a refusal in the worker or the config) once.
 import { describe, expect, test } from 'vitest'
 import { countingSuite, defaultConfig, makeProject } from '../helpers/project.js'
 
@@ -16,6 +20,12 @@ evalSuite({ name: 'bad', cases: [{ id: 'a', input: 1, expected: 1 }], target: as
 `
 
 describe('exit codes', () => {
+  const viaVitest = async (files: Record<string, string>, expected: number) => {
+    const project = makeProject(files)
+    const a = await project.vitest()
+    expect(a.code, a.stdout + a.stderr).toBe(expected)
+    return [a, project] as const
+  }
   const both = async (files: Record<string, string>, expected: number) => {
     const viaVitest = makeProject(files)
     const a = await viaVitest.vitest()
@@ -38,7 +48,7 @@ describe('exit codes', () => {
   })
 
   test('1: an ordinary Vitest test fails beside a suite that holds', async () => {
-    await both(
+    await viaVitest(
       {
         'evals/s.eval.ts': countingSuite({ name: 's', cases: 3 }),
         'evals/plain.eval.ts': `import { test, expect } from 'vitest'\ntest('plain', () => expect(1).toBe(2))\n`,
@@ -56,7 +66,7 @@ describe('exit codes', () => {
   })
 
   test('2 outranks 1 across suites of one launch', async () => {
-    await both(
+    await viaVitest(
       {
         'evals/e.eval.ts': ERRORING,
         'evals/s.eval.ts': countingSuite({ name: 's', cases: 4, answer: "'no'", thresholds: '{ passRate: 0.5 }' }),
@@ -65,14 +75,9 @@ describe('exit codes', () => {
     )
   })
 
-  test.each([
-    ['an unsafe suite name', `name: '../escape',`],
-    ['samples < 1', 'samples: 0,'],
-    ['minAgreement outside 0..1', 'minAgreement: 1.5,'],
-    ['duplicate case ids', `cases: [{ id: 'a', input: 1 }, { id: 'a', input: 2 }],`],
-  ])('64: %s is refused and nothing is written', async (_label, fields) => {
-    // later keys of an object literal win, so `fields` overrides the valid definition
-    const [a, , project] = await both({ 'evals/bad.eval.ts': invalid(fields) }, 64)
+  test('64: an invalid suite (an unsafe suite name) is refused and nothing is written', async () => {
+    // later keys of an object literal win, so the name overrides the valid definition
+    const [a, , project] = await both({ 'evals/bad.eval.ts': invalid(`name: '../escape',`) }, 64)
     expect(a.stdout + a.stderr).toContain('InvalidSuiteError')
     expect(a.stdout).toContain('digline exit 64')
     expect(project.runFiles('acme', 'bad')).toEqual([])
@@ -98,11 +103,20 @@ evalSuite({
 ${declare}
 throw new UsageError('my own usage error at load')
 `
+  // Each launch holds both look-alikes (a class of the user's named UsageError, an Error named 'toString'):
+  // either one taken for a refusal of digline would make the launch exit 64 and print `refused`.
   test.each([
-    ["a user's own class UsageError thrown in a target", { 'evals/u.eval.ts': throwingTarget(USER_USAGE_ERROR) }, 2],
-    ["an Error named 'toString' thrown in a target", { 'evals/u.eval.ts': throwingTarget(NAMED_TO_STRING) }, 2],
-    ["a user's own class UsageError thrown by a suite file", { 'evals/u.eval.ts': throwingFile(USER_USAGE_ERROR), 'evals/s.eval.ts': countingSuite({ name: 's', cases: 2 }) }, 2],
-    ["an Error named 'toString' thrown by a suite file", { 'evals/u.eval.ts': throwingFile(NAMED_TO_STRING), 'evals/s.eval.ts': countingSuite({ name: 's', cases: 2 }) }, 2],
+    [
+      "a user's own class UsageError and an Error named 'toString', thrown in a target and by suite files,",
+      {
+        'evals/u.eval.ts': throwingTarget(USER_USAGE_ERROR),
+        'evals/t.eval.ts': throwingTarget(NAMED_TO_STRING).replace("name: 'users'", "name: 'users2'"),
+        'evals/fu.eval.ts': throwingFile(USER_USAGE_ERROR),
+        'evals/ft.eval.ts': throwingFile(NAMED_TO_STRING),
+        'evals/s.eval.ts': countingSuite({ name: 's', cases: 2 }),
+      },
+      2,
+    ],
     [
       "a user's own class UsageError failing a plain test beside a suite that holds",
       {
@@ -117,11 +131,5 @@ throw new UsageError('my own usage error at load')
     expect(result.stdout).not.toContain('refused')
     expect(result.stdout).toContain(`digline exit ${expected}`)
   })
-
-  test('64: a malformed DIGLINE_CREATED_AT', async () => {
-    const project = makeProject({ 'evals/s.eval.ts': countingSuite({ name: 's', cases: 2 }) })
-    const result = await project.vitest([], { DIGLINE_CREATED_AT: 'yesterday' })
-    expect(result.code, result.stdout + result.stderr).toBe(64)
-    expect(project.runFiles('acme', 's')).toEqual([])
-  })
+  // a malformed DIGLINE_CREATED_AT (64, nothing written): test/e2e/plain-data.test.ts, which also names the refusal
 })

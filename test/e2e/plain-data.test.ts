@@ -9,11 +9,11 @@ import { countingSuite, makeProject, type Project } from '../helpers/project.js'
 
 const ASK = "async () => { appendFileSync('calls.log', 'call\\n'); return 'ok' }"
 
-const suiteWithInputs = (inputs: string, extra = '', target = ASK) => `import { evalSuite, scorers } from 'digline'
+const suiteWithInputs = (inputs: string, extra = '', target = ASK, name = 'dates') => `import { evalSuite, scorers } from 'digline'
 import { appendFileSync } from 'node:fs'
 const inputs = ${inputs}
 evalSuite({
-  name: 'dates',
+  name: '${name}',
   cases: inputs.map((input, i) => ({ id: 'c' + i, input, expected: 'ok' })),
   target: ${target},
   scorers: [scorers.exact()],
@@ -27,37 +27,31 @@ function nothingWritten(project: Project): void {
   expect(existsSync(runs) ? readdirSync(runs, { recursive: true }) : []).toEqual([])
 }
 
+// Which values are not plain data is findNotPlain's table (test/unit/suite/plain-data.test.ts); here each
+// place such a value can sit is refused through both doors. The files share one launch: each names its
+// own path, and one that slipped through (or broke as a raw TypeError, exit 2) would lack its words.
 describe('a value that is not plain JSON data is refused before any call', () => {
-  test.each([
-    ['a Map in a case input', `[{ day: 1 }, { when: new Map([['a', 1]]) }]`, 'cases[1].input.when is a Map'],
-    ['a BigInt in a case input (once a raw TypeError, exit 2)', `[{ n: 12n }]`, 'cases[0].input.n is the BigInt 12n'],
-    ['a Date in a case input', `[{ at: new Date(0) }]`, 'cases[0].input.at is a Date'],
-  ])('%s: 64, the path named, nothing written', async (_label, inputs, words) => {
-    const project = makeProject({ 'evals/dates.eval.ts': suiteWithInputs(inputs) })
-    const viaVitest = await project.vitest()
-    expect(viaVitest.code, viaVitest.stdout + viaVitest.stderr).toBe(64)
-    expect(viaVitest.stdout + viaVitest.stderr).toContain('InvalidSuiteError')
-    expect(viaVitest.stdout + viaVitest.stderr).toContain(words)
-    nothingWritten(project)
-    const viaBin = await project.digline(['run'])
-    expect(viaBin.code, viaBin.stdout + viaBin.stderr).toBe(64)
-    expect(viaBin.stdout + viaBin.stderr).toContain(words)
-    nothingWritten(project)
-  })
+  const REFUSED: [file: string, suite: string, words: string][] = [
+    ['evals/map.eval.ts', suiteWithInputs(`[{ day: 1 }, { when: new Map([['a', 1]]) }]`, '', ASK, 'map'), 'cases[1].input.when is a Map'],
+    ['evals/bigint.eval.ts', suiteWithInputs(`[{ n: 12n }]`, '', ASK, 'bigint'), 'cases[0].input.n is the BigInt 12n'],
+    ['evals/date.eval.ts', suiteWithInputs(`[{ at: new Date(0) }]`, '', ASK, 'date'), 'cases[0].input.at is a Date'],
+    [
+      'evals/config.eval.ts',
+      suiteWithInputs(`[1]`, '', `{ config: { temperature: NaN }, async ask() { appendFileSync('calls.log', 'call\\n'); return { output: 'ok' } } }`, 'config'),
+      'target.config.temperature is NaN',
+    ],
+    ['evals/metadata.eval.ts', suiteWithInputs(`[1]`, "metadata: { tags: new Set(['x']) },", ASK, 'metadata'), 'metadata.tags is a Set'],
+  ]
 
-  test('NaN in the target config and a Set in the metadata are refused the same way', async () => {
-    const config = makeProject({
-      'evals/dates.eval.ts': suiteWithInputs(`[1]`, '', `{ config: { temperature: NaN }, async ask() { appendFileSync('calls.log', 'call\\n'); return { output: 'ok' } } }`),
-    })
-    const a = await config.vitest()
-    expect(a.code, a.stdout + a.stderr).toBe(64)
-    expect(a.stdout + a.stderr).toContain('target.config.temperature is NaN')
-    nothingWritten(config)
-    const metadata = makeProject({ 'evals/dates.eval.ts': suiteWithInputs(`[1]`, "metadata: { tags: new Set(['x']) },") })
-    const b = await metadata.vitest()
-    expect(b.code, b.stdout + b.stderr).toBe(64)
-    expect(b.stdout + b.stderr).toContain('metadata.tags is a Set')
-    nothingWritten(metadata)
+  test('a Map, a BigInt (once a raw TypeError, exit 2) or a Date in a case input, NaN in the target config, a Set in the metadata: 64, the path named, nothing written', async () => {
+    const project = makeProject(Object.fromEntries(REFUSED.map(([file, text]) => [file, text])))
+    for (const result of [await project.vitest(), await project.digline(['run'])]) {
+      const output = result.stdout + result.stderr
+      expect(result.code, output).toBe(64)
+      expect(output).toContain('InvalidSuiteError')
+      for (const [, , words] of REFUSED) expect(output).toContain(words)
+      nothingWritten(project)
+    }
   })
 })
 
@@ -91,8 +85,10 @@ evalSuite({
   }
 })
 
-test('DIGLINE_CREATED_AT must be a real instant: 2026-02-30 and T24:00 are refused (64), 2028-02-29 runs', async () => {
-  for (const at of ['2026-02-30T00:00:00.000000Z', '2026-03-01T24:00:00.000000Z', '2027-02-29T00:00:00.000000Z']) {
+// Which instants are real is the table of test/unit/suite/created-at.test.ts (2026-02-30, T24:00,
+// 2027-02-29 refused; 2028-02-29 kept); here, one of each through a real run.
+test('DIGLINE_CREATED_AT must be a real instant: 2026-02-30 is refused (64), 2028-02-29 runs', async () => {
+  for (const at of ['2026-02-30T00:00:00.000000Z']) {
     const project = makeProject({ 'evals/s.eval.ts': countingSuite({ name: 's', cases: 2 }) })
     const result = await project.vitest([], { DIGLINE_CREATED_AT: at })
     expect(result.code, result.stdout + result.stderr).toBe(64)

@@ -3,9 +3,9 @@
 import { execFileSync } from 'node:child_process'
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { describe, expect, test } from 'vitest'
+import { beforeAll, describe, expect, test } from 'vitest'
 import { FileResultStore } from '../../src/store/file/store.js'
-import { journalBytes, makeProject, pendingDir, type Project } from '../helpers/project.js'
+import { copyProject, journalBytes, makeProject, pendingDir, type Project } from '../helpers/project.js'
 import { callLines, killAfterCalls, killSuite } from '../helpers/kill.js'
 
 const env = { DIGLINE_CREATED_AT: '2026-11-29T22:39:56.123456Z' }
@@ -32,8 +32,13 @@ describe('a resume is refused, naming the field, before any call, with the journ
     ['record_responses', (p) => p.write('evals/killed.eval.ts', killSuite({ concurrency: 2, extra: `${withPrompt} recordResponses: true,` }))],
     ['config_hash', (p) => p.write('evals/killed.eval.ts', killSuite({ concurrency: 2, samples: 2, extra: withPrompt }))],
   ]
+  // One killed run; each row changes its own copy of it (the journal's lease names a process that is gone).
+  let killed: Project
+  beforeAll(async () => {
+    killed = await killedProject({}, { concurrency: 2, extra: withPrompt })
+  })
   test.each(rows)('%s', async (field, change, resumeEnv = {}) => {
-    const project = await killedProject({}, { concurrency: 2, extra: withPrompt })
+    const project = copyProject(killed)
     change(project)
     const before = journalBytes(project)
     const calls = callLines(project).length
@@ -92,9 +97,10 @@ test('errored cases are called again by default, kept with --keep-errors; the bi
   // cases 10..14 error while FLAKY is set
   const suite = (extra = '') =>
     killSuite({ concurrency: 1, delayMs: 4, answer: "(process.env.FLAKY && i >= 10 && i < 15) ? (() => { throw new Error('upstream 529') })() : i", extra })
+  const killed = makeProject({ 'evals/killed.eval.ts': suite() })
+  await killAfterCalls(killed, 40, { ...env, FLAKY: '1' })
   for (const keep of [false, true]) {
-    const project = makeProject({ 'evals/killed.eval.ts': suite() })
-    await killAfterCalls(project, 40, { ...env, FLAKY: '1' })
+    const project = copyProject(killed)
     const done = (await new FileResultStore({ root: join(project.dir, '.digline') }).pending('acme', 'killed'))[0]!
     expect([...done.causes.values()]).toEqual(['target', 'target', 'target', 'target', 'target'])
     const before = callLines(project).length

@@ -147,6 +147,20 @@ describe.each(STORES)('$name', (backend) => {
     expect([...calls].sort()).toEqual(suiteOf([]).cases.map((c) => c.id))
   })
 
+  test('the merge refuses shards whose headers disagree, naming the field, and files nothing', async () => {
+    const suite = suiteOf([])
+    const at = createdAt(45)
+    const [a, b, target] = [await backend.make(), await backend.make(), await backend.make()]
+    await measureShard(await prepareRun(suite, contextOf(a.locator, at), undefined, undefined, { index: 1, count: 2 }), { store: a.store })
+    const staging = { ...contextOf(b.locator, at), environment: 'staging' }
+    await measureShard(await prepareRun(suite, staging, undefined, undefined, { index: 2, count: 2 }), { store: b.store })
+    await expect(planMerge('acme', [a.locator, b.locator], target.store)).rejects.toMatchObject({
+      name: 'ShardsDisagreeError',
+      message: expect.stringContaining('environment differs') as unknown,
+    })
+    expect(await target.store.latestKey('acme', 'big')).toBeUndefined()
+  })
+
   test('the merge refuses a case journaled by two shards, and files nothing', async () => {
     const suite = suiteOf([])
     const at = createdAt(40)
