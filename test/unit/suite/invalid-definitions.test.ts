@@ -2,7 +2,7 @@
 // naming the field. test/e2e/exit-codes.test.ts proves the wiring once (a refused definition in a
 // real `vitest run` and `digline run` exits 64, prints `digline exit 64` and writes nothing).
 import { expect, test } from 'vitest'
-import { InvalidSuiteError } from '../../../src/errors.js'
+import { InvalidSuiteError } from '../../../src/suite/errors.js'
 import { resolveSuite } from '../../../src/suite/resolve-suite.js'
 import { exact } from '../../../src/scorers/exact.js'
 
