@@ -2,9 +2,7 @@
 // HOMEs, started at once) against one shared store, and N separate file stores plus `digline merge`.
 // The filed document must be sha256-identical to an unsharded run with the same created_at, and the
 // target (a counted deterministic function) must see every case once, plus at most the cases in
-// flight when a shard is killed. The decisions (the split, i/N, which shards are open, which a merge
-// refuses) are tested in process on both stores (test/unit/host/shard-split.test.ts,
-// test/store/shard-filing.test.ts); each unsharded reference is run once and shared (ADR 0170).
+// flight when a shard is killed.
 import { createHash } from 'node:crypto'
 import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -69,20 +67,12 @@ function sha256(text: string | Buffer): string {
 }
 
 /** The unsharded run with the same created_at, in a store of its own. */
-async function unsharded(file: string) {
-  const locator = mkdtempSync(join(installRoot(), 'reference-store-'))
+async function reference(file = suite(), locator = mkdtempSync(join(installRoot(), 'reference-store-'))) {
   const project = machine(file)
   const env = envOf(project, { DIGLINE_STORE: locator })
   const result = await project.vitest([], env)
   expect(result.code, result.stdout + result.stderr).not.toBe(64)
   return { ...(await filed(project, env)), result, locator }
-}
-
-/** One unsharded run per suite file, shared by the tests that compare against it (it is only read). */
-const references = new Map<string, ReturnType<typeof unsharded>>()
-function reference(file = suite()): ReturnType<typeof unsharded> {
-  if (!references.has(file)) references.set(file, unsharded(file))
-  return references.get(file)!
 }
 
 /** Every call the target received across the machines, as case ids. */
@@ -135,15 +125,36 @@ describe.each(SHARED_STORES)('four shards against one $name', (locator) => {
     expect(pending.stdout).toContain('Nothing is pending')
     expectEveryCaseOnce(machines)
   })
-})
 
-// The kill on the team store only: the file store's kill is the merge's below, and which shard a
-// dead writer's lease leaves resumable is decided in process on both stores (shard-filing.test.ts).
-describe('a shard killed on one machine of four against the team store', () => {
+  test("one after another: the first three exit 0 and name the missing shards, the last gives the whole run's verdict (exit 1)", async () => {
+    const file = suite({ thresholds: '{ passRate: 0.95 }' })
+    const ref = await reference(file)
+    expect(ref.result.code).toBe(1)
+    const shared = await locator.make()
+    const machines = Array.from({ length: N }, () => machine(file))
+    for (let i = 0; i < N - 1; i++) {
+      const r = await machines[i]!.digline(['run', '--shard', `${i + 1}/${N}`], envOf(machines[i]!, { DIGLINE_STORE: shared }))
+      expect(r.code, output(r)).toBe(0)
+      expect(output(r)).toContain(`run ${ref.key} is still open`)
+      expect(output(r)).toContain(`${N}/${N} (missing`)
+      expect(output(r)).toContain("exit 0: this shard's cases ran; 1 run(s) still open")
+      expect(output(r)).not.toContain('every suite holds')
+    }
+    const pending = await machines[0]!.digline(['pending'], envOf(machines[0]!, { DIGLINE_STORE: shared }))
+    expect(pending.stdout).toContain('shard 1/4  done')
+    expect(pending.stdout).toContain(`shard 4/4  missing  0 of`)
+    expect(pending.stdout).toContain(`digline run --resume ${ref.key} --shard 4/4`)
+    const last = await machines[3]!.digline(['run', '--shard', '4/4'], envOf(machines[3]!, { DIGLINE_STORE: shared }))
+    expect(last.code, output(last)).toBe(1)
+    expect(output(last)).toContain('missed')
+    expect((await filed(machines[3]!, envOf(machines[3]!, { DIGLINE_STORE: shared }))).digest).toBe(ref.digest)
+    expectEveryCaseOnce(machines)
+  })
+
   test('a shard SIGKILLed at a random point is finished by --resume KEY --shard in another directory: the same bytes', async () => {
     const file = suite({ delayMs: 40 })
     const ref = await reference(file)
-    const shared = await SHARED_STORES[1]!.make()
+    const shared = await locator.make()
     const machines = Array.from({ length: N }, () => machine(file))
     const victim = machines[2]!
     const share = CASES / N
@@ -165,43 +176,11 @@ describe('a shard killed on one machine of four against the team store', () => {
   })
 })
 
-// One after another, on the file store only: what is store-specific here (the shards left open, named
-// done or missing) the team store proves in process (test/store/shard-filing.test.ts) and through
-// `digline pending` in the kill test above; the reporter's words and exit codes do not depend on the store.
-describe('four shards one after another against one file store', () => {
-  test("one after another: the first three exit 0 and name the missing shards, the last gives the whole run's verdict (exit 1)", async () => {
-    const file = suite({ thresholds: '{ passRate: 0.95 }' })
-    const ref = await reference(file)
-    expect(ref.result.code).toBe(1)
-    const shared = await SHARED_STORES[0]!.make()
-    const machines = Array.from({ length: N }, () => machine(file))
-    for (let i = 0; i < N - 1; i++) {
-      const r = await machines[i]!.digline(['run', '--shard', `${i + 1}/${N}`], envOf(machines[i]!, { DIGLINE_STORE: shared }))
-      expect(r.code, output(r)).toBe(0)
-      expect(output(r)).toContain(`run ${ref.key} is still open`)
-      expect(output(r)).toContain(`${N}/${N} (missing`)
-      expect(output(r)).toContain("exit 0: this shard's cases ran; 1 run(s) still open")
-      expect(output(r)).not.toContain('every suite holds')
-    }
-    const pending = await machines[0]!.digline(['pending'], envOf(machines[0]!, { DIGLINE_STORE: shared }))
-    expect(pending.stdout).toContain('shard 1/4  done')
-    expect(pending.stdout).toContain(`shard 4/4  missing  0 of`)
-    expect(pending.stdout).toContain(`digline run --resume ${ref.key} --shard 4/4`)
-    const last = await machines[3]!.digline(['run', '--shard', '4/4'], envOf(machines[3]!, { DIGLINE_STORE: shared }))
-    expect(last.code, output(last)).toBe(1)
-    expect(output(last)).toContain('missed')
-    expect((await filed(machines[3]!, envOf(machines[3]!, { DIGLINE_STORE: shared }))).digest).toBe(ref.digest)
-    expectEveryCaseOnce(machines)
-  })
-})
-
-// Which shards the merge refuses is decided in process (test/store/shard-filing.test.ts: a case in two
-// shards, headers that disagree); here, the CLI's refusals exit 64 and file nothing.
 describe('four shards in four file stores, filed by digline merge', () => {
   /** Four machines, each with its own .digline, as four CI jobs uploading their store as an artifact. */
-  async function shardsInOwnStores(file = suite()) {
+  async function shardsInOwnStores(file = suite(), extra: (i: number) => NodeJS.ProcessEnv = () => ({})) {
     const machines = Array.from({ length: N }, () => machine(file))
-    const results = await Promise.all(machines.map((m, i) => m.digline(['run', '--shard', `${i + 1}/${N}`], envOf(m))))
+    const results = await Promise.all(machines.map((m, i) => m.digline(['run', '--shard', `${i + 1}/${N}`], envOf(m, extra(i)))))
     for (const r of results) expect(r.code, output(r)).toBe(0)
     return machines
   }
@@ -231,6 +210,16 @@ describe('four shards in four file stores, filed by digline merge', () => {
     const [name] = gate.runFiles('acme', 'big')
     expect(readFileSync(join(gate.dir, '.digline', 'acme', 'runs', 'big', name!))).toEqual(readFileSync(join(ref.locator, 'acme', 'runs', 'big', name!)))
     expectEveryCaseOnce(machines)
+  })
+
+  test('shards whose headers disagree are refused by name at the merge', async () => {
+    const machines = await shardsInOwnStores(suite(), (i) => (i === 2 ? { DIGLINE_ENVIRONMENT: 'staging' } : {}))
+    const gate = machine()
+    const r = await gate.digline(['merge', ...machines.map(storeOf)], envOf(gate))
+    expect(r.code, output(r)).toBe(64)
+    expect(output(r)).toContain('ShardsDisagreeError')
+    expect(output(r)).toContain('environment differs')
+    expect(gate.runFiles('acme', 'big')).toEqual([])
   })
 
   test('a killed shard is refused at the merge until it is resumed where its journal is; then the same bytes', async () => {
@@ -263,10 +252,11 @@ describe('four shards in four file stores, filed by digline merge', () => {
 
 test('a shard is refused (64, nothing called) when it is not i/N or has no DIGLINE_CREATED_AT', async () => {
   const project = machine()
-  // which strings are i/N is parseShard's table (test/unit/host/shard-split.test.ts); here, the refusal's wiring
-  const r = await project.digline(['run', '--shard', '5/4'], envOf(project))
-  expect(r.code, output(r)).toBe(64)
-  expect(output(r)).toContain('InvalidShardError')
+  for (const shard of ['0/4', '5/4', '2', 'a/b']) {
+    const r = await project.digline(['run', '--shard', shard], envOf(project))
+    expect(r.code, output(r)).toBe(64)
+    expect(output(r)).toContain('InvalidShardError')
+  }
   const viaEnv = await project.vitest([], envOf(project, { DIGLINE_SHARD: '3/2' }))
   expect(viaEnv.code, output(viaEnv)).toBe(64)
   expect(output(viaEnv)).toContain('InvalidShardError')
