@@ -1,18 +1,31 @@
 // The models a run actually talked to. One run measures one system: the first model id a target or
 // a judge reports is pinned for the rest of the run (or seeded from the journal on a resume), and a
-// different id afterwards is refused so that the case errors instead of averaging two systems.
+// different id afterwards is refused so that the case errors instead of averaging two systems. An id
+// that would not fit the room the document's header keeps for the identities errors its case too:
+// it is never pinned, so the run is written instead of refused after every call was paid.
 import { ObservedIdentityChangedError } from './errors.js'
+import { OBSERVED_LIMIT_BYTES, observedBytes } from '../document/observed-limit.js'
 import type { Observed } from '../document/schema.js'
 
 const NEXT = 'Pin the model id instead of an alias, or evaluate each model as its own run.'
 
+/** A model id the run could not keep: its case errors, and the id is not pinned. */
+export class ObservedIdentityTooLargeError extends Error {
+  override name = 'ObservedIdentityTooLargeError'
+}
+
+const jsonBytes = (text: string): number => Buffer.byteLength(JSON.stringify(text), 'utf8')
+
 export class ObservedIdentity {
   private targetModel: string | null
   private readonly judgeModels = new Map<string, string>()
+  /** The bytes snapshot() takes as JSON, kept up to date so a new id is measured without serializing the rest. */
+  private bytes: number
 
   constructor(seed?: Observed) {
     this.targetModel = seed?.target_model ?? null
     for (const [name, model] of Object.entries(seed?.judge_models ?? {})) this.judgeModels.set(name, model)
+    this.bytes = observedBytes(this.snapshot())
   }
 
   /** Seeds the identity from what an earlier leg of the same run observed. */
@@ -24,6 +37,8 @@ export class ObservedIdentity {
   seeTarget(model: string | undefined): void {
     if (model === undefined) return
     if (this.targetModel === null) {
+      // `null` gives way to the quoted id
+      this.bytes = this.fits("the target's", model, this.bytes - 4 + jsonBytes(model))
       this.targetModel = model
       return
     }
@@ -35,10 +50,21 @@ export class ObservedIdentity {
     if (model === undefined) return
     const pinned = this.judgeModels.get(scorer)
     if (pinned === undefined) {
+      // `"scorer":"model"`, and a comma unless it is the first judge
+      const entry = jsonBytes(scorer) + 1 + jsonBytes(model) + (this.judgeModels.size === 0 ? 0 : 1)
+      this.bytes = this.fits(`judge ${JSON.stringify(scorer)}'s`, model, this.bytes + entry)
       this.judgeModels.set(scorer, model)
       return
     }
     if (pinned !== model) throw changed(`judge ${JSON.stringify(scorer)}'s`, pinned, model)
+  }
+
+  /** The new size when it fits; otherwise why the id cannot be kept. */
+  private fits(whose: string, model: string, bytes: number): number {
+    if (bytes <= OBSERVED_LIMIT_BYTES) return bytes
+    throw new ObservedIdentityTooLargeError(
+      `${whose} model id is ${jsonBytes(model)} bytes long (${JSON.stringify(model.slice(0, 40))}…); a run keeps the model ids it observes in its document's header, which has room for ${OBSERVED_LIMIT_BYTES} bytes of them (${this.bytes} taken). Report the model's id, not a description of it`,
+    )
   }
 
   /** A copy of what has been observed so far, with judges in name order (stable bytes). */

@@ -8,8 +8,7 @@ import { HEADER_PREFIX_LIMIT_BYTES } from './file/header-reader.js'
 import type { JournalHeader } from './journal.js'
 import { JOURNAL_HEADER_LIMIT_BYTES } from './file/leg-peek.js'
 
-/** Room kept in a document header for what is only known at the end of the run (the observed identities). */
-export const OBSERVED_RESERVE_BYTES = 16 * 1024
+export { OBSERVED_RESERVE_BYTES } from '../document/observed-limit.js'
 
 function largestField(fields: Record<string, unknown>): { field: string; bytes: number } {
   let largest = { field: '(none)', bytes: 0 }

@@ -101,3 +101,31 @@ test('DIGLINE_CREATED_AT must be a real instant: 2026-02-30 is refused (64), 202
   expect(result.code, result.stdout + result.stderr).toBe(0)
   expect(leap.runFiles('acme', 's')[0]).toMatch(/^20280229T000000000000Z-[0-9a-f]{12}\.json$/)
 })
+
+test('a model id too large for the header errors its case (exit 2) and the run is written: never refused after every call was paid (issue 23 item 9)', async () => {
+  const project = makeProject({
+    'evals/ids.eval.ts': `import { evalSuite, scorers } from 'digline'
+import { appendFileSync } from 'node:fs'
+const huge = 'x'.repeat(2 * 1024 * 1024)
+evalSuite({
+  name: 'ids',
+  cases: ['a', 'big', 'c'].map((id) => ({ id, input: id, expected: id })),
+  target: { async ask(input) { appendFileSync('calls.log', input + '\\n'); return input === 'big' ? { output: input, model: huge } : { output: input } } },
+  scorers: [scorers.exact()],
+})
+`,
+  })
+  const result = await project.vitest([], { DIGLINE_CREATED_AT: '2026-11-29T10:00:00.000001Z' })
+  const out = result.stdout + result.stderr
+  expect(out).not.toContain('Nothing was called or written')
+  expect(result.code, out.slice(0, 4000)).toBe(2)
+  expect(callLines(project).sort()).toEqual(['a', 'big', 'c'])
+  const [file] = project.runFiles('acme', 'ids')
+  const doc = JSON.parse(project.read(`.digline/acme/runs/ids/${file}`))
+  expect(doc.results.map((r: { verdict: string }) => r.verdict)).toEqual(['pass', 'error', 'pass'])
+  expect(doc.results[1].error.cause).toBe('target')
+  expect(doc.results[1].error.message).toContain("ObservedIdentityTooLargeError: the target's model id is 2097154 bytes long")
+  expect(doc.observed.target_model).toBeNull()
+  const pending = join(project.dir, '.digline', 'acme', 'runs', 'ids', '.pending')
+  expect(existsSync(pending) ? readdirSync(pending) : []).toEqual([])
+})

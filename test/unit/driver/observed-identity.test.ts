@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { execute } from '../../../src/driver/execute.js'
-import { ObservedIdentity } from '../../../src/driver/observed-identity.js'
+import { ObservedIdentity, ObservedIdentityTooLargeError } from '../../../src/driver/observed-identity.js'
+import { OBSERVED_LIMIT_BYTES, observedBytes } from '../../../src/document/observed-limit.js'
 import { ObservedIdentityChangedError } from '../../../src/driver/errors.js'
 import type { ScorerObject } from '../../../src/suite/types.js'
 import { counted, suiteOf } from './fixture.js'
@@ -115,5 +116,34 @@ describe('execute: observed identity', () => {
     const seen: (string | null)[] = []
     await execute({ suite: suiteOf({ cases, target }), onCase: (p) => void seen.push(p.observed.target_model) })
     expect(seen).toEqual(['m-1', 'm-1', 'm-1'])
+  })
+})
+
+describe('an observed id too large for the header (issue 23 item 9)', () => {
+  it('is never pinned: its case errors, the size kept matches the snapshot, and a later id that fits is pinned', () => {
+    const identity = new ObservedIdentity()
+    expect(() => identity.seeTarget('x'.repeat(OBSERVED_LIMIT_BYTES))).toThrow(ObservedIdentityTooLargeError)
+    expect(identity.snapshot().target_model).toBeNull()
+    identity.seeJudge('a', 'j-1')
+    identity.seeJudge('b', 'j-2')
+    identity.seeTarget('t-1')
+    const used = observedBytes(identity.snapshot())
+    // exactly the room left: one byte more is refused, the exact fit is kept
+    const room = OBSERVED_LIMIT_BYTES - used - (JSON.stringify('c').length + 1 + 2 + 1)
+    expect(() => identity.seeJudge('c', 'y'.repeat(room + 1))).toThrow(/judge "c"'s model id is .* bytes long/)
+    identity.seeJudge('c', 'y'.repeat(room))
+    expect(observedBytes(identity.snapshot())).toBe(OBSERVED_LIMIT_BYTES)
+  })
+
+  it('execute errors the case (target, or scorer for a judge) and the run goes on', async () => {
+    const huge = 'm'.repeat(OBSERVED_LIMIT_BYTES)
+    const { target, calls } = reporting({ b: huge })
+    const judge: ScorerObject = { name: 'judge', score: ({ caseId }) => ({ pass: true, model: caseId === 'a' ? huge : 'j-1' }) }
+    const { results, observed } = await execute({ suite: suiteOf({ cases, target, scorers: [judge], concurrency: 1 }) })
+    expect(calls).toHaveLength(3)
+    expect(results.map((r) => r.verdict)).toEqual(['error', 'error', 'pass'])
+    expect(results[0]!.error).toMatchObject({ cause: 'scorer', message: expect.stringContaining('ObservedIdentityTooLargeError: judge "judge"\'s model id') })
+    expect(results[1]!.error).toMatchObject({ cause: 'target', message: expect.stringContaining("ObservedIdentityTooLargeError: the target's model id") })
+    expect(observed).toEqual({ target_model: null, judge_models: { judge: 'j-1' } })
   })
 })
