@@ -16,11 +16,11 @@ import {
   runDocumentSchema,
   sampleResultSchema,
   scorerScoreSchema,
-  tokenUsageSchema,
   type CaseResult,
   type RunDocument,
 } from './schema.js'
 import { isCreatedAt } from '../suite/keys.js'
+import { isCanonicalSampleAnswer, isCanonicalUsage as isUsage, keysInOrder } from './answer-shape.js'
 
 type Shape = Readonly<Record<string, unknown>>
 
@@ -29,7 +29,6 @@ const keysOf = (schema: { shape: object }): readonly string[] => Object.keys(sch
 const CASE_KEYS = keysOf(caseResultSchema)
 const SAMPLE_KEYS = keysOf(sampleResultSchema)
 const SCORER_KEYS = keysOf(scorerScoreSchema)
-const USAGE_KEYS = keysOf(tokenUsageSchema)
 const ERROR_KEYS = keysOf(caseResultSchema.shape.error.unwrap())
 const AGGREGATES_KEYS = keysOf(aggregatesSchema)
 const INTERVAL_KEYS = keysOf(intervalSchema)
@@ -48,17 +47,6 @@ const CONFIG_HASH = /^[0-9a-f]{12}$/
 
 function isObject(value: unknown): value is Shape {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
-
-/** The object's keys are some of `order`, in that order (so zod's output, built in shape order, has the same key order). */
-function keysInOrder(value: Shape, order: readonly string[]): boolean {
-  let at = 0
-  for (const key in value) {
-    while (at < order.length && order[at] !== key) at++
-    if (at === order.length) return false
-    at++
-  }
-  return true
 }
 
 function isShape(value: unknown, order: readonly string[]): value is Shape {
@@ -89,10 +77,6 @@ const isAmount = (x: unknown): boolean => typeof x === 'number' && x >= 0 && x <
 const isStringOrNull = (x: unknown): boolean => x === null || typeof x === 'string'
 const optional = (x: unknown, check: (x: unknown) => boolean): boolean => x === undefined || check(x)
 
-function isUsage(value: unknown): boolean {
-  return isShape(value, USAGE_KEYS) && isCount(value.input_tokens) && isCount(value.output_tokens)
-}
-
 function isScorerScore(value: unknown): boolean {
   return (
     isShape(value, SCORER_KEYS) &&
@@ -107,7 +91,7 @@ function isScorerScore(value: unknown): boolean {
 function isSample(value: unknown): boolean {
   if (!isShape(value, SAMPLE_KEYS)) return false
   if (typeof value.pass !== 'boolean' || !isUnit(value.score) || !Array.isArray(value.scorers)) return false
-  if (!optional(value.usage, isUsage) || !optional(value.latency_ms, isCount) || (value.cached !== undefined && value.cached !== true)) return false
+  if (!isCanonicalSampleAnswer(value)) return false
   const scorers = value.scorers as unknown[]
   for (let i = 0; i < scorers.length; i++) if (!isScorerScore(scorers[i])) return false
   return true

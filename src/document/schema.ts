@@ -1,6 +1,7 @@
 // The run document as it is on disk (snake_case), validated with zod wherever data enters.
 import { z } from 'zod'
 import { isCreatedAt } from '../suite/keys.js'
+import { sampleAnswerZodShape, tokenUsageSchema } from './answer-shape.js'
 
 export const SCHEMA_VERSION = 1
 
@@ -8,10 +9,7 @@ const jsonObject = z.record(z.string(), z.unknown())
 const unitInterval = z.number().min(0).max(1)
 const relativeRise = z.number().min(0).max(100)
 
-export const tokenUsageSchema = z.object({
-  input_tokens: z.number().int().nonnegative(),
-  output_tokens: z.number().int().nonnegative(),
-})
+export { tokenUsageSchema }
 
 export const scorerScoreSchema = z.object({
   name: z.string(),
@@ -22,17 +20,12 @@ export const scorerScoreSchema = z.object({
   usage: tokenUsageSchema.optional(),
 })
 
+/** A sample: its verdict, then its answer's fields (answer-shape.ts, the one definition of them). */
 export const sampleResultSchema = z.object({
   pass: z.boolean(),
   score: unitInterval,
   scorers: z.array(scorerScoreSchema),
-  usage: tokenUsageSchema.optional(),
-  /** Milliseconds the target took to answer; present only when the suite gates on latency (tolerances.latency_per_case). */
-  latency_ms: z.number().int().nonnegative().optional(),
-  /** True when the answer came from the response cache instead of a call; absent otherwise. */
-  cached: z.literal(true).optional(),
-  /** The target's answer; present only when the run records responses. */
-  output: z.unknown().optional(),
+  ...sampleAnswerZodShape,
 })
 
 export const errorCauseSchema = z.enum(['target', 'scorer', 'mapper'])

@@ -1,5 +1,6 @@
 // The one serializer of run documents and case results. The journal writes case records with
 // serializeCase too, so a resumed run's reused cases are the same bytes an uninterrupted run writes.
+import { sampleAnswerToDisk, usageToDisk } from './answer-shape.js'
 import { HEADER_KEYS, type CaseResult, type RunDocument, type RunHeader, type SampleResult } from './schema.js'
 
 function sampleToJson(sample: SampleResult): Record<string, unknown> {
@@ -8,14 +9,11 @@ function sampleToJson(sample: SampleResult): Record<string, unknown> {
     score: sample.score,
     scorers: sample.scorers.map((s) => {
       const score: Record<string, unknown> = { name: s.name, pass: s.pass, score: s.score, reason: s.reason }
-      if (s.usage !== undefined) score.usage = { input_tokens: s.usage.input_tokens, output_tokens: s.usage.output_tokens }
+      if (s.usage !== undefined) score.usage = usageToDisk(s.usage)
       return score
     }),
   }
-  if (sample.usage !== undefined) out.usage = { input_tokens: sample.usage.input_tokens, output_tokens: sample.usage.output_tokens }
-  if (sample.latency_ms !== undefined) out.latency_ms = sample.latency_ms
-  if (sample.cached === true) out.cached = true
-  if ('output' in sample && sample.output !== undefined) out.output = sample.output
+  sampleAnswerToDisk(sample, out)
   return out
 }
 

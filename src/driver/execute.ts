@@ -2,18 +2,17 @@
 // and turns the scores into case verdicts. It touches nothing but the target and scorers it is
 // handed; the per-case hook (the journal) is how anything leaves it before the run ends.
 import { InternalError } from '../errors/base.js'
-import { ObservedIdentityChangedError } from './errors.js'
-import { preview } from '../suite/preview.js'
-import type { CaseResult, ErrorCause, Observed, SampleResult, ScorerScore } from '../document/schema.js'
+import type { CaseResult, Observed, SampleResult } from '../document/schema.js'
 import { redactor } from '../models/redaction.js'
-import { describeNotPlain, findNotPlain } from '../suite/plain-data.js'
-import type { EvalCase, ResolvedScorer, ResolvedSuite, ScorerReturn, TargetAnswer, TokenUsage } from '../suite/types.js'
+import type { EvalCase, ResolvedSuite } from '../suite/types.js'
 import { runPool, SerialQueue } from './limiter.js'
-import { describeIdentityChange, ObservedIdentity } from './observed-identity.js'
+import { ObservedIdentity } from './observed-identity.js'
 import type { OnCase } from '../document/case-progress.js'
 import type { Budget } from '../suite/types.js'
 import type { CachedTargetAnswer } from '../suite/cache-key.js'
 import { BudgetMeter, BudgetStop } from './budget.js'
+import { CaseError, type CaseContext, type SampleStep } from './sample-step.js'
+import { jsonValue, mean, singleAnswerStep } from './single-answer-step.js'
 
 export interface ExecuteOptions {
   suite: ResolvedSuite
@@ -37,6 +36,8 @@ export interface ExecuteOptions {
   onAnswer?: (caseId: string, sample: number, answer: CachedTargetAnswer) => Promise<void>
   /** Once reached, no new case starts (src/driver/budget.ts); execute then throws BudgetStop. */
   budget?: Budget
+  /** How one sample is asked, checked and scored; the single-answer step unless a case type brings its own. */
+  step?: SampleStep
 }
 
 export interface Execution {
@@ -55,6 +56,7 @@ export function requiredPasses(minAgreement: number, samples: number): number {
 
 export async function execute(options: ExecuteOptions): Promise<Execution> {
   const { suite, keep, onCase, signal } = options
+  const step = options.step ?? singleAnswerStep
   const done = options.done ?? new Map<string, CaseResult>()
   refuseUnknownDone(suite, done)
   signal?.throwIfAborted()
@@ -98,8 +100,8 @@ export async function execute(options: ExecuteOptions): Promise<Execution> {
         if (stopped !== undefined) controller.abort(stopped.reason)
         inFlight.add(controller)
         const made = { count: 0 }
-        const source: AnswerSource = { cached, onAnswer: options.onAnswer, calls: made }
-        const { result, cause } = await runCase(suite, evalCase, identity, controller.signal, source, redact).finally(() => {
+        const context: CaseContext = { suite, evalCase, signal: controller.signal, identity, cached, onAnswer: options.onAnswer, calls: made }
+        const { result, cause } = await runCase(context, step, redact).finally(() => {
           inFlight.delete(controller)
           calls.count += made.count
         })
@@ -150,52 +152,12 @@ function refuseUnknownDone(suite: ResolvedSuite, done: ReadonlyMap<string, CaseR
   }
 }
 
-/** Why a case errored: which layer, and the sentence the document keeps. */
-class CaseError extends Error {
-  constructor(
-    readonly layer: ErrorCause,
-    message: string,
-  ) {
-    super(message)
-  }
-}
-
-interface Answer {
-  output: unknown
-  usage: TokenUsage | undefined
-  /** Whole milliseconds the target took; measured only when the suite gates on latency. */
-  latencyMs?: number
-  /** It came from the response cache, not from a call. */
-  cached: boolean
-}
-
-/** A target's answer that has the right shape. */
-interface CheckedAnswer {
-  output: unknown
-  usage: TokenUsage | undefined
-  model: string | undefined
-}
-
-/** Where a case's answers come from: the cache first, else a call (counted, and handed to onAnswer). */
-interface AnswerSource {
-  cached: readonly (CachedTargetAnswer | undefined)[] | undefined
-  onAnswer: ExecuteOptions['onAnswer']
-  calls: { count: number }
-}
-
-async function runCase(
-  suite: ResolvedSuite,
-  evalCase: EvalCase,
-  identity: ObservedIdentity,
-  signal: AbortSignal,
-  source: AnswerSource,
-  redact: (text: string) => string,
-): Promise<{ result: CaseResult; cause: ErrorCause | null }> {
+async function runCase(context: CaseContext, step: SampleStep, redact: (text: string) => string): Promise<{ result: CaseResult; cause: CaseError['layer'] | null }> {
+  const { suite, evalCase } = context
   try {
-    const answers = await askSamples(suite, evalCase, identity, signal, source)
     // Sized up front: a result is held until the run ends, and an array grown by push keeps 17 slots.
-    const samples = new Array<SampleResult>(answers.length)
-    for (const [i, answer] of answers.entries()) samples[i] = await scoreSample(suite, evalCase, answer, i, identity, signal)
+    const samples = new Array<SampleResult>(suite.rules.samples)
+    for (let sample = 0; sample < samples.length; sample++) samples[sample] = await step(context, sample)
     return { result: verdict(suite, evalCase, samples), cause: null }
   } catch (error) {
     if (!(error instanceof CaseError)) throw error
@@ -210,129 +172,6 @@ async function runCase(
     }
     return { result: withCaseRecord(suite, evalCase, result), cause: error.layer }
   }
-}
-
-async function askSamples(suite: ResolvedSuite, evalCase: EvalCase, identity: ObservedIdentity, signal: AbortSignal, source: AnswerSource): Promise<Answer[]> {
-  const { samples } = suite.rules
-  const timed = suite.rules.tolerances.latency_per_case !== undefined
-  const answers: Answer[] = []
-  for (let sample = 0; sample < samples; sample++) {
-    const where = sampleLabel(sample, samples)
-    if (signal.aborted) throw new CaseError('target', `${where}: not asked, the run was stopped`)
-    const hit = source.cached?.[sample]
-    let raw: TargetAnswer
-    let latencyMs: number | undefined
-    if (hit !== undefined) raw = hit
-    else {
-      try {
-        source.calls.count++
-        const started = performance.now()
-        raw = await suite.ask(evalCase.input, { caseId: evalCase.id, sample, signal })
-        if (timed) latencyMs = Math.round(performance.now() - started)
-      } catch (error) {
-        throw new CaseError('target', `${where}: ${messageOf(error)}`)
-      }
-    }
-    const answer = checkAnswer(raw, suite.recordResponses)
-    if (typeof answer === 'string') throw new CaseError('target', `${where}: malformed answer: ${answer}`)
-    try {
-      identity.seeTarget(answer.model)
-    } catch (error) {
-      throw new CaseError('target', `${where}: ${messageOf(error)}`)
-    }
-    if (hit === undefined && source.onAnswer !== undefined) await source.onAnswer(evalCase.id, sample, withoutUndefined(answer))
-    answers.push({ output: answer.output, usage: answer.usage, cached: hit !== undefined, ...(latencyMs === undefined ? {} : { latencyMs }) })
-  }
-  return answers
-}
-
-function withoutUndefined(answer: CheckedAnswer): CachedTargetAnswer {
-  return { output: answer.output, ...(answer.model === undefined ? {} : { model: answer.model }), ...(answer.usage === undefined ? {} : { usage: answer.usage }) }
-}
-
-/** The answer, or why it is malformed. */
-function checkAnswer(raw: unknown, record: boolean): CheckedAnswer | string {
-  if (raw === null || typeof raw !== 'object' || !('output' in raw)) return 'the target must answer { output, model?, usage? }'
-  const { output, model, usage } = raw as TargetAnswer
-  if (model !== undefined && (typeof model !== 'string' || model === '')) return `model must be a non-empty string, got ${preview(model)}`
-  if (usage !== undefined && !isUsage(usage)) return `usage must be { input_tokens, output_tokens } of non-negative integers, got ${preview(usage)}`
-  if (record) {
-    const offence = findNotPlain(output, ['output'])
-    if (offence !== undefined) return `the answer cannot be recorded (recordResponses is true): ${describeNotPlain(offence)}`
-  }
-  return { output, model, usage: usage === undefined ? undefined : { input_tokens: usage.input_tokens, output_tokens: usage.output_tokens } }
-}
-
-function isUsage(value: unknown): value is TokenUsage {
-  if (value === null || typeof value !== 'object') return false
-  const { input_tokens, output_tokens } = value as Record<string, unknown>
-  return [input_tokens, output_tokens].every((n) => typeof n === 'number' && Number.isInteger(n) && n >= 0)
-}
-
-async function scoreSample(suite: ResolvedSuite, evalCase: EvalCase, answer: Answer, index: number, identity: ObservedIdentity, signal: AbortSignal): Promise<SampleResult> {
-  const args = { input: evalCase.input, output: answer.output, expected: evalCase.expected, caseId: evalCase.id, signal, recorded: suite.recordResponses }
-  const settled = await Promise.allSettled(suite.scorers.map(async (scorer) => scorer.score(args)))
-  // map, not push: the scores are held until the run ends, in an array of exactly their number.
-  const scores = settled.map((outcome, i): ScorerScore => {
-    const scorer = suite.scorers[i]!
-    const where = `${sampleLabel(index, suite.rules.samples)}, scorer ${JSON.stringify(scorer.name)}`
-    if (outcome.status === 'rejected') throw new CaseError('scorer', `${where}: ${messageOf(outcome.reason)}`)
-    const normal = normalizeScore(outcome.value, scorer)
-    if (typeof normal === 'string') throw new CaseError('scorer', `${where}: ${normal}`)
-    try {
-      identity.seeJudge(scorer.name, normal.model)
-    } catch (error) {
-      throw new CaseError('scorer', `${where}: ${messageOf(error)}`)
-    }
-    const score: ScorerScore = { name: scorer.name, pass: normal.pass, score: normal.score, reason: normal.reason }
-    if (normal.usage !== undefined) score.usage = normal.usage
-    return score
-  })
-  const sample: SampleResult = { pass: scores.every((s) => s.pass), score: mean(scores.map((s) => s.score)), scorers: scores }
-  if (answer.usage !== undefined) sample.usage = answer.usage
-  if (answer.latencyMs !== undefined) sample.latency_ms = answer.latencyMs
-  if (answer.cached) sample.cached = true
-  if (suite.recordResponses && answer.output !== undefined) sample.output = jsonValue(answer.output)
-  return sample
-}
-
-interface NormalScore {
-  pass: boolean
-  score: number
-  reason: string | null
-  model: string | undefined
-  usage?: TokenUsage
-}
-
-const RETURNS = 'a scorer returns a boolean, a number in 0..1, or { pass, score?, reason?, model?, usage? }'
-
-/** A scorer's return in its one shape, or why it is not a score. */
-function normalizeScore(value: ScorerReturn, scorer: ResolvedScorer): NormalScore | string {
-  if (typeof value === 'boolean') return { pass: value, score: value ? 1 : 0, reason: value ? null : 'returned false', model: undefined }
-  if (typeof value === 'number') {
-    const score = unitScore(value)
-    if (score === undefined) return `returned the score ${preview(value)}, outside 0..1`
-    const pass = score >= scorer.passAt
-    return { pass, score, reason: pass ? null : `score ${score} is below pass_at ${scorer.passAt}`, model: undefined }
-  }
-  if (value === null || typeof value !== 'object') return `returned ${preview(value)}; ${RETURNS}`
-  const { pass, score, reason, model, usage } = value as unknown as Partial<Record<string, unknown>>
-  if (typeof pass !== 'boolean') return `returned pass = ${preview(pass)}, not a boolean; ${RETURNS}`
-  const checked = score === undefined ? (pass ? 1 : 0) : typeof score === 'number' ? unitScore(score) : undefined
-  if (checked === undefined) return `returned the score ${preview(score)}, outside 0..1`
-  if (reason !== undefined && reason !== null && typeof reason !== 'string') return `returned reason = ${preview(reason)}, not a string`
-  if (model !== undefined && (typeof model !== 'string' || model === '')) return `returned model = ${preview(model)}, not a non-empty string`
-  if (usage !== undefined && !isUsage(usage)) return `returned usage = ${preview(usage)}, not { input_tokens, output_tokens } of non-negative integers`
-  const said = typeof reason === 'string' ? reason : null
-  const normal: NormalScore = { pass, score: checked, reason: said ?? (pass ? null : `did not pass (score ${checked})`), model }
-  if (usage !== undefined) normal.usage = { input_tokens: usage.input_tokens, output_tokens: usage.output_tokens }
-  return normal
-}
-
-/** The score within 0..1; float noise at the bounds is clamped, anything further out is refused. */
-function unitScore(value: number): number | undefined {
-  if (!Number.isFinite(value) || value < -1e-9 || value > 1 + 1e-9) return undefined
-  return Math.min(1, Math.max(0, value))
 }
 
 function verdict(suite: ResolvedSuite, evalCase: EvalCase, samples: SampleResult[]): CaseResult {
@@ -362,27 +201,4 @@ function withCaseRecord(suite: ResolvedSuite, evalCase: EvalCase, result: CaseRe
   if (evalCase.input !== undefined) result.input = jsonValue(evalCase.input)
   if (evalCase.expected !== undefined) result.expected = jsonValue(evalCase.expected)
   return result
-}
-
-/** The value as the document will hold it, so a result read back from the journal equals this one. */
-function jsonValue(value: unknown): unknown {
-  const text = JSON.stringify(value)
-  return text === undefined ? undefined : (JSON.parse(text) as unknown)
-}
-
-/** Samples are numbered from 0 in every message, as ctx.sample numbers them. */
-function sampleLabel(sample: number, samples: number): string {
-  return `sample ${sample} of ${samples}`
-}
-
-function mean(values: readonly number[]): number {
-  let sum = 0
-  for (const v of values) sum += v
-  return values.length === 0 ? 0 : sum / values.length
-}
-
-function messageOf(error: unknown): string {
-  if (error instanceof ObservedIdentityChangedError) return describeIdentityChange(error)
-  if (error instanceof Error) return error.name && error.name !== 'Error' ? `${error.name}: ${error.message}` : error.message
-  return preview(error)
 }

@@ -10,7 +10,7 @@ import { errnoOf, type FsLayer } from './fs-layer.js'
 import { guardedWrite } from './guarded-io.js'
 import { ensureGitignore } from './gitignore.js'
 import { assertSafeSegment, type StorePaths } from './paths.js'
-import { tokenUsageSchema } from '../../document/schema.js'
+import { cachedAnswerSchema } from '../../document/answer-shape.js'
 
 const ENTRY_SUFFIX = '.json'
 const hex64 = z.string().regex(/^[0-9a-f]{64}$/)
@@ -19,7 +19,7 @@ const entrySchema = z.object({
   key: hex64,
   case_id: z.string(),
   parts: z.object({ input: hex64, target: hex64, sample: z.number().int().nonnegative(), artifacts: hex64 }),
-  answer: z.object({ output: z.unknown(), model: z.string().optional(), usage: tokenUsageSchema.optional() }),
+  answer: cachedAnswerSchema,
   cached_at: z.string(),
 })
 

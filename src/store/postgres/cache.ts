@@ -4,13 +4,16 @@
 import { assertSafeSegment } from '../../suite/assert-safe-segment.js'
 import { assertCacheKey, assertKeyOfItsParts, cacheKeyOf, type CacheEntry } from '../../suite/cache-key.js'
 import type { PgConnection } from './connection.js'
+import { cachedAnswerSchema } from '../../document/answer-shape.js'
 
 /** The entry a row holds, when it is the entry its columns say; a miss otherwise. */
 function entryOf(row: Record<string, unknown>, caseId: string): CacheEntry | undefined {
   try {
     const entry = JSON.parse(String(row.entry)) as CacheEntry
     if (entry.case_id !== caseId || entry.key !== row.key || cacheKeyOf(entry.case_id, entry.parts) !== entry.key) return undefined
-    return entry
+    // the answer as the file cache reads it: the answer shape's cached fields, in their order
+    const answer = cachedAnswerSchema.safeParse(entry.answer)
+    return answer.success ? { ...entry, answer: answer.data as CacheEntry['answer'] } : undefined
   } catch {
     return undefined
   }

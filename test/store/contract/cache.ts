@@ -1,6 +1,7 @@
 // The response-cache part (SPEC §14): answers by key, per tenant and suite, disposable, and never
 // touched by the delete of a run. Backend-neutral: it speaks only through the Store contract.
 import { describe, expect, it } from 'vitest'
+import { ANSWER_FIELDS, cachedAnswerOf, CACHED_ANSWER_FIELDS } from '../../../src/document/answer-shape.js'
 import { PathRefusedError } from '../../../src/suite/errors.js'
 import { artifactsDigest, cacheKeyOf, cacheKeyParts, inputDigest, targetDigest, type CacheEntry } from '../../../src/suite/cache-key.js'
 import { keyOf, makeRun } from '../../helpers/make-run.js'
@@ -72,6 +73,16 @@ export function cachePart(current: () => ContractSubject): void {
       expect(await store.pending(run.tenant, run.suite)).toEqual([])
       await store.deleteRun(run.tenant, run.suite, keyOf(run))
       expect(await store.cachedAnswer(run.tenant, run.suite, 'france', paris.key)).toEqual(paris)
+    })
+
+    it('keeps every field of a cached answer the answer shape names (src/document/answer-shape.ts), in its order', async () => {
+      const { store } = current()
+      const answer = cachedAnswerOf(Object.fromEntries(CACHED_ANSWER_FIELDS.map((name) => [name, ANSWER_FIELDS[name].kind.example])))
+      const filed = { ...entry('france', 0, 'Paris', T1), answer }
+      await store.cacheAnswer('acme', 'capitals', filed)
+      const back = await store.cachedAnswer('acme', 'capitals', 'france', filed.key)
+      expect(back?.answer, "this backend's cache lost a field of the answer").toEqual(answer)
+      expect(Object.keys(back!.answer)).toEqual([...CACHED_ANSWER_FIELDS])
     })
 
     it('refuses an entry filed under a key that is not the key of its own parts, and changes nothing', async () => {

@@ -1,0 +1,185 @@
+// One sample's answer, defined once (issue 24 item 3, ADR 0130): which fields it has, what kind of
+// value each holds, in what order it is written, and where it goes. The zod schema of a sample
+// (schema.ts), the fast reader (fast-shape.ts), the serializer (serialize.ts), the response cache's
+// entry (the cached answer's schema and encoding) and the driver's check of a target's answer all
+// take their answer fields from here; test/unit/document/answer-shape.test.ts names the place that
+// forgot one. A field is added here, with its kind, and nowhere else.
+import { z } from 'zod'
+import type { CachedTargetAnswer } from '../suite/cache-key.js'
+import type { TokenUsage } from '../suite/types.js'
+
+type Shape = Readonly<Record<string, unknown>>
+
+/** Everything a reader or writer needs of one kind of value. */
+export interface AnswerKind<T> {
+  /** The on-disk value as zod checks it where data enters. */
+  schema: z.ZodType<T>
+  /** Whether `schema` accepts the value and gives it back unchanged (the fast reader's yes). */
+  isCanonical(value: unknown): boolean
+  /** The value as it is written: a copy in on-disk key order, or undefined to leave the field out. */
+  toDisk(value: T): unknown
+  /** A value of this kind, for the test that a field reaches every place. */
+  example: T
+}
+
+const isCount = (x: unknown): x is number => Number.isSafeInteger(x) && (x as number) >= 0
+
+/** The order of `value`'s keys is the order of `order` (zod builds its output in shape order), and every key is one of them. */
+export function keysInOrder(value: Shape, order: readonly string[]): boolean {
+  let at = 0
+  for (const key in value) {
+    while (at < order.length && order[at] !== key) at++
+    if (at === order.length) return false
+    at++
+  }
+  return true
+}
+
+const isObject = (value: unknown): value is Shape => typeof value === 'object' && value !== null && !Array.isArray(value)
+
+// ── token usage: the one definition, the one check ──────────────────────────────────────────────
+
+export const tokenUsageSchema = z.object({
+  input_tokens: z.number().int().nonnegative(),
+  output_tokens: z.number().int().nonnegative(),
+})
+
+const USAGE_KEYS = Object.keys(tokenUsageSchema.shape)
+
+/** tokenUsageSchema accepts it and gives it back unchanged. */
+export function isCanonicalUsage(value: unknown): boolean {
+  return isObject(value) && keysInOrder(value, USAGE_KEYS) && isCount(value.input_tokens) && isCount(value.output_tokens)
+}
+
+const USAGE_WANTED = '{ input_tokens, output_tokens } of non-negative integers'
+
+/**
+ * Usage a target or a scorer reported, as the document will hold it (other keys dropped), or why it
+ * is not usage. Counts beyond 2^53 are refused here: the readers would refuse the document that held them.
+ */
+export function usageFrom(value: unknown): TokenUsage | string {
+  if (isObject(value) && isCount(value.input_tokens) && isCount(value.output_tokens)) return { input_tokens: value.input_tokens, output_tokens: value.output_tokens }
+  return USAGE_WANTED
+}
+
+export function usageToDisk(usage: TokenUsage): TokenUsage {
+  return { input_tokens: usage.input_tokens, output_tokens: usage.output_tokens }
+}
+
+// ── the kinds ───────────────────────────────────────────────────────────────────────────────────
+
+const usageKind: AnswerKind<TokenUsage> = { schema: tokenUsageSchema, isCanonical: isCanonicalUsage, toDisk: usageToDisk, example: { input_tokens: 12, output_tokens: 3 } }
+
+const millisecondsKind: AnswerKind<number> = { schema: z.number().int().nonnegative(), isCanonical: isCount, toDisk: (ms) => ms, example: 41 }
+
+const flagKind: AnswerKind<true> = { schema: z.literal(true), isCanonical: (x) => x === true, toDisk: (x) => (x === true ? true : undefined), example: true }
+
+/** Plain JSON, not looked into (the driver refuses what JSON cannot hold before it is recorded). */
+const jsonKind: AnswerKind<unknown> = { schema: z.unknown(), isCanonical: () => true, toDisk: (x) => x, example: { text: 'Lima', n: [1, 2] } }
+
+const modelIdKind: AnswerKind<string> = { schema: z.string(), isCanonical: (x) => typeof x === 'string', toDisk: (x) => x, example: 'geo-v1-2026-01' }
+
+// ── the fields ──────────────────────────────────────────────────────────────────────────────────
+
+/** Where the report data carries a sample's field, or why it does not. */
+export type ReportPlace = { row: 'usage' | 'answers' } | { omitted: string }
+
+export interface AnswerField<T = unknown> {
+  kind: AnswerKind<T>
+  /** Who gives the value: the target in its answer, or the driver measuring the call. */
+  from: 'target' | 'driver'
+  /** Kept only when the run records responses (it may quote the user's data). */
+  recordedOnly: boolean
+  report: ReportPlace
+}
+
+/** Every field of an answer. The order of the lists below is the order on disk. */
+export const ANSWER_FIELDS = {
+  usage: { kind: usageKind, from: 'target', recordedOnly: false, report: { row: 'usage' } } satisfies AnswerField<TokenUsage>,
+  latency_ms: {
+    kind: millisecondsKind,
+    from: 'driver',
+    recordedOnly: false,
+    report: { omitted: 'latency is gated by the comparison (tolerances.latency_per_case), which the report shows' },
+  } satisfies AnswerField<number>,
+  cached: { kind: flagKind, from: 'driver', recordedOnly: false, report: { omitted: "the run's header counts cached answers (cached_answers)" } } satisfies AnswerField<true>,
+  output: { kind: jsonKind, from: 'target', recordedOnly: true, report: { row: 'answers' } } satisfies AnswerField<unknown>,
+  /** The observed identity: pinned for the whole run in the header's `observed`, not kept per sample. */
+  model: { kind: modelIdKind, from: 'target', recordedOnly: false, report: { omitted: "the run's identity shows the observed model" } } satisfies AnswerField<string>,
+} as const
+
+export type AnswerFieldName = keyof typeof ANSWER_FIELDS
+
+/**
+ * Names kept free for the conversations and agents issue (SPEC §16), in the order they will follow
+ * `output` on disk: `steps` (model calls: model, usage, latency; tool calls: name, arguments, result
+ * or error) and `turns` (a conversation's turns, each with its steps). They are not accepted yet: a
+ * document that has them is not one this version wrote. To add one, give it a kind and an entry in
+ * ANSWER_FIELDS and SAMPLE_ANSWER_FIELDS (and CACHED_ANSWER_FIELDS when the cache keeps it).
+ */
+export const RESERVED_ANSWER_FIELDS = ['steps', 'turns'] as const
+
+/** A sample's answer fields, after its verdict (pass, score, scorers), in on-disk order. */
+export const SAMPLE_ANSWER_FIELDS = ['usage', 'latency_ms', 'cached', 'output'] as const satisfies readonly AnswerFieldName[]
+
+/** A cached answer's fields, in its entry's order: what the target gave, nothing the driver measured. */
+export const CACHED_ANSWER_FIELDS = ['output', 'model', 'usage'] as const satisfies readonly AnswerFieldName[]
+
+type SampleAnswerName = (typeof SAMPLE_ANSWER_FIELDS)[number]
+type KindValue<N extends AnswerFieldName> = (typeof ANSWER_FIELDS)[N]['kind'] extends AnswerKind<infer T> ? T : never
+
+/** The answer part of a sample result, as the document holds it. */
+export type SampleAnswer = { [N in SampleAnswerName]?: KindValue<N> }
+
+function zodShapeOf<const N extends readonly AnswerFieldName[]>(names: N): { [K in N[number]]: z.ZodOptional<(typeof ANSWER_FIELDS)[K]['kind']['schema']> } {
+  const shape: Record<string, z.ZodType> = {}
+  for (const name of names) shape[name] = ANSWER_FIELDS[name].kind.schema.optional()
+  return shape as never
+}
+
+/** The zod fields of a sample's answer, in on-disk order; schema.ts spreads them into sampleResultSchema. */
+export const sampleAnswerZodShape = zodShapeOf(SAMPLE_ANSWER_FIELDS)
+
+/** The cached answer as the cache's readers check it; output is required, as the target must give it. */
+export const cachedAnswerSchema = z.object({ ...zodShapeOf(CACHED_ANSWER_FIELDS), output: jsonKind.schema })
+
+// The cache's type (src/suite/cache-key.ts, below this layer) has exactly the cached fields.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false
+const cachedFieldsMatch: Same<keyof CachedTargetAnswer, (typeof CACHED_ANSWER_FIELDS)[number]> = true
+void cachedFieldsMatch
+
+// Resolved once: the hot paths walk plain arrays, not the record.
+const SAMPLE_KINDS: readonly (readonly [string, AnswerKind<unknown>])[] = SAMPLE_ANSWER_FIELDS.map((name) => [name, ANSWER_FIELDS[name].kind as AnswerKind<unknown>])
+const CACHED_KINDS: readonly (readonly [string, AnswerKind<unknown>])[] = CACHED_ANSWER_FIELDS.map((name) => [name, ANSWER_FIELDS[name].kind as AnswerKind<unknown>])
+
+/** The fast reader's check of a sample's answer fields (their order is checked with the sample's keys). */
+export function isCanonicalSampleAnswer(sample: Shape): boolean {
+  for (let i = 0; i < SAMPLE_KINDS.length; i++) {
+    const [name, kind] = SAMPLE_KINDS[i]!
+    const value = sample[name]
+    if (value !== undefined && !kind.isCanonical(value)) return false
+  }
+  return true
+}
+
+/** Writes a sample's answer fields into `out`, in on-disk order; absent ones are left out. */
+export function sampleAnswerToDisk(sample: SampleAnswer, out: Record<string, unknown>): void {
+  for (let i = 0; i < SAMPLE_KINDS.length; i++) {
+    const [name, kind] = SAMPLE_KINDS[i]!
+    const value = (sample as Shape)[name]
+    if (value === undefined) continue
+    const written = kind.toDisk(value)
+    if (written !== undefined) out[name] = written
+  }
+}
+
+/** A checked target answer as the cache keeps it, in the entry's order; absent fields are left out. */
+export function cachedAnswerOf(answer: { readonly [N in (typeof CACHED_ANSWER_FIELDS)[number]]?: unknown }): CachedTargetAnswer {
+  const out: Record<string, unknown> = {}
+  for (let i = 0; i < CACHED_KINDS.length; i++) {
+    const [name, kind] = CACHED_KINDS[i]!
+    const value = (answer as Shape)[name]
+    if (value !== undefined || name === 'output') out[name] = value === undefined ? value : kind.toDisk(value)
+  }
+  return out as unknown as CachedTargetAnswer
+}

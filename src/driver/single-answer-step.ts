@@ -1,0 +1,153 @@
+// The default sample step: one question, one answer. The answer comes from the response cache or
+// from one call to the target (counted, and timed when the suite gates on latency); it is checked
+// against the answer shape (document/answer-shape.ts), its model pinned as the observed identity,
+// and every scorer scores it.
+import { ObservedIdentityChangedError } from './errors.js'
+import { cachedAnswerOf, usageFrom } from '../document/answer-shape.js'
+import type { SampleResult, ScorerScore } from '../document/schema.js'
+import { describeNotPlain, findNotPlain } from '../suite/plain-data.js'
+import { preview } from '../suite/preview.js'
+import type { ResolvedScorer, ScorerReturn, TargetAnswer, TokenUsage } from '../suite/types.js'
+import { describeIdentityChange } from './observed-identity.js'
+import { CaseError, type CaseContext, type SampleStep } from './sample-step.js'
+
+/** A target's answer that has the right shape. */
+interface CheckedAnswer {
+  output: unknown
+  usage: TokenUsage | undefined
+  model: string | undefined
+}
+
+export const singleAnswerStep: SampleStep = async (context, sample) => {
+  const { suite, evalCase, signal, identity } = context
+  const where = sampleLabel(sample, suite.rules.samples)
+  if (signal.aborted) throw new CaseError('target', `${where}: not asked, the run was stopped`)
+  const hit = context.cached?.[sample]
+  let raw: TargetAnswer
+  let latencyMs: number | undefined
+  if (hit !== undefined) raw = hit
+  else {
+    try {
+      context.calls.count++
+      const started = performance.now()
+      raw = await suite.ask(evalCase.input, { caseId: evalCase.id, sample, signal })
+      if (suite.rules.tolerances.latency_per_case !== undefined) latencyMs = Math.round(performance.now() - started)
+    } catch (error) {
+      throw new CaseError('target', `${where}: ${messageOf(error)}`)
+    }
+  }
+  const answer = checkAnswer(raw, suite.recordResponses)
+  if (typeof answer === 'string') throw new CaseError('target', `${where}: malformed answer: ${answer}`)
+  try {
+    identity.seeTarget(answer.model)
+  } catch (error) {
+    throw new CaseError('target', `${where}: ${messageOf(error)}`)
+  }
+  if (hit === undefined && context.onAnswer !== undefined) await context.onAnswer(evalCase.id, sample, cachedAnswerOf(answer))
+  const result = await scoreAnswer(context, answer.output, sample)
+  if (answer.usage !== undefined) result.usage = answer.usage
+  if (latencyMs !== undefined) result.latency_ms = latencyMs
+  if (hit !== undefined) result.cached = true
+  if (suite.recordResponses && answer.output !== undefined) result.output = jsonValue(answer.output)
+  return result
+}
+
+/** The answer, or why it is malformed. */
+function checkAnswer(raw: unknown, record: boolean): CheckedAnswer | string {
+  if (raw === null || typeof raw !== 'object' || !('output' in raw)) return 'the target must answer { output, model?, usage? }'
+  const { output, model, usage } = raw as TargetAnswer
+  if (model !== undefined && (typeof model !== 'string' || model === '')) return `model must be a non-empty string, got ${preview(model)}`
+  const checkedUsage = usage === undefined ? undefined : usageFrom(usage)
+  if (typeof checkedUsage === 'string') return `usage must be ${checkedUsage}, got ${preview(usage)}`
+  if (record) {
+    const offence = findNotPlain(output, ['output'])
+    if (offence !== undefined) return `the answer cannot be recorded (recordResponses is true): ${describeNotPlain(offence)}`
+  }
+  return { output, model, usage: checkedUsage }
+}
+
+async function scoreAnswer(context: CaseContext, output: unknown, index: number): Promise<SampleResult> {
+  const { suite, evalCase, signal, identity } = context
+  const args = { input: evalCase.input, output, expected: evalCase.expected, caseId: evalCase.id, signal, recorded: suite.recordResponses }
+  const settled = await Promise.allSettled(suite.scorers.map(async (scorer) => scorer.score(args)))
+  // map, not push: the scores are held until the run ends, in an array of exactly their number.
+  const scores = settled.map((outcome, i): ScorerScore => {
+    const scorer = suite.scorers[i]!
+    const where = `${sampleLabel(index, suite.rules.samples)}, scorer ${JSON.stringify(scorer.name)}`
+    if (outcome.status === 'rejected') throw new CaseError('scorer', `${where}: ${messageOf(outcome.reason)}`)
+    const normal = normalizeScore(outcome.value, scorer)
+    if (typeof normal === 'string') throw new CaseError('scorer', `${where}: ${normal}`)
+    try {
+      identity.seeJudge(scorer.name, normal.model)
+    } catch (error) {
+      throw new CaseError('scorer', `${where}: ${messageOf(error)}`)
+    }
+    const score: ScorerScore = { name: scorer.name, pass: normal.pass, score: normal.score, reason: normal.reason }
+    if (normal.usage !== undefined) score.usage = normal.usage
+    return score
+  })
+  return { pass: scores.every((s) => s.pass), score: mean(scores.map((s) => s.score)), scorers: scores }
+}
+
+interface NormalScore {
+  pass: boolean
+  score: number
+  reason: string | null
+  model: string | undefined
+  usage?: TokenUsage
+}
+
+const RETURNS = 'a scorer returns a boolean, a number in 0..1, or { pass, score?, reason?, model?, usage? }'
+
+/** A scorer's return in its one shape, or why it is not a score. */
+function normalizeScore(value: ScorerReturn, scorer: ResolvedScorer): NormalScore | string {
+  if (typeof value === 'boolean') return { pass: value, score: value ? 1 : 0, reason: value ? null : 'returned false', model: undefined }
+  if (typeof value === 'number') {
+    const score = unitScore(value)
+    if (score === undefined) return `returned the score ${preview(value)}, outside 0..1`
+    const pass = score >= scorer.passAt
+    return { pass, score, reason: pass ? null : `score ${score} is below pass_at ${scorer.passAt}`, model: undefined }
+  }
+  if (value === null || typeof value !== 'object') return `returned ${preview(value)}; ${RETURNS}`
+  const { pass, score, reason, model, usage } = value as unknown as Partial<Record<string, unknown>>
+  if (typeof pass !== 'boolean') return `returned pass = ${preview(pass)}, not a boolean; ${RETURNS}`
+  const checked = score === undefined ? (pass ? 1 : 0) : typeof score === 'number' ? unitScore(score) : undefined
+  if (checked === undefined) return `returned the score ${preview(score)}, outside 0..1`
+  if (reason !== undefined && reason !== null && typeof reason !== 'string') return `returned reason = ${preview(reason)}, not a string`
+  if (model !== undefined && (typeof model !== 'string' || model === '')) return `returned model = ${preview(model)}, not a non-empty string`
+  const checkedUsage = usage === undefined ? undefined : usageFrom(usage)
+  if (typeof checkedUsage === 'string') return `returned usage = ${preview(usage)}, not ${checkedUsage}`
+  const said = typeof reason === 'string' ? reason : null
+  const normal: NormalScore = { pass, score: checked, reason: said ?? (pass ? null : `did not pass (score ${checked})`), model }
+  if (checkedUsage !== undefined) normal.usage = checkedUsage
+  return normal
+}
+
+/** The score within 0..1; float noise at the bounds is clamped, anything further out is refused. */
+function unitScore(value: number): number | undefined {
+  if (!Number.isFinite(value) || value < -1e-9 || value > 1 + 1e-9) return undefined
+  return Math.min(1, Math.max(0, value))
+}
+
+/** The value as the document will hold it, so a result read back from the journal equals this one. */
+export function jsonValue(value: unknown): unknown {
+  const text = JSON.stringify(value)
+  return text === undefined ? undefined : (JSON.parse(text) as unknown)
+}
+
+/** Samples are numbered from 0 in every message, as ctx.sample numbers them. */
+function sampleLabel(sample: number, samples: number): string {
+  return `sample ${sample} of ${samples}`
+}
+
+export function mean(values: readonly number[]): number {
+  let sum = 0
+  for (const v of values) sum += v
+  return values.length === 0 ? 0 : sum / values.length
+}
+
+function messageOf(error: unknown): string {
+  if (error instanceof ObservedIdentityChangedError) return describeIdentityChange(error)
+  if (error instanceof Error) return error.name && error.name !== 'Error' ? `${error.name}: ${error.message}` : error.message
+  return preview(error)
+}
