@@ -95,14 +95,18 @@ export interface AnswerField<T = unknown> {
 
 /** Every field of an answer. The order of the lists below is the order on disk. */
 export const ANSWER_FIELDS = {
+  /** Tokens the target's call spent; for a cached answer, those of the call that first produced it. */
   usage: { kind: usageKind, from: 'target', recordedOnly: false, report: { row: 'usage' } } satisfies AnswerField<TokenUsage>,
+  /** Whole milliseconds the target took; measured only when the suite gates on latency (tolerances.latency_per_case). */
   latency_ms: {
     kind: millisecondsKind,
     from: 'driver',
     recordedOnly: false,
     report: { omitted: 'latency is gated by the comparison (tolerances.latency_per_case), which the report shows' },
   } satisfies AnswerField<number>,
+  /** The answer came from the response cache instead of a call; absent otherwise. */
   cached: { kind: flagKind, from: 'driver', recordedOnly: false, report: { omitted: "the run's header counts cached answers (cached_answers)" } } satisfies AnswerField<true>,
+  /** The target's answer; in a document only when the run records responses. */
   output: { kind: jsonKind, from: 'target', recordedOnly: true, report: { row: 'answers' } } satisfies AnswerField<unknown>,
   /** The observed identity: pinned for the whole run in the header's `observed`, not kept per sample. */
   model: { kind: modelIdKind, from: 'target', recordedOnly: false, report: { omitted: "the run's identity shows the observed model" } } satisfies AnswerField<string>,
