@@ -171,7 +171,7 @@ describe('the response cache', () => {
     expect(refilled.code, refilled.stdout + refilled.stderr).toBe(0)
     expect(calls(project)).toHaveLength(36)
     expect(runDocuments(project).every((d) => d.cached_answers === undefined)).toBe(true)
-  }, 300_000)
+  }, 600_000)
 
   test('the key covers the code the target runs: an edit of an imported module or an inline prompt calls again and `cache why` names the file; a scorer edit does not; deleting the run removes its answers', async () => {
     const codeSuite = (prompt: string, check: string) => `import { evalSuite } from 'digline'
