@@ -6,6 +6,7 @@
 
 // C0 controls but \t and \n, DEL, C1 controls, and the invisible reordering marks (bidi embeddings,
 // overrides and isolates, line and paragraph separators).
+// eslint-disable-next-line no-control-regex -- matching control characters is this function's whole purpose
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g
 
 function escapeOf(char: string): string {

@@ -73,7 +73,10 @@ describe('built-in scorers when answers are not recorded', () => {
         return (error as Error).message
       }
     }
-    reasons.push(judge(JSON.stringify({ reasoning: 'fine', score: 3, 'bob@example.com': 'alice@example.com' })), judge(JSON.stringify({ reasoning: 'fine', score: 'carol@example.com' })))
+    reasons.push(
+      judge(JSON.stringify({ reasoning: 'fine', score: 3, 'bob@example.com': 'alice@example.com' })),
+      judge(JSON.stringify({ reasoning: 'fine', score: 'carol@example.com' })),
+    )
     for (const reason of reasons) {
       expect(reason).not.toBe('')
       for (const email of emails) expect(reason).not.toContain(email)
