@@ -6,6 +6,7 @@
 import type { CaseResult } from '../src/document/schema.js'
 import { percent } from '../src/host/index.js'
 import type { SuiteOutcome } from '../src/host/index.js'
+import { printable } from '../src/suite/printable-text.js'
 
 export const ANNOTATION_PREFIX = 'digline.'
 
@@ -28,7 +29,7 @@ export function caseAnnotations(result: CaseResult): Annotation[] {
   const out: Annotation[] = [{ type: `${ANNOTATION_PREFIX}verdict`, message: verdict }]
   if (result.score !== null) out.push({ type: `${ANNOTATION_PREFIX}score`, message: String(result.score) })
   const reason = result.error?.message ?? result.reason
-  if (reason !== null && reason !== '') out.push({ type: `${ANNOTATION_PREFIX}reason`, message: reason })
+  if (reason !== null && reason !== '') out.push({ type: `${ANNOTATION_PREFIX}reason`, message: printable(reason) })
   return out
 }
 

@@ -70,7 +70,8 @@ export function evalSuite<I, O, E>(definition: SuiteDefinition<I, O, E>): void {
   const rejudge = rejudgeDirective(suite.name)
   const merge = mergeDirective(suite.name)
   // A replay reads and files in the tenant and store the rejudge command resolved (its --tenant, --store).
-  const runCtx = rejudge.kind === 'rejudge' ? { ...ctx, tenant: rejudge.tenant, storeRoot: rejudge.storeRoot } : ctx
+  const fileCtx = file === undefined ? ctx : { ...ctx, suiteFile: file }
+  const runCtx = rejudge.kind === 'rejudge' ? { ...fileCtx, tenant: rejudge.tenant, storeRoot: rejudge.storeRoot } : fileCtx
   const store = openStore({ store: runCtx.storeRoot })
   const caseIds = suite.cases.map((c) => c.id)
   const hooks = registeredCaseHooks()

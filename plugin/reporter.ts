@@ -9,6 +9,7 @@ import type { SuiteOutcome } from '../src/host/index.js'
 import { formatOutcome } from '../src/host/index.js'
 import { formatLaunchMarkdown } from '../src/host/index.js'
 import './provided.js'
+import { printable } from '../src/suite/printable-text.js'
 
 interface Collected {
   outcomes: SuiteOutcome[]
@@ -18,7 +19,7 @@ interface Collected {
 }
 
 function firstLine(message: string | undefined): string {
-  return (message ?? '').split('\n')[0] ?? ''
+  return printable((message ?? '').split('\n')[0] ?? '')
 }
 
 export class DiglineReporter implements Reporter {
@@ -71,8 +72,8 @@ export class DiglineReporter implements Reporter {
       const kind = diglineErrorKind(data)
       if (kind === undefined) return false
       const error = reviveError(data)
-      if (kind === 'refusal') c.refusals.push(`${where}: ${error.message}`)
-      else c.failures.push(`${where}: ${kind === 'internal' ? error.message : firstLine(error.message)}`)
+      if (kind === 'refusal') c.refusals.push(`${where}: ${printable(error.message)}`)
+      else c.failures.push(`${where}: ${kind === 'internal' ? printable(error.message) : firstLine(error.message)}`)
       return true
     }
     for (const module of testModules) {

@@ -22,6 +22,7 @@ import { reportCommand } from './commands/report.js'
 import { viewCommand } from './commands/view.js'
 import { mcpCommand } from './commands/mcp.js'
 import { DIGLINE_VERSION } from '../version.js'
+import { printable } from '../suite/printable-text.js'
 
 export const COMMANDS: readonly Command[] = [
   runCommand,
@@ -72,8 +73,8 @@ export async function main(argv: string[], io: CliIo): Promise<ExitCode> {
     const kind = diglineErrorKind(error)
     const label = kind === 'refusal' ? 'refused' : kind === 'internal' ? 'internal error' : 'failed'
     // an unexpected error and a defect of digline are printed with their stack, to be reported
-    if (kind === 'refusal' || kind === 'failure') io.stderr(`${pc.red(label)} ${(error as Error).name}: ${(error as Error).message}`)
-    else io.stderr(`${pc.red(label)} ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`)
+    if (kind === 'refusal' || kind === 'failure') io.stderr(`${pc.red(label)} ${(error as Error).name}: ${printable((error as Error).message)}`)
+    else io.stderr(`${pc.red(label)} ${printable(error instanceof Error ? (error.stack ?? error.message) : String(error))}`)
     return exitCodeForError(error)
   }
 }

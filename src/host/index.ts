@@ -2,6 +2,8 @@
 // through this module and nothing else of src/host/ or src/store/ (checked by .dependency-cruiser.cjs).
 export * from './cache/cache-setting.js'
 export * from './cache/cache-why.js'
+export { codeFilesOf } from './cache/code-files.js'
+export { localCacheBeside } from './cache/cache-store.js'
 export * from './judge/compare.js'
 export * from './judge/explain-run.js'
 export * from './judge/format-comparison.js'

@@ -5,6 +5,7 @@ import { pendingRows } from '../host/index.js'
 import { explainRun } from '../host/index.js'
 import { resolveRunKey } from '../host/index.js'
 import { liveSuiteSummaries } from '../host/index.js'
+import { describeStore } from '../host/index.js'
 import { assertSafeSegment } from '../suite/assert-safe-segment.js'
 import { project, type McpContext } from './context.js'
 import { answer, guarded } from './tool-result.js'
@@ -30,7 +31,7 @@ export function registerReadTools(server: McpServer, context: McpContext): void 
     () =>
       guarded(async () => {
         const { settings, store } = await project(context)
-        return answer({ tenant: settings.tenant, store: settings.storeRoot, suites: await liveSuiteSummaries(store, settings.tenant) })
+        return answer({ tenant: settings.tenant, store: describeStore(settings.storeRoot), suites: await liveSuiteSummaries(store, settings.tenant) })
       }),
   )
 

@@ -84,7 +84,8 @@ export interface RunsPart {
   latestKey(tenant: string, suite: string): Promise<string | undefined>
   /**
    * Removes the run under KEY (its document and journal) and every replay chained to it, in every
-   * suite of the tenant, leaves first, after writing a removal record for each (docs/delete.md).
+   * suite of the tenant, leaves first, after writing a removal record for each (docs/delete.md);
+   * then the cached answers those runs asked for (forgetRunAnswers), also when nothing else was left.
    * Every refusal comes before the first change: the run under a baseline (PromotedRunError), a run
    * whose journal has a live writer (LiveRunError). Repeatable: called again it finishes the job, and
    * says when the key was first removed.
@@ -153,8 +154,9 @@ export interface RemovalsPart {
 
 /**
  * The response cache (SPEC §14): target answers by key, per tenant and suite. It is disposable: no
- * run, baseline, register line or removal record depends on it, no delete of a run touches it, and
- * an entry that cannot be read is a miss (and is replaced by the next answer), never a refusal.
+ * run, baseline, register line or removal record depends on it, and an entry that cannot be read is
+ * a miss (and is replaced by the next answer), never a refusal. Each entry names the run that asked
+ * for its answer, and deleteRun removes the entries of every run it removes (SPEC §7).
  * Keys are 64 lowercase hex (src/suite/cache-key.ts); tenant, suite and case ids are safe segments.
  */
 export interface CachePart {
@@ -166,6 +168,8 @@ export interface CachePart {
   cachedAnswersOf(tenant: string, suite: string, caseId: string): Promise<CacheEntry[]>
   /** Drops the cache of one suite, or of every suite of the tenant; returns how many entries went. */
   clearCache(tenant: string, suite?: string): Promise<number>
+  /** Drops the entries run KEY of the suite asked for (deleteRun calls it; so does a delete for a cache kept beside the store); returns how many went. */
+  forgetRunAnswers(tenant: string, suite: string, key: string): Promise<number>
 }
 
 /** The store: every part required. */

@@ -1,7 +1,8 @@
 // The response cache's key (SPEC §14): a target answer is reused when the case, its input, the
-// target's declared config, the sample index and the artifacts are all unchanged. Every part that
-// could hold a secret (a config value, an input) enters only as a sha256 digest, and the parts'
-// digests are kept with the entry so that a miss can be explained part by part.
+// target's declared config, the sample index, the artifacts and the code the target runs (the suite
+// file and the project modules it imports) are all unchanged. Every part that could hold a secret (a
+// config value, an input) enters only as a sha256 digest, and the parts' digests are kept with the
+// entry so that a miss can be explained part by part, and a changed code file by its path.
 import { PathRefusedError } from './errors.js'
 import { canonicalJson, sha256Hex } from './hashing.js'
 import type { JsonObject, TokenUsage } from './types.js'
@@ -12,10 +13,15 @@ export interface CacheKeyParts {
   target: string
   sample: number
   artifacts: string
+  /** sha256 over the code files' digests (see codeDigest). */
+  code: string
 }
 
 /** The parts `cache why` names, in the order it names them. */
-export const CACHE_KEY_PARTS = ['input', 'target', 'sample', 'artifacts'] as const satisfies readonly (keyof CacheKeyParts)[]
+export const CACHE_KEY_PARTS = ['input', 'target', 'sample', 'artifacts', 'code'] as const satisfies readonly (keyof CacheKeyParts)[]
+
+/** The code the target runs: each project file's path (relative to the project root, `/`-separated) → sha256 of its bytes. */
+export type CodeFiles = Record<string, string>
 
 /** A target answer as the cache keeps it: plain JSON, as the target returned it. */
 export interface CachedTargetAnswer {
@@ -30,16 +36,22 @@ export interface CacheEntry {
   key: string
   case_id: string
   parts: CacheKeyParts
+  /** The files `parts.code` was made of, so that `cache why` can name the one that changed. */
+  code_files: CodeFiles
+  /** The key of the run that asked the target for this answer: deleting that run removes the entry. */
+  run: string
   answer: CachedTargetAnswer
   /** When the answer was asked for (ISO-8601 UTC with microseconds). */
   cached_at: string
 }
 
-/** What a case's answers do not depend on by sample: its input, the target config, the artifacts. */
+/** What a case's answers do not depend on by sample: its input, the target config, the artifacts, the code. */
 export interface CaseCacheSubject {
   input: string
   target: string
   artifacts: string
+  code: string
+  codeFiles: CodeFiles
 }
 
 export function targetDigest(targetConfig: JsonObject): string {
@@ -50,16 +62,20 @@ export function artifactsDigest(artifacts: Record<string, string>): string {
   return sha256Hex(canonicalJson(artifacts))
 }
 
+export function codeDigest(files: CodeFiles): string {
+  return sha256Hex(canonicalJson(files))
+}
+
 export function inputDigest(input: unknown): string {
   return sha256Hex(canonicalJson({ input }))
 }
 
 export function cacheKeyParts(subject: CaseCacheSubject, sample: number): CacheKeyParts {
-  return { input: subject.input, target: subject.target, sample, artifacts: subject.artifacts }
+  return { input: subject.input, target: subject.target, sample, artifacts: subject.artifacts, code: subject.code }
 }
 
 export function cacheKeyOf(caseId: string, parts: CacheKeyParts): string {
-  return sha256Hex(canonicalJson({ cache: 1, case_id: caseId, ...parts }))
+  return sha256Hex(canonicalJson({ cache: 2, case_id: caseId, ...parts }))
 }
 
 export function isCacheKey(value: unknown): value is string {

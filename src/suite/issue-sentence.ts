@@ -24,16 +24,38 @@ export function describeZodError(error: z.ZodError, input: unknown, root: string
 
 export function describeIssue(issue: Issue, input: unknown, root: string, schema?: z.ZodType, quote = true): IssueSentence {
   const path = issue.path.filter((p): p is string | number => typeof p === 'string' || typeof p === 'number')
-  const where = `${root}${path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${p}`)).join('')}`
-  const field = [...path].reverse().find((p): p is string => typeof p === 'string') ?? root
+  // Unquoted, a key is named only when the schema declares it: a key the value chose (a record's, an unknown one) is the value's.
+  const declared = quote ? path.map(() => true) : declaredSegments(schema, path)
+  const where = `${root}${path.map((p, i) => (typeof p === 'number' ? `[${p}]` : declared[i] ? `.${p}` : '[…]')).join('')}`
+  const last = path.length - 1 - [...path].reverse().findIndex((p) => typeof p === 'string')
+  const field = last === path.length ? root : declared[last] ? String(path[last]) : 'a value'
   const value = valueAt(input, path)
   const found = !value.found ? 'nothing' : quote ? preview(value.value, 60) : kindOf(value.value)
-  const rule = requirement(issue, schema === undefined ? undefined : schemaAt(schema, path))
+  const rule = requirement(issue, schema === undefined ? undefined : schemaAt(schema, path), quote)
   const sentence = issue.code === 'unrecognized_keys' ? `${field} ${rule} at ${where}` : `${field} ${rule} (got ${found}) at ${where}`
   return { path, where, sentence }
 }
 
-function requirement(issue: Issue, schema: z.ZodType | undefined): string {
+/** For each segment of `path`, whether the schema declares it (an index, or a key of an object's shape). */
+function declaredSegments(schema: z.ZodType | undefined, path: Path): boolean[] {
+  let current: z.ZodType | undefined = schema === undefined ? undefined : unwrap(schema)
+  return path.map((key) => {
+    const def = current?._zod.def as { type: string; shape?: Record<string, z.ZodType>; element?: z.ZodType; valueType?: z.ZodType } | undefined
+    const declared = typeof key === 'number' || (def?.type === 'object' && typeof key === 'string' && def.shape !== undefined && Object.hasOwn(def.shape, key))
+    const next =
+      def?.type === 'object' && typeof key === 'string'
+        ? def.shape?.[key]
+        : def?.type === 'array' && typeof key === 'number'
+          ? def.element
+          : def?.type === 'record'
+            ? def.valueType
+            : undefined
+    current = next === undefined ? undefined : unwrap(next)
+    return declared
+  })
+}
+
+function requirement(issue: Issue, schema: z.ZodType | undefined, quote = true): string {
   switch (issue.code) {
     case 'invalid_type':
       if (issue.expected === 'int') return `must be ${numberRule(schema) ?? 'a whole number'}`
@@ -49,6 +71,7 @@ function requirement(issue: Issue, schema: z.ZodType | undefined): string {
       return `must have ${small ? 'at least' : 'at most'} ${count} ${unit}${count === 1 ? '' : 's'}`
     }
     case 'unrecognized_keys':
+      if (!quote) return `has ${issue.keys.length === 1 ? 'an unknown key' : `${issue.keys.length} unknown keys`} (not quoted, as answers are not recorded)`
       return `has ${issue.keys.length === 1 ? 'an unknown key' : 'unknown keys'} ${issue.keys.map((k) => JSON.stringify(k)).join(', ')}`
     case 'invalid_value':
       return issue.values.length === 1 ? `must be ${preview(issue.values[0])}` : `must be one of ${issue.values.map((v) => preview(v)).join(', ')}`

@@ -1,5 +1,5 @@
 // The response cache (SPEC §14): a target answer is reused while the case input, the target config,
-// the sample index and the artifacts are unchanged; a run that used cached answers says how many,
+// the sample index, the artifacts and the code the target runs are unchanged; a run that used cached answers says how many,
 // is marked so, and is never promoted; `digline cache why` names the part of the key that changed.
 // Real `vitest --watch`, `vitest run` and `digline` processes on a real store.
 import { spawn } from 'node:child_process'
@@ -21,11 +21,9 @@ function suite({ inputs = INPUTS, model = 'up-v1', check = "output === 'ANSWER-'
   return `import { evalSuite } from 'digline'
 import { appendFileSync } from 'node:fs'
 
-const inputs = ${JSON.stringify(inputs)}
-
 evalSuite({
   name: 'cached',
-  cases: inputs.map((input, i) => ({ id: 'c' + i, input, expected: input.toUpperCase() })),
+  cases: ${JSON.stringify(inputs)}.map((input, i) => ({ id: 'c' + i, input, expected: input.toUpperCase() })),
   target: {
     config: { model: ${JSON.stringify(model)}, note: 'RAW-CONFIG-VALUE-123' },
     async ask(input, ctx) {
@@ -173,5 +171,74 @@ describe('the response cache', () => {
     expect(refilled.code, refilled.stdout + refilled.stderr).toBe(0)
     expect(calls(project)).toHaveLength(36)
     expect(runDocuments(project).every((d) => d.cached_answers === undefined)).toBe(true)
-  }, 300_000)
+  }, 600_000)
+
+  test('the key covers the code the target runs: an edit of an imported module or an inline prompt calls again and `cache why` names the file; a scorer edit does not; deleting the run removes its answers', async () => {
+    const codeSuite = (prompt: string, check: string) => `import { evalSuite } from 'digline'
+import { appendFileSync } from 'node:fs'
+import { extract } from '../src/extract.js'
+
+const PROMPT = ${JSON.stringify(prompt)}
+
+evalSuite({
+  name: 'cached',
+  cases: ['paris', 'rome', 'oslo'].map((input, i) => ({ id: 'c' + i, input })),
+  target: {
+    config: { model: 'up-v1' },
+    async ask(input, ctx) {
+      appendFileSync('calls.log', ctx.caseId + ':' + ctx.sample + '\\n')
+      return { output: extract(PROMPT + input), model: 'up-1' }
+    },
+  },
+  scorers: [{ name: 'shout', score: ({ output }) => ${check} }],
+  thresholds: { passRate: 0 },
+})
+`
+    const project = makeProject({
+      'evals/cached.eval.ts': codeSuite('Say: ', "output.startsWith('SAY')"),
+      'src/extract.ts': "import { trim } from './trim'\nexport const extract = (text: string): string => trim(text).toUpperCase()\n",
+      'src/trim.ts': 'export const trim = (text: string): string => text.trim()\n',
+    })
+    const run = async () => {
+      const r = await project.vitest([], ON)
+      expect(r.code, r.stdout + r.stderr).toBe(0)
+      return r
+    }
+    const why = async () => {
+      const r = await project.digline(['cache', 'why', '--suite', 'cached', '--case', 'c1'])
+      expect(r.code, r.stdout + r.stderr).toBe(0)
+      return r.stdout
+    }
+    const first = await run()
+    expect(calls(project)).toHaveLength(3)
+    expect(first.stderr).toContain("the response cache keeps the target's answers while it is on, though this suite records no responses")
+
+    // A module two imports away from the suite file.
+    project.write('src/trim.ts', "export const trim = (text: string): string => text.trim() + '!'\n")
+    expect(await why()).toContain('the code the target runs (src/trim.ts) changed')
+    await run()
+    expect(calls(project)).toHaveLength(6)
+
+    // An inline prompt in the suite file.
+    project.write('evals/cached.eval.ts', codeSuite('Tell: ', "output.startsWith('SAY')"))
+    expect(await why()).toContain('the code the target runs (evals/cached.eval.ts) changed')
+    await run()
+    expect(calls(project)).toHaveLength(9)
+
+    // A scorer and a threshold are not code the target runs.
+    project.write('evals/cached.eval.ts', codeSuite('Tell: ', "output.startsWith('TELL')").replace('passRate: 0', 'passRate: 0.5'))
+    expect(await why()).toContain('sample 0: cached')
+    const judgedAgain = await run()
+    expect(calls(project)).toHaveLength(9)
+    expect(judgedAgain.stdout).toContain('3 answers came from the response cache')
+
+    // SPEC §7: deleting the run that asked for answers removes them from the cache.
+    const keys = project.runFiles('acme', 'cached').map((f) => f.replace('.json', ''))
+    expect(keys).toHaveLength(4)
+    expect(cacheFiles(project)).toHaveLength(9)
+    const deleted = await project.digline(['delete', '--suite', 'cached', '--run', keys[2]!])
+    expect(deleted.code, deleted.stdout + deleted.stderr).toBe(0)
+    expect(cacheFiles(project)).toHaveLength(6)
+    expect(cacheFiles(project).join('\n')).not.toContain('TELL: ')
+  }, 400_000)
 })

@@ -100,3 +100,51 @@ test('recordResponses false: journal legs of a killed run, the resumed run docum
   expect(filesUnder(join(project.dir, '.digline', 'acme', 'baselines'))).toHaveLength(1)
   expect(leaks(project)).toEqual([])
 })
+
+// Terminal escapes in text a suite, a target or a judge wrote: cursor-up, erase-line, OSC 52 (the
+// clipboard) and a bidi override reach `vitest run`, `digline show` and the job summary only as escapes.
+const HOSTILE = `import { evalSuite } from 'digline'
+import { existsSync } from 'node:fs'
+
+const ESC = String.fromCharCode(27)
+const BEL = String.fromCharCode(7)
+const nasty = 'bad' + ESC + '[1A' + ESC + '[2K' + ESC + ']52;c;cHduZWQ=' + BEL + String.fromCharCode(0x9b) + '31m' + String.fromCharCode(0x202e) + 'end'
+
+evalSuite({
+  name: 'hostile',
+  cases: [0, 1, 2].map((i) => ({ id: 'c' + i, input: i })),
+  target: {
+    config: { model: 'm' },
+    async ask(i) {
+      if (!existsSync('hostile')) return { output: 0, model: 'model' }
+      if (i === 2) throw new Error('target says ' + nasty)
+      return { output: i, model: 'model' + ESC + '[2J' }
+    },
+  },
+  scorers: [{ name: 'custom', score: ({ output }) => ({ pass: output === 0, score: output === 0 ? 1 : 0, reason: output === 0 ? 'fine' : 'judge says ' + nasty }) }],
+})
+`
+
+test('control characters from a scorer, a target and an observed model reach the terminal and the job summary as escapes', async () => {
+  const project = makeProject({ 'evals/hostile.eval.ts': HOSTILE })
+  const summary = join(project.dir, 'summary.md')
+  const env = { GITHUB_STEP_SUMMARY: summary, GITHUB_ACTIONS: 'true' }
+  const clean = await project.vitest([], env)
+  expect(clean.code, clean.stdout + clean.stderr).toBe(0)
+  const promoted = await project.digline(['promote', '--suite', 'hostile', '--run', 'latest'])
+  expect(promoted.code, promoted.stdout + promoted.stderr).toBe(0)
+  project.write('hostile', '')
+  const run = await project.vitest([], env)
+  expect(run.code, run.stdout + run.stderr).toBe(2)
+  const show = await project.digline(['show', '--suite', 'hostile', '--run', 'latest', '--all'], env)
+  expect(show.code, show.stdout + show.stderr).toBe(0)
+  const compare = await project.digline(['compare', '--suite', 'hostile', '--run', 'latest'], env)
+  const texts = { run: run.stdout + run.stderr, show: show.stdout + show.stderr, compare: compare.stdout + compare.stderr, summary: readFileSync(summary, 'utf8') }
+  // NO_COLOR is set, so nothing digline or Vitest prints has a control character of its own.
+  for (const [where, text] of Object.entries(texts)) expect(/[\u001b\u0007\u009b\u202e]/.test(text), `${where}: ${JSON.stringify(text)}`).toBe(false)
+  expect(texts.run).toContain('judge says bad\\x1b[1A\\x1b[2K\\x1b]52;c;cHduZWQ=\\x07\\x9b31m\\u202eend')
+  expect(texts.run).toContain('target says bad\\x1b[1A')
+  expect(texts.show).toContain('judge says bad\\x1b[1A')
+  expect(texts.summary).toContain('model\\x1b[2J now')
+  expect(texts.compare).toContain('model\\x1b[2J now')
+}, 400_000)

@@ -7,6 +7,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { SCHEMA_VERSION_LATEST } from '../../src/store/postgres/schema.js'
 import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js'
+import { connect, textOf } from '../helpers/mcp-client.js'
 import { countingSuite, makeProject, type ProcessResult } from '../helpers/project.js'
 
 const URL_PASSWORD = 'UrlPw-7f3a9c-secret'
@@ -61,6 +62,44 @@ test('no password of the URL or PGPASSWORD appears in any output, file or step s
   expect((await digline(['compare', '--suite', 'secret', '--run', 'latest', '--format', 'md'])).code).toBe(0)
   expect((await digline(['pending'])).code).toBe(0)
   expect((await digline(['show', '--suite', 'secret', '--run', '20200101T000000000000Z-000000000000'])).code).toBe(64)
+  expect((await digline(['export', '--suite', 'secret', '--out', 'exported'])).code).toBe(0)
+  expect((await digline(['report', '--out', 'report.html'])).code).toBe(0)
+  expect((await digline(['cache', 'clear'])).code).toBe(0)
+  expect((await digline(['delete', '--suite', 'secret', '--run', '20200101T000000000000Z-000000000000'])).code).toBe(0)
+
+  // `digline view`: its first line, then each page it serves.
+  const view = project.spawnDigline(['view', '--port', '0'], env)
+  let viewOut = ''
+  view.stdout!.on('data', (d) => (viewOut += d))
+  const deadline = Date.now() + 60_000
+  while (!/http:\/\/\S+/.test(viewOut) && Date.now() < deadline && view.exitCode === null) await new Promise((r) => setTimeout(r, 100))
+  const viewUrl = /(http:\/\/[^\s/]+)/.exec(viewOut)?.[1]
+  expect(viewUrl, viewOut).toBeDefined()
+  const pages = await Promise.all(['/', '/data.json', '/nowhere'].map(async (path) => (await fetch(viewUrl + path)).text()))
+  view.kill('SIGTERM')
+  outputs.push(await view.done)
+  expect(pages[1]).toContain('secret')
+
+  // The MCP tools an agent reads with.
+  const mcp = await connect(project, [], env)
+  const toolTexts: string[] = []
+  try {
+    for (const [name, args] of [
+      ['list_suites', {}],
+      ['list_runs', { suite: 'secret' }],
+      ['show_run', { suite: 'secret', run: 'latest', all: true }],
+      ['compare_run', { suite: 'secret', run: 'latest' }],
+      ['pending', {}],
+      ['show_run', { suite: 'secret', run: '20200101T000000000000Z-000000000000' }],
+    ] as const) {
+      const result = await mcp.call(name, args)
+      toolTexts.push(textOf(result), JSON.stringify(result))
+    }
+    expect(toolTexts.join('\n')).toContain('the team store postgres://')
+  } finally {
+    await mcp.client.close()
+  }
+  toolTexts.push(mcp.stderr())
 
   const unreachable = await digline(['list', '--suite', 'secret'], { DIGLINE_STORE: withPassword(db.url, 1) })
   expect(unreachable.code, unreachable.stderr).toBe(2)
@@ -75,11 +114,13 @@ test('no password of the URL or PGPASSWORD appears in any output, file or step s
   expect(refused.code, refused.stderr).toBe(64)
   expect(refused.stderr).toContain('TeamStoreSchemaTooNewError')
 
-  const written = [...outputs.flatMap((o) => [o.stdout, o.stderr]), ...filesUnder(project.dir).map((file) => readFileSync(file, 'utf8'))]
+  const written = [...outputs.flatMap((o) => [o.stdout, o.stderr]), ...pages, ...toolTexts, ...filesUnder(project.dir).map((file) => readFileSync(file, 'utf8'))]
   expect(written.join('\n').length).toBeGreaterThan(0)
   expect(filesUnder(project.dir)).toContain(summary)
+  expect(filesUnder(project.dir)).toContain(join(project.dir, 'report.html'))
+  expect(outputs.some((o) => o.stdout.includes('digline view: serving acme from the team store postgres://'))).toBe(true)
   for (const text of written) {
     expect(text).not.toContain(URL_PASSWORD)
     expect(text).not.toContain(ENV_PASSWORD)
   }
-})
+}, 400_000)

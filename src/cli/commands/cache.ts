@@ -3,7 +3,8 @@ import { digestArtifacts } from '../../host/index.js'
 import { explainCacheMiss, formatCacheWhy } from '../../host/index.js'
 import { openProject } from '../../host/index.js'
 import { collectSuiteManifest } from '../../host/index.js'
-import { artifactsDigest } from '../../suite/cache-key.js'
+import { artifactsDigest, codeDigest } from '../../suite/cache-key.js'
+import { codeFilesOf, localCacheBeside } from '../../host/index.js'
 import { PROJECT_HELP, type CliIo, type Command } from '../command.js'
 import { parseCommand, requireFlag, PROJECT_OPTIONS } from '../parse.js'
 import { vitestBin } from '../../host/index.js'
@@ -16,13 +17,13 @@ export const cacheCommand: Command = {
 
 The response cache keeps the target's answers in the store (.digline/<tenant>/cache/, never
 committed) when a run has it on: cache: true in the suite, DIGLINE_CACHE=1, or \`vitest --watch\`.
-An answer is reused while the case input, the target config, the sample index and the artifacts are
-unchanged. A run that used cached answers says how many and is never promoted.
+An answer is reused while the case input, the target config, the sample index, the artifacts and the
+code the target runs (the suite file and the project modules it imports) are unchanged. A run that used cached answers says how many and is never promoted.
 
   clear        drop the cached answers of suite S, or of every suite of the tenant
   why          say whether sample N (default 0) of case C hits the cache, and if not, which part
                of its key changed since its answer was cached: input, target config, sample,
-               artifacts (reads the suite as declared now, with \`vitest list\`; no case is called)
+               artifacts, code (naming the files that changed; reads the suite as declared now, with \`vitest list\`; no case is called)
 
 ${PROJECT_HELP}`,
   async run(argv, io) {
@@ -42,7 +43,8 @@ async function clear(argv: string[], io: CliIo): Promise<0> {
   if (values.help) return (io.stdout(cacheCommand.help), 0)
   if (values.suite === '') requireFlag('cache clear', 'suite', values.suite)
   const { settings, store } = await openProject(io.cwd, values, io.env)
-  const removed = await store.clearCache(settings.tenant, values.suite)
+  const local = localCacheBeside(settings.storeRoot, settings.root)
+  const removed = (await store.clearCache(settings.tenant, values.suite)) + (local === undefined ? 0 : await local.clearCache(settings.tenant, values.suite))
   const where = values.suite === undefined ? `every suite of tenant ${settings.tenant}` : `suite ${values.suite} (tenant ${settings.tenant})`
   io.stdout(removed === 0 ? `No cached answer of ${where} was there: nothing was removed.` : `Removed ${removed} cached answer${removed === 1 ? '' : 's'} of ${where}.`)
   return 0
@@ -57,8 +59,15 @@ async function why(argv: string[], io: CliIo): Promise<0> {
   if (!Number.isSafeInteger(sample) || sample < 0 || !/^\d+$/.test(values.sample ?? '0'))
     throw new UsageError(`digline cache why: --sample ${JSON.stringify(values.sample)} is not a sample index (0, 1, …)`, 'Run `digline cache why --help`.', ['--sample'])
   const { settings, store } = await openProject(io.cwd, values, io.env)
+  // With a team store, watch mode's answers are cached locally (localCacheBeside): both are asked.
+  const local = localCacheBeside(settings.storeRoot, settings.root)
   const answer = await explainCacheMiss({
-    store,
+    store: {
+      cachedAnswersOf: async (tenant, s, c) => {
+        const shared = await store.cachedAnswersOf(tenant, s, c)
+        return local === undefined ? shared : [...shared, ...(await local.cachedAnswersOf(tenant, s, c))].sort((a, b) => (a.cached_at < b.cached_at ? 1 : -1))
+      },
+    },
     tenant: settings.tenant,
     suite,
     caseId,
@@ -69,7 +78,8 @@ async function why(argv: string[], io: CliIo): Promise<0> {
       const input = declared.cache.inputs[caseId]
       if (input === undefined) return null
       const artifacts = artifactsDigest(await digestArtifacts(declared.cache.artifacts, declared.cache.root, suite))
-      return { input, target: declared.cache.target, artifacts }
+      const codeFiles = await codeFilesOf(declared.file, declared.cache.root)
+      return { input, target: declared.cache.target, artifacts, code: codeDigest(codeFiles), codeFiles }
     },
   })
   io.stdout(formatCacheWhy(answer))

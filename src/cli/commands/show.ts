@@ -4,6 +4,7 @@ import { openProject } from '../../host/index.js'
 import { parseCommand, requireFlag, PROJECT_OPTIONS } from '../parse.js'
 import { PROJECT_HELP, type Command } from '../command.js'
 import { resolveRunKey } from '../../host/index.js'
+import { printable } from '../../suite/printable-text.js'
 
 export const showCommand: Command = {
   name: 'show',
@@ -43,7 +44,7 @@ ${PROJECT_HELP}`,
         `suite ${doc.suite}  tenant ${doc.tenant}  environment ${doc.environment}`,
         `key ${key}  created_at ${doc.created_at}  config_hash ${doc.config_hash}  git ${doc.git_commit ?? 'none'}`,
         ...(doc.rejudged_from === undefined ? [] : [`replay of ${doc.rejudged_from_suite ?? doc.suite}/${doc.rejudged_from}`]),
-        `target ${JSON.stringify(doc.target_config)}${doc.observed.target_model === null ? '' : `  observed ${doc.observed.target_model}`}`,
+        `target ${JSON.stringify(doc.target_config)}${doc.observed.target_model === null ? '' : `  observed ${printable(doc.observed.target_model)}`}`,
         formatAggregates(doc.aggregates),
         doc.aggregates.errored > 0 ? 'not judged: a case errored' : thresholds.met ? 'thresholds: met' : `thresholds: missed (${thresholds.misses.map((m) => m.field).join(', ')})`,
         ...formatCaseLines(

@@ -2,6 +2,7 @@ import { ViewHostRefusedError } from '../errors.js'
 import { UsageError } from '../../host/index.js'
 import { openProject } from '../../host/index.js'
 import { reportData } from '../../host/index.js'
+import { describeStore } from '../../host/index.js'
 import { startViewServer, VIEW_HOST } from '../../report/index.js'
 import { PROJECT_HELP, type Command } from '../command.js'
 import { parseCommand, PROJECT_OPTIONS } from '../parse.js'
@@ -49,7 +50,7 @@ ${PROJECT_HELP}`,
       load,
       onError: (error) => io.stderr(`digline view: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`),
     })
-    io.stdout(`digline view: serving ${settings.tenant} from ${settings.storeRoot} on ${server.url} (read-only; Ctrl-C stops it)`)
+    io.stdout(`digline view: serving ${settings.tenant} from ${describeStore(settings.storeRoot)} on ${server.url} (read-only; Ctrl-C stops it)`)
     await new Promise<void>((done) => {
       const stop = () => {
         process.off('SIGINT', stop)

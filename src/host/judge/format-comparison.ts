@@ -9,6 +9,7 @@ import type { BaselineComparison, ComparedBaseline } from './compare.js'
 import { AMOUNT_UNITS, describeAmountGate, type AmountGate } from './amount-gates.js'
 import { describeFlaky } from './flaky-cases.js'
 import type { SuiteOutcome, SuiteStatus } from './suite-outcome.js'
+import { printable } from '../../suite/printable-text.js'
 
 /** What a verdict is printed from: a SuiteOutcome, or what `digline compare` builds from a stored run. */
 export type VerdictView = Pick<SuiteOutcome, 'suite' | 'key' | 'status' | 'aggregates' | 'misses' | 'comparison'> & Partial<Pick<SuiteOutcome, 'shard'>>
@@ -65,7 +66,7 @@ export function formatComparisonText(c: BaselineComparison): string[] {
     `    ${'difference'.padEnd(12)}${describeDifference(c)}`,
   ]
   for (const g of declaredGates(c)) lines.push(`    ${AMOUNT_UNITS[g.gate].padEnd(17)}${g.regressed ? pc.red(describeAmountGate(g)) : describeAmountGate(g)}`)
-  for (const reason of c.reasons) lines.push(`    ${pc.red('regressed')} ${reason}`)
+  for (const reason of c.reasons) lines.push(`    ${pc.red('regressed')} ${printable(reason)}`)
   if (c.status === 'compared' && !c.regressed && c.difference?.ci95 != null) {
     const floor = c.tolerances.pass_rate === 0 ? 'zero' : `−${(c.tolerances.pass_rate * 100).toFixed(1)} points`
     lines.push(`    ${pc.green('no regression')}: the interval reaches ${floor} or above`)
@@ -76,7 +77,7 @@ export function formatComparisonText(c: BaselineComparison): string[] {
   if (c.added.length > 0) lines.push(`    added since the baseline (${c.added.length}): ${idList(c.added, MAX_IDS_TEXT, quote)}`)
   if (c.removed.length > 0) lines.push(`    removed since the baseline (${c.removed.length}): ${idList(c.removed, MAX_IDS_TEXT, quote)}`)
   if (c.flaky.cases.length > 0) lines.push(`    ${pc.dim(describeFlaky(c.flaky))}: ${idList(c.flaky.cases, MAX_IDS_TEXT, quote)}`)
-  for (const warning of c.warnings) lines.push(`    ${pc.yellow('warning')} ${warning}`)
+  for (const warning of c.warnings) lines.push(`    ${pc.yellow('warning')} ${printable(warning)}`)
   return lines
 }
 
@@ -98,7 +99,7 @@ export function formatVerdictMarkdown(v: VerdictView): string {
     out.push('| | this run |', '|---|---|', `| key | \`${v.key}\` |`)
     out.push(`| pass rate | ${percent(r.pass_rate)}${interval(r)} |`, `| mean score | ${score(r.mean_score)} |`)
     out.push(`| passed / failed / errored | ${r.passed} / ${r.failed} / ${r.errored} |`, '')
-    out.push(c === undefined ? 'No baseline: judged by its thresholds alone.' : `**Baseline unreadable** (${c.problem.name}): ${c.problem.message.split('\n')[0]}`)
+    out.push(c === undefined ? 'No baseline: judged by its thresholds alone.' : `**Baseline unreadable** (${c.problem.name}): ${printable(c.problem.message.split('\n')[0]!)}`)
   } else {
     const b = c.baseline.aggregates
     out.push(`| | baseline | this run |`, '|---|---|---|', `| key | \`${c.baseline.key}\` | \`${c.run.key}\` |`)
@@ -109,7 +110,7 @@ export function formatVerdictMarkdown(v: VerdictView): string {
     for (const g of declaredGates(c))
       out.push('', `**${AMOUNT_UNITS[g.gate][0]!.toUpperCase()}${AMOUNT_UNITS[g.gate].slice(1)}:** ${describeAmountGate(g)}${g.regressed ? ' — **regressed**' : ''}.`)
     if (c.status === 'not-comparable') out.push('', '_Not comparable: the baseline was judged by other rules, so this comparison does not gate._')
-    for (const reason of c.reasons) out.push('', `**Regressed:** ${reason}.`)
+    for (const reason of c.reasons) out.push('', `**Regressed:** ${printable(reason)}.`)
     const quote = (id: string) => `\`${id}\``
     out.push('', `**pass → fail (${c.flipped.pass_to_fail.length})**${c.flipped.pass_to_fail.length === 0 ? '' : `: ${idList(c.flipped.pass_to_fail, MAX_IDS_MD, quote)}`}`)
     out.push('', `**fail → pass (${c.flipped.fail_to_pass.length})**${c.flipped.fail_to_pass.length === 0 ? '' : `: ${idList(c.flipped.fail_to_pass, MAX_IDS_MD, quote)}`}`)
@@ -118,7 +119,7 @@ export function formatVerdictMarkdown(v: VerdictView): string {
     if (c.flaky.cases.length > 0) out.push('', `${describeFlaky(c.flaky)}: ${idList(c.flaky.cases, MAX_IDS_MD, quote)}`)
   }
   for (const m of v.misses) out.push('', `**Missed** ${missLine(m)}`)
-  for (const warning of c?.warnings ?? []) if (c?.status !== 'unreadable') out.push('', `> Warning: ${warning}`)
+  for (const warning of c?.warnings ?? []) if (c?.status !== 'unreadable') out.push('', `> Warning: ${printable(warning)}`)
   return `${out.join('\n')}\n`
 }
 

@@ -4,6 +4,7 @@ import type { Aggregates } from '../../document/schema.js'
 import type { SuiteOutcome, CaseLine, SuiteStatus } from './suite-outcome.js'
 import { formatComparisonText } from './format-comparison.js'
 import { percent } from './percent.js'
+import { printable } from '../../suite/printable-text.js'
 
 export { percent }
 
@@ -19,7 +20,7 @@ export function formatCaseLines(lines: readonly CaseLine[], max = MAX_CASE_LINES
   const out = lines.slice(0, max).map((c) => {
     const mark = c.verdict === 'error' ? pc.red('error') : c.verdict === 'fail' ? pc.yellow('fail ') : pc.green('pass ')
     const score = c.score === null ? '  -  ' : c.score.toFixed(2).padStart(5)
-    return `    ${mark} ${c.case_id} ${pc.dim(score)} ${truncate(c.reason ?? '', 160)}`
+    return `    ${mark} ${c.case_id} ${pc.dim(score)} ${truncate(printable(c.reason ?? ''), 160)}`
   })
   if (lines.length > max)
     out.push(pc.dim(`    … and ${lines.length - max} more${run === undefined ? '' : ` (\`digline show --suite ${run.suite} --run ${run.key} --all\` lists them all)`}`))

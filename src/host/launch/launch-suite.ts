@@ -14,7 +14,9 @@ import { casesOfShard, shardLabel, type Shard } from './shard.js'
 import { findPending, notePendingJournals } from '../project/pending-journals.js'
 import { announce, prepareRun, withCachedAnswers, type Prepared, type ResumeRequest, type RunContext } from './prepare-run.js'
 import { openAnswerCache } from '../cache/answer-cache.js'
-import { cacheIsOn } from '../cache/cache-setting.js'
+import { cacheSetting } from '../cache/cache-setting.js'
+import { cacheStoreFor } from '../cache/cache-store.js'
+import { codeFilesOf } from '../cache/code-files.js'
 import { budgetReached, holdBillAgainstBudget, launchBudget } from './run-budget.js'
 import { outcomeOf, type SuiteOutcome } from '../judge/suite-outcome.js'
 import { assertNotRetired } from '../lifecycle/retired-suites.js'
@@ -82,18 +84,19 @@ export async function launchSuite(options: LaunchSuiteOptions): Promise<Launched
   }
   const env = ctx.env ?? process.env
   const budget = launchBudget(suite, env)
-  const cacheOn = cacheIsOn(suite, env, ctx.watch === true)
+  const cacheOn = cacheSetting(suite, env, ctx.watch === true)
   let prepared = await prepareRun(suite, ctx, only, request, shard)
   // A filtered run writes nothing, so only a whole fresh run can take a key that is not free.
   if (request === undefined && only === undefined) await assertFreshKeyFree(store, ctx.tenant, suite.name, prepared.key, shard)
-  if (cacheOn) {
-    const cache = await openAnswerCache(store, prepared, say)
+  if (cacheOn !== 'off') {
+    const cacheStore = cacheStoreFor(store, ctx.storeRoot, ctx.projectRoot, cacheOn)
+    const cache = await openAnswerCache(cacheStore, prepared, await codeFilesOf(ctx.suiteFile, ctx.projectRoot), say)
     prepared = { ...prepared, cache, plan: withCachedAnswers(prepared.plan, cache.count) }
   }
   if (budget !== undefined) prepared = { ...prepared, budget }
   const estimate = await estimateFromHistory(store, ctx.tenant, suite.name)
   const budgetClause = budget === undefined ? undefined : holdBillAgainstBudget(prepared, budget, estimate, env)
-  say(announce(suite.name, prepared.plan, estimate, budgetClause))
+  say(announce(suite.name, prepared.plan, estimate, budgetClause) + (cacheOn === 'off' ? '' : keptClause(suite.recordResponses)))
   const selected = only ?? prepared.mine
   const ids = suite.cases.map((c) => c.id).filter((id) => selected === undefined || selected.has(id))
   return {
@@ -114,6 +117,11 @@ export async function launchSuite(options: LaunchSuiteOptions): Promise<Launched
       }
     },
   }
+}
+
+/** SPEC §7: the cache keeps answers, so a launch with it on says so, even when the run records none. */
+function keptClause(recorded: boolean): string {
+  return `; the response cache keeps the target's answers while it is on${recorded ? '' : ', though this suite records no responses'} (\`digline cache clear\` or deleting the run removes them)`
 }
 
 function stoppedError(prepared: Prepared, reason: unknown): RunStoppedError {

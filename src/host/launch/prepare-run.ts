@@ -24,6 +24,8 @@ export interface RunContext {
   env?: NodeJS.ProcessEnv
   /** The launch is `vitest --watch` (the response cache is on by default there). */
   watch?: boolean
+  /** The suite file (absolute), when known: the response cache keys answers by the code it imports. */
+  suiteFile?: string
 }
 
 export interface CallPlan {

@@ -9,8 +9,10 @@ export interface DeletedRun {
   stillFiled: Set<string>
 }
 
-export async function deleteRun(store: Store, tenant: string, suite: string, key: string): Promise<DeletedRun> {
+/** `localCache`: the file store that keeps watch mode's answers beside a team store (cache-store.ts); it forgets the removed runs' answers too. */
+export async function deleteRun(store: Store, tenant: string, suite: string, key: string, localCache?: Store): Promise<DeletedRun> {
   const removal = await store.deleteRun(tenant, suite, key)
+  if (localCache !== undefined) for (const run of [removal.run, ...removal.replays]) await localCache.forgetRunAnswers(tenant, run.ref.suite, run.ref.key)
   const stillFiled = new Set<string>()
   for (const replay of removal.replays) {
     if (!replay.document) continue

@@ -6,7 +6,7 @@ import type { CaseResult, Observed } from '../../document/schema.js'
 import { CaseInTwoShardsError, ShardMissingError, ShardsDisagreeError, ShardTwiceError } from './errors.js'
 import type { Store } from '../../store/contract.js'
 import { RESUME_CHECKED_FIELDS, type Pending } from '../../store/journal.js'
-import { openStore } from '../../store/open-store.js'
+import { describeStore, openStore } from '../../store/open-store.js'
 import { canonicalJson } from '../../suite/hashing.js'
 import type { ResolvedSuite } from '../../suite/types.js'
 import { judgeThresholds } from '../../driver/index.js'
@@ -62,7 +62,7 @@ export async function planMerge(tenant: string, storeDirs: readonly string[], ta
     const found = await shardJournalsIn(dir, tenant)
     if (found.length === 0) {
       throw new ShardMissingError(
-        `digline merge was refused: ${dir} holds no pending journal of a sharded run of tenant ${tenant}; nothing was filed`,
+        `digline merge was refused: ${describeStore(dir)} holds no pending journal of a sharded run of tenant ${tenant}; nothing was filed`,
         "Give `digline merge` the store directories the shards wrote (each shard's .digline, as its CI artifact holds it).",
         [dir],
       )
@@ -99,7 +99,7 @@ function checkShards(suite: string, journals: ShardJournal[]): MergedRun {
     }
     if (held.length > 1) {
       throw new ShardTwiceError(
-        `digline merge was refused: shard ${label} of run ${key} (suite ${suite}) is held by ${held.map((j) => j.store).join(' and by ')}; nothing was filed`,
+        `digline merge was refused: shard ${label} of run ${key} (suite ${suite}) is held by ${held.map((j) => describeStore(j.store)).join(' and by ')}; nothing was filed`,
         `Give the store directory of shard ${label} once, then run \`digline merge\` again.`,
         [label],
       )
@@ -109,7 +109,7 @@ function checkShards(suite: string, journals: ShardJournal[]): MergedRun {
     const journaled = share.filter((id) => holder.pending.done.has(id)).length
     if (journaled < share.length) {
       throw new ShardMissingError(
-        `digline merge was refused: shard ${label} of run ${key} (suite ${suite}) in ${holder.store} journaled ${journaled} of its ${share.length} case(s): it was stopped before it finished; nothing was filed`,
+        `digline merge was refused: shard ${label} of run ${key} (suite ${suite}) in ${describeStore(holder.store)} journaled ${journaled} of its ${share.length} case(s): it was stopped before it finished; nothing was filed`,
         `Finish it where its journal is with \`digline run --resume ${key} --shard ${label}\`, then run \`digline merge\` again.`,
         [label],
       )
@@ -125,7 +125,7 @@ function assertSameRun(suite: string, a: ShardJournal, b: ShardJournal): void {
   const hb = b.pending.header!
   const differs = (field: string, then: unknown, now: unknown) =>
     new ShardsDisagreeError(
-      `digline merge was refused: the shards of suite ${suite} in ${a.store} and ${b.store} are not shards of one run: their ${field} differs (${canonicalJson(then)} and ${canonicalJson(now)}); nothing was filed`,
+      `digline merge was refused: the shards of suite ${suite} in ${describeStore(a.store)} and ${describeStore(b.store)} are not shards of one run: their ${field} differs (${canonicalJson(then)} and ${canonicalJson(now)}); nothing was filed`,
       'Run every shard of a run from the same commit, config and DIGLINE_CREATED_AT, then merge the store directories of that one run.',
       [field],
     )
@@ -142,7 +142,7 @@ function assertNoCaseTwice(suite: string, key: string, journals: ShardJournal[])
       const before = seen.get(id)
       if (before !== undefined) {
         throw new CaseInTwoShardsError(
-          `digline merge was refused: case ${JSON.stringify(id)} of run ${key} (suite ${suite}) is journaled in ${before} and in ${j.store}, and a case belongs to one shard; nothing was filed`,
+          `digline merge was refused: case ${JSON.stringify(id)} of run ${key} (suite ${suite}) is journaled in ${describeStore(before)} and in ${describeStore(j.store)}, and a case belongs to one shard; nothing was filed`,
           'Merge the store directories of one run, each once, as its shards wrote them.',
           [id],
         )

@@ -1,6 +1,7 @@
 // The response cache as files (SPEC §14): `.digline/<tenant>/cache/<suite>/<case>/<key>.json`, one
-// entry per file, written atomically. The generated .gitignore keeps it out of git, and no delete of
-// a run looks under it. An entry that cannot be read, or is not the entry its name says, is a miss.
+// entry per file, written atomically. The generated .gitignore keeps it out of git; the delete of a
+// run removes the entries it asked for (SPEC §7). An entry that cannot be read, or is not the entry
+// its name says, is a miss.
 import { join } from 'node:path'
 import { z } from 'zod'
 import { PathRefusedError } from '../../suite/errors.js'
@@ -18,7 +19,9 @@ const hex64 = z.string().regex(/^[0-9a-f]{64}$/)
 const entrySchema = z.object({
   key: hex64,
   case_id: z.string(),
-  parts: z.object({ input: hex64, target: hex64, sample: z.number().int().nonnegative(), artifacts: hex64 }),
+  parts: z.object({ input: hex64, target: hex64, sample: z.number().int().nonnegative(), artifacts: hex64, code: hex64 }),
+  code_files: z.record(z.string(), hex64),
+  run: z.string(),
   answer: cachedAnswerSchema,
   cached_at: z.string(),
 })
@@ -85,6 +88,27 @@ export class FileCache {
         await guardedWrite(caseDir, () => this.fs.rmdir(caseDir)).catch(() => undefined)
       }
       await guardedWrite(suiteDir, () => this.fs.rmdir(suiteDir)).catch(() => undefined)
+    }
+    return removed
+  }
+
+  async forgetRunAnswers(tenant: string, suite: string, key: string): Promise<number> {
+    assertSafeSegment('key', key)
+    const suiteDir = this.paths.cacheSuiteDir(tenant, suite)
+    let removed = 0
+    for (const caseId of await this.list(suiteDir)) {
+      if (!isSafeName(caseId)) continue
+      const caseDir = this.paths.cacheCaseDir(tenant, suite, caseId)
+      for (const name of await this.list(caseDir)) {
+        if (!name.endsWith(ENTRY_SUFFIX)) continue
+        // An entry that cannot be read names no run; it is read as a miss and replaced, never kept for a run.
+        const entry = await this.readEntry(join(caseDir, name))
+        if (entry !== undefined && entry.run !== key) continue
+        await guardedWrite(caseDir, () => this.fs.unlink(join(caseDir, name))).catch((error: unknown) => {
+          if (errnoOf(error) !== 'ENOENT') throw error
+        })
+        if (entry !== undefined) removed++
+      }
     }
     return removed
   }

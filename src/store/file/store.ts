@@ -70,8 +70,11 @@ export class FileResultStore implements Store {
     this.deletes = new FileDelete(this.paths, this.fs, this.baselines, this.records)
   }
 
-  deleteRun(tenant: string, suite: string, key: string): Promise<Removal> {
-    return this.deletes.deleteRun(tenant, suite, key)
+  async deleteRun(tenant: string, suite: string, key: string): Promise<Removal> {
+    const removal = await this.deletes.deleteRun(tenant, suite, key)
+    // After the runs: a delete stopped in between is finished by calling it again, which forgets again.
+    for (const run of [removal.run, ...removal.replays]) await this.cache.forgetRunAnswers(tenant, run.ref.suite, run.ref.key)
+    return removal
   }
   removalOf(tenant: string, suite: string, key: string): Promise<RemovalNotice | undefined> {
     return this.records.find({ tenant, suite, key })
@@ -114,6 +117,9 @@ export class FileResultStore implements Store {
   }
   clearCache(tenant: string, suite?: string): Promise<number> {
     return this.cache.clearCache(tenant, suite)
+  }
+  forgetRunAnswers(tenant: string, suite: string, key: string): Promise<number> {
+    return this.cache.forgetRunAnswers(tenant, suite, key)
   }
 
   promote(request: PromotionRequest): Promise<PromotionResult> {

@@ -1,6 +1,6 @@
 // The response cache on PostgreSQL (SPEC §14): one row per entry, keyed by tenant, suite, case and
-// cache key. It is disposable, as on files: an entry that does not check out is a miss, and no delete
-// of a run touches the table.
+// cache key, with the run that asked for it (the delete of that run removes the row, SPEC §7). It is
+// disposable, as on files: an entry that does not check out is a miss.
 import { assertSafeSegment } from '../../suite/assert-safe-segment.js'
 import { assertCacheKey, assertKeyOfItsParts, cacheKeyOf, type CacheEntry } from '../../suite/cache-key.js'
 import type { PgConnection } from './connection.js'
@@ -44,9 +44,9 @@ export class PgCache {
     assertKeyOfItsParts(entry)
     await this.db.query(
       'filing a cached answer',
-      `INSERT INTO digline_cache (tenant, suite, case_id, key, cached_at, entry) VALUES ($1, $2, $3, $4, $5, $6)
-       ON CONFLICT (tenant, suite, case_id, key) DO UPDATE SET cached_at = EXCLUDED.cached_at, entry = EXCLUDED.entry`,
-      [tenant, suite, entry.case_id, entry.key, entry.cached_at, JSON.stringify(entry)],
+      `INSERT INTO digline_cache (tenant, suite, case_id, key, cached_at, entry, run) VALUES ($1, $2, $3, $4, $5, $6, $7)
+       ON CONFLICT (tenant, suite, case_id, key) DO UPDATE SET cached_at = EXCLUDED.cached_at, entry = EXCLUDED.entry, run = EXCLUDED.run`,
+      [tenant, suite, entry.case_id, entry.key, entry.cached_at, JSON.stringify(entry), entry.run],
     )
   }
 
@@ -60,6 +60,14 @@ export class PgCache {
       [tenant, suite, caseId],
     )
     return rows.flatMap((row) => entryOf(row, caseId) ?? [])
+  }
+
+  async forgetRunAnswers(tenant: string, suite: string, key: string): Promise<number> {
+    assertSafeSegment('tenant', tenant)
+    assertSafeSegment('suite', suite)
+    assertSafeSegment('key', key)
+    const { rowCount } = await this.db.query("forgetting a run's cached answers", 'DELETE FROM digline_cache WHERE tenant = $1 AND suite = $2 AND run = $3', [tenant, suite, key])
+    return rowCount ?? 0
   }
 
   async clearCache(tenant: string, suite?: string): Promise<number> {

@@ -123,6 +123,14 @@ export const MIGRATIONS: readonly string[] = [
     PRIMARY KEY (tenant, suite, case_id, key)
   );
   `,
+  // Each entry names the run that asked for it, so the run's delete removes it (SPEC §7). Entries
+  // kept before that name no run and could never be removed with one: the cache is disposable, so
+  // they go (their keys, made without the code the target runs, would never be hit again anyway).
+  `
+  DELETE FROM digline_cache;
+  ALTER TABLE digline_cache ADD COLUMN run ${NAME};
+  CREATE INDEX digline_cache_by_run ON digline_cache (tenant, suite, run);
+  `,
 ]
 
 export const SCHEMA_VERSION_LATEST = MIGRATIONS.length

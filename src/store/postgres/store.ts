@@ -223,8 +223,11 @@ export class PostgresStore implements Store {
     return runs.filter((run) => run.refusal === undefined).at(-1)?.key
   }
 
-  deleteRun(tenant: string, suite: string, key: string): Promise<Removal> {
-    return this.deletes.deleteRun(tenant, suite, key)
+  async deleteRun(tenant: string, suite: string, key: string): Promise<Removal> {
+    const removal = await this.deletes.deleteRun(tenant, suite, key)
+    // After the runs: a delete stopped in between is finished by calling it again, which forgets again.
+    for (const run of [removal.run, ...removal.replays]) await this.cache.forgetRunAnswers(tenant, run.ref.suite, run.ref.key)
+    return removal
   }
 
   // ── journal ───────────────────────────────────────────────────────────────────────────────────
@@ -298,6 +301,9 @@ export class PostgresStore implements Store {
 
   clearCache(tenant: string, suite?: string): Promise<number> {
     return this.cache.clearCache(tenant, suite)
+  }
+  forgetRunAnswers(tenant: string, suite: string, key: string): Promise<number> {
+    return this.cache.forgetRunAnswers(tenant, suite, key)
   }
 }
 

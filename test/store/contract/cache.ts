@@ -1,15 +1,33 @@
-// The response-cache part (SPEC §14): answers by key, per tenant and suite, disposable, and never
-// touched by the delete of a run. Backend-neutral: it speaks only through the Store contract.
+// The response-cache part (SPEC §14): answers by key, per tenant and suite, disposable, and removed
+// with the run that asked for them (SPEC §7). Backend-neutral: it speaks only through the Store contract.
 import { describe, expect, it } from 'vitest'
 import { ANSWER_FIELDS, cachedAnswerOf, CACHED_ANSWER_FIELDS } from '../../../src/document/answer-shape.js'
 import { PathRefusedError } from '../../../src/suite/errors.js'
-import { artifactsDigest, cacheKeyOf, cacheKeyParts, inputDigest, targetDigest, type CacheEntry } from '../../../src/suite/cache-key.js'
+import { artifactsDigest, cacheKeyOf, cacheKeyParts, codeDigest, inputDigest, targetDigest, type CacheEntry } from '../../../src/suite/cache-key.js'
 import { keyOf, makeRun } from '../../helpers/make-run.js'
 import { HOSTILE_NAMES, refusedWithoutChange, type ContractSubject } from './harness.js'
 
-function entry(caseId: string, sample: number, output: unknown, at: string, input: unknown = caseId): CacheEntry {
-  const parts = cacheKeyParts({ input: inputDigest(input), target: targetDigest({ model: 'geo-v1', temperature: 0 }), artifacts: artifactsDigest({}) }, sample)
-  return { key: cacheKeyOf(caseId, parts), case_id: caseId, parts, answer: { output, model: 'geo-v1-2026', usage: { input_tokens: 12, output_tokens: 3 } }, cached_at: at }
+const RUN = '20261201T090000000001Z-0123456789ab'
+const CODE_FILES = { 'evals/capitals.eval.ts': 'a'.repeat(64), 'src/ask.ts': 'b'.repeat(64) }
+
+function entry(caseId: string, sample: number, output: unknown, at: string, input: unknown = caseId, run = RUN): CacheEntry {
+  const subject = {
+    input: inputDigest(input),
+    target: targetDigest({ model: 'geo-v1', temperature: 0 }),
+    artifacts: artifactsDigest({}),
+    code: codeDigest(CODE_FILES),
+    codeFiles: CODE_FILES,
+  }
+  const parts = cacheKeyParts(subject, sample)
+  return {
+    key: cacheKeyOf(caseId, parts),
+    case_id: caseId,
+    parts,
+    code_files: CODE_FILES,
+    run,
+    answer: { output, model: 'geo-v1-2026', usage: { input_tokens: 12, output_tokens: 3 } },
+    cached_at: at,
+  }
 }
 
 const T1 = '2026-12-01T09:00:00.000001Z'
@@ -63,16 +81,26 @@ export function cachePart(current: () => ContractSubject): void {
       expect(await store.cachedAnswersOf('globex', 'capitals', 'france')).toHaveLength(1)
     })
 
-    it('is not touched by the delete of a run, and adds nothing to the runs or journals a suite lists', async () => {
+    it("loses the answers a run asked for when the run is deleted, keeps every other run's, and adds nothing to the runs or journals a suite lists", async () => {
       const { store } = current()
       const run = makeRun()
       await store.writeRun(run)
-      const paris = entry('france', 0, 'Paris', T1)
-      await store.cacheAnswer(run.tenant, run.suite, paris)
+      const mine = [entry('france', 0, 'Paris', T1, 'france', keyOf(run)), entry('spain', 1, 'Madrid', T1, 'spain', keyOf(run))]
+      const other = entry('italy', 0, 'Rome', T1, 'italy', RUN)
+      for (const e of [...mine, other]) await store.cacheAnswer(run.tenant, run.suite, e)
       expect((await store.listRuns(run.tenant, run.suite)).runs.map((r) => r.key)).toEqual([keyOf(run)])
       expect(await store.pending(run.tenant, run.suite)).toEqual([])
       await store.deleteRun(run.tenant, run.suite, keyOf(run))
-      expect(await store.cachedAnswer(run.tenant, run.suite, 'france', paris.key)).toEqual(paris)
+      for (const e of mine) expect(await store.cachedAnswer(run.tenant, run.suite, e.case_id, e.key)).toBeUndefined()
+      expect(await store.cachedAnswer(run.tenant, run.suite, 'italy', other.key)).toEqual(other)
+      // A delete repeated after the run is gone still forgets what the run asked for (an interrupted delete finishes).
+      const late = entry('france', 1, 'Paris', T2, 'france', keyOf(run))
+      await store.cacheAnswer(run.tenant, run.suite, late)
+      const again = await store.deleteRun(run.tenant, run.suite, keyOf(run))
+      expect(again.nothing).toBe(true)
+      expect(await store.cachedAnswer(run.tenant, run.suite, 'france', late.key)).toBeUndefined()
+      expect(await store.forgetRunAnswers(run.tenant, run.suite, RUN)).toBe(1)
+      expect(await store.cachedAnswer(run.tenant, run.suite, 'italy', other.key)).toBeUndefined()
     })
 
     it('keeps every field of a cached answer the answer shape names (src/document/answer-shape.ts), in its order', async () => {
@@ -102,6 +130,7 @@ export function cachePart(current: () => ContractSubject): void {
         await refusedWithoutChange(subject, () => store.cachedAnswersOf('acme', name, 'france'), PathRefusedError)
         await refusedWithoutChange(subject, () => store.clearCache(name), PathRefusedError)
         await refusedWithoutChange(subject, () => store.clearCache('acme', name), PathRefusedError)
+        await refusedWithoutChange(subject, () => store.forgetRunAnswers('acme', 'capitals', name), PathRefusedError)
       }
       for (const key of ['', '..', 'ABC', paris.key.toUpperCase(), `${paris.key}0`, '../x'])
         await refusedWithoutChange(subject, () => store.cachedAnswer('acme', 'capitals', 'france', key), PathRefusedError)

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { exact, includes, json, numeric, regex } from '../../../src/scorers/index.js'
 import { execute } from '../../../src/driver/execute.js'
+import { judgementSchema, readJudgement } from '../../../src/scorers/judge-prompt.js'
 import { resolveSuite } from '../../../src/suite/resolve-suite.js'
 import type { ScorerObject } from '../../../src/suite/types.js'
 import { score } from './helpers.js'
@@ -54,6 +55,37 @@ describe('built-in scorers when answers are not recorded', () => {
     expect(await outcome(numeric({ tolerance: 0.5 }), 9, 4)).toBe('the output is above the expected value by more than 0.5 (neither is quoted, as answers are not recorded)')
     expect(await outcome(includes('refund'), 'no', undefined)).toBe('the output does not contain "refund" (the output is not quoted, as answers are not recorded)')
     expect(await outcome(regex(/^\d+$/), 'abc', undefined)).toBe('the output (not quoted, as answers are not recorded) does not match /^\\d+$/')
+  })
+
+  it('json() and the judge reply name no key or value the answer chose: unknown keys, record keys, wrong values', async () => {
+    const emails = ['alice@example.com', 'bob@example.com', 'carol@example.com']
+    const reasons = [
+      await outcome(json(z.object({ a: z.number() }).strict()), JSON.stringify({ a: 1, 'alice@example.com': 1 }), undefined),
+      await outcome(json(z.object({ a: z.number() }).strict()), JSON.stringify({ a: 1, 'alice@example.com': 1, 'carol@example.com': 2 }), undefined),
+      await outcome(json(z.record(z.string(), z.number())), JSON.stringify({ 'bob@example.com': 'carol@example.com' }), undefined),
+      await outcome(json(z.object({ people: z.record(z.string(), z.object({ age: z.number() })) })), { people: { 'bob@example.com': { age: 'old' } } }, undefined),
+    ]
+    const judge = (text: string) => {
+      try {
+        readJudgement(text, judgementSchema({ min: 1, max: 5 }), false)
+        return ''
+      } catch (error) {
+        return (error as Error).message
+      }
+    }
+    reasons.push(
+      judge(JSON.stringify({ reasoning: 'fine', score: 3, 'bob@example.com': 'alice@example.com' })),
+      judge(JSON.stringify({ reasoning: 'fine', score: 'carol@example.com' })),
+    )
+    for (const reason of reasons) {
+      expect(reason).not.toBe('')
+      for (const email of emails) expect(reason).not.toContain(email)
+    }
+    expect(reasons[0]).toBe('output has an unknown key (not quoted, as answers are not recorded) at output')
+    expect(reasons[2]).toBe('a value must be a number (got a string) at output[…]')
+    expect(reasons[3]).toBe('age must be a number (got a string) at output.people[…].age')
+    // Recorded, the same failures name the key, as before.
+    expect((await score(json(z.object({ a: z.number() }).strict()), JSON.stringify({ a: 1, 'alice@example.com': 1 }), undefined, true)).reason).toContain('"alice@example.com"')
   })
 
   it('the driver tells the scorers whether the run records answers', async () => {
