@@ -99,3 +99,17 @@ test('every launch mode calls exactly what it announced, with the cache half fil
     expect({ mode: mode.name, calls: calls.length }, said.join('\n')).toEqual({ mode: mode.name, calls: launch.prepared.plan.calls })
   }
 })
+
+// issue 23 item 3: the worker of an acknowledged run refuses a bill other than the acknowledged one.
+test('a launch whose bill differs from the acknowledged one is refused before any call; the acknowledged bill runs', async () => {
+  const { store, ctx } = place()
+  const calls: string[] = []
+  const options = { suite: suiteOf(calls), ctx: ctx({ DIGLINE_CREATED_AT: at(40), DIGLINE_CACHE: '0' }), store, only: undefined, say: () => undefined }
+  for (const acknowledged of [{ billed: CASES - 1 }, { other: CASES }]) {
+    await expect(launchSuite({ ...options, acknowledged } as LaunchSuiteOptions)).rejects.toMatchObject({ name: 'BillChangedError' })
+  }
+  expect(calls).toEqual([])
+  const launch = await launchSuite({ ...options, acknowledged: { billed: CASES } } as LaunchSuiteOptions)
+  await launch.run({ hooks: [], onCase: () => undefined })
+  expect(calls).toHaveLength(CASES)
+})
