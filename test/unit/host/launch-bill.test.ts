@@ -105,11 +105,12 @@ test('a launch whose bill differs from the acknowledged one is refused before an
   const { store, ctx } = place()
   const calls: string[] = []
   const options = { suite: suiteOf(calls), ctx: ctx({ DIGLINE_CREATED_AT: at(40), DIGLINE_CACHE: '0' }), store, only: undefined, say: () => undefined }
-  for (const acknowledged of [{ billed: CASES - 1 }, { other: CASES }]) {
-    await expect(launchSuite({ ...options, acknowledged } as LaunchSuiteOptions)).rejects.toMatchObject({ name: 'BillChangedError' })
+  const wrong: Record<string, number>[] = [{ billed: CASES - 1 }, { other: CASES }]
+  for (const acknowledged of wrong) {
+    await expect(launchSuite({ ...options, acknowledged })).rejects.toMatchObject({ name: 'BillChangedError' })
   }
   expect(calls).toEqual([])
-  const launch = await launchSuite({ ...options, acknowledged: { billed: CASES } } as LaunchSuiteOptions)
+  const launch = await launchSuite({ ...options, acknowledged: { billed: CASES } })
   await launch.run({ hooks: [], onCase: () => undefined })
   expect(calls).toHaveLength(CASES)
 })
