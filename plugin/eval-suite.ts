@@ -7,17 +7,9 @@ import { InvalidOptionsError } from '../src/suite/errors.js'
 import { reviveError } from '../src/errors/recognise.js'
 import { resolveSuite } from '../src/suite/resolve-suite.js'
 import type { SuiteDefinition } from '../src/suite/types.js'
-import { openStore } from '../src/host/index.js'
-import type { RunContext } from '../src/host/index.js'
-import type { SuiteOutcome } from '../src/host/index.js'
+import { PLANNED_NOTE, suiteLaunchFor, type RunContext, type SuiteOutcome } from '../src/host/index.js'
 import { SuiteRun } from './suite-run.js'
-import { PLANNED_NOTE } from './launch-reports.js'
 import { recordInManifest } from './suite-manifest.js'
-import { resumeDirective } from './resume-request.js'
-import { rejudgeDirective } from './rejudge-request.js'
-import { mergeDirective } from './merge-request.js'
-import { decodeShard } from '../src/host/index.js'
-import { casesOfShard } from '../src/host/index.js'
 import { registeredCaseHooks } from './case-hooks.js'
 import { CaseErroredError, SuiteNotHeldError, describeMisses } from './test-errors.js'
 import type { ProvidedDigline } from './provided.js'
@@ -66,21 +58,16 @@ export function evalSuite<I, O, E>(definition: SuiteDefinition<I, O, E>): void {
   const file = getCurrentSuite()?.file?.filepath
   const claim: SuiteClaim | undefined = claims === undefined || file === undefined ? undefined : claimSuiteName(claims, ctx.tenant, suite.name, file, ctx.projectRoot)
   recordInManifest(suite, ctx, file)
-  const directive = resumeDirective(suite.name)
-  const rejudge = rejudgeDirective(suite.name)
-  const merge = mergeDirective(suite.name)
-  // A replay reads and files in the tenant and store the rejudge command resolved (its --tenant, --store).
+  // The code the target runs starts at this file (the cache key covers it, ADR 0150).
   const fileCtx = file === undefined ? ctx : { ...ctx, suiteFile: file }
-  const runCtx = rejudge.kind === 'rejudge' ? { ...fileCtx, tenant: rejudge.tenant, storeRoot: rejudge.storeRoot } : fileCtx
-  const store = openStore({ store: runCtx.storeRoot })
   const caseIds = suite.cases.map((c) => c.id)
+  const launch = suiteLaunchFor(suite.name, caseIds)
   const hooks = registeredCaseHooks()
   // A shard runs its share of the cases; the others' tests are shown as skipped.
-  const shard = rejudge.kind === 'none' && merge.kind === 'none' ? decodeShard(process.env) : undefined
-  const mine = shard === undefined ? undefined : casesOfShard(caseIds, shard)
+  const mine = launch.kind === 'fresh' || launch.kind === 'resume' ? launch.share : undefined
 
-  // A resume, rejudge or merge launch runs only the suites it names; the others are shown as skipped.
-  ;(directive.kind === 'skip' || rejudge.kind === 'skip' || merge.kind === 'skip' ? describe.skip : describe)(suite.name, () => {
+  // A launch that names other suites (a resume, a rejudge, a merge, --suite) shows this one as skipped.
+  ;(launch.kind === 'skip' ? describe.skip : describe)(suite.name, () => {
     let run: Promise<SuiteRun> | undefined
     // Vitest passes hook fixtures first and the suite task second.
     // eslint-disable-next-line no-empty-pattern -- Vitest reads the fixtures a hook asks for from its first parameter's pattern
@@ -88,17 +75,7 @@ export function evalSuite<I, O, E>(definition: SuiteDefinition<I, O, E>): void {
       // The file that claimed the name first also stands down if the other one was seen before its first call.
       const other = claim?.contested()
       if (other !== undefined) throw duplicate(suite.name, ctx.tenant, relative(ctx.projectRoot, file!), relative(ctx.projectRoot, other))
-      run = SuiteRun.start({
-        suite,
-        ctx: runCtx,
-        store,
-        only: selectedCases(task as RunnerTestSuite, mine === undefined ? caseIds : [...mine]),
-        directive,
-        hooks,
-        ...(shard === undefined ? {} : { shard }),
-        ...(merge.kind === 'merge' ? { merge: merge.request } : {}),
-        ...(rejudge.kind === 'rejudge' ? { rejudge: rejudge.request } : {}),
-      })
+      run = SuiteRun.start(suite, launch, { ctx: fileCtx, only: selectedCases(task as RunnerTestSuite, mine === undefined ? caseIds : [...mine]), hooks })
       return run.then(() => undefined)
     })
 

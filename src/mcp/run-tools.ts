@@ -7,7 +7,17 @@ import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/proto
 import { z } from 'zod'
 import { UsageError } from '../host/index.js'
 import { EXIT_CODES } from '../exit-codes.js'
-import { planLaunch, runAcknowledged, type RunOptions, type LaunchPlan, type LaunchProject, type LaunchRequest, type LaunchResult } from '../host/index.js'
+import {
+  billLaunch,
+  planLaunch,
+  runAcknowledged,
+  type LaunchBill,
+  type LaunchProject,
+  type LaunchRequest,
+  type LaunchResult,
+  type RunOptions,
+  type VitestPlace,
+} from '../host/index.js'
 import { project, type McpContext } from './context.js'
 import { answer, guarded } from './tool-result.js'
 
@@ -24,7 +34,7 @@ const billSchema = {
   passedOver: z.array(z.looseObject({ suite: z.string(), key: z.string() })),
 }
 
-async function launchProject(context: McpContext): Promise<LaunchProject> {
+function launchProject(context: McpContext): LaunchProject & VitestPlace {
   if (context.flags.tenant !== undefined || context.flags.store !== undefined) {
     // The workers write where the digline() options say, as `digline run` does.
     throw new UsageError(
@@ -33,11 +43,25 @@ async function launchProject(context: McpContext): Promise<LaunchProject> {
       [context.flags.tenant !== undefined ? '--tenant' : '--store'],
     )
   }
-  const { settings, store } = await project(context)
-  return { cwd: context.cwd, env: context.env, config: context.flags.config, tenant: settings.tenant, store, output: context.log }
+  return {
+    cwd: context.cwd,
+    env: context.env,
+    config: context.flags.config,
+    output: context.log,
+    async open() {
+      const { settings, store } = await project(context)
+      return { tenant: settings.tenant, storeRoot: settings.storeRoot, store }
+    },
+  }
 }
 
-function bill(plan: LaunchPlan): Record<string, unknown> {
+/** The launch the tools plan and run: the files that declare digline suites only, so no other test of the project runs. */
+async function planned(context: McpContext, request: Extract<LaunchRequest, { kind: 'fresh' | 'resume' }>) {
+  const place = launchProject(context)
+  return { place, launch: await planLaunch(place, { ...request, suitesOnly: true }) }
+}
+
+function bill(plan: LaunchBill): Record<string, unknown> {
   return { calls: plan.calls, suites: plan.suites, passedOver: plan.passedOver }
 }
 
@@ -91,14 +115,15 @@ function progressSender(extra: Extra): { onProgress: RunOptions['onProgress']; f
 
 const NOTIFICATION_GAP_MS = 100
 
-async function run(context: McpContext, request: LaunchRequest, acknowledgedCalls: number, extra: Extra): Promise<CallToolResult> {
-  const launch = await launchProject(context)
+async function run(context: McpContext, request: Extract<LaunchRequest, { kind: 'fresh' | 'resume' }>, acknowledgedCalls: number, extra: Extra): Promise<CallToolResult> {
   const { onProgress, flushed } = progressSender(extra)
-  const running = runAcknowledged(launch, request, {
-    acknowledgedCalls,
-    signal: AbortSignal.any([extra.signal, context.stopping]),
-    ...(onProgress === undefined ? {} : { onProgress }),
-  })
+  const running = planned(context, request).then(({ place, launch }) =>
+    runAcknowledged(place, launch, {
+      acknowledgedCalls,
+      signal: AbortSignal.any([extra.signal, context.stopping]),
+      ...(onProgress === undefined ? {} : { onProgress }),
+    }),
+  )
   context.track(running)
   const result = await running
   await flushed()
@@ -125,8 +150,10 @@ export function registerRunTools(server: McpServer, context: McpContext): void {
       guarded(async () => {
         if (resume !== true && (key !== undefined || keepErrors !== undefined))
           throw new UsageError('digline mcp: plan_run takes key and keepErrors only with resume true', 'Call plan_run with resume true, or without key and keepErrors.', ['resume'])
-        const request: LaunchRequest = resume === true ? { kind: 'resume', key, suite, keepErrors: keepErrors === true } : { kind: 'fresh', suite }
-        return answer(bill(await planLaunch(await launchProject(context), request)))
+        const request: Extract<LaunchRequest, { kind: 'fresh' | 'resume' }> =
+          resume === true ? { kind: 'resume', key, suite, keepErrors: keepErrors === true } : { kind: 'fresh', suite }
+        const { place, launch } = await planned(context, request)
+        return answer(bill(await billLaunch(place, launch)))
       }),
   )
 

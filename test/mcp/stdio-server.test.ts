@@ -237,3 +237,37 @@ test('resume_run finishes a killed run with exactly the calls plan_run announced
   expect(progress).toEqual(Array.from({ length: 30 }, (_, i) => i + 1))
   expect(project.runFiles('acme', 'killed')).toEqual([`${row!.key}.json`])
 })
+
+// issue 23 item 4: planning and running through MCP touch digline suites only.
+test('plan_run and run_suite start vitest on the digline suite files only: no other test of the project runs', async () => {
+  const project = makeProject({
+    'evals/triage.eval.ts': countingSuite({ name: 'triage', cases: 2 }),
+    'evals/plain.eval.ts': `import { test } from 'vitest'
+import { appendFileSync } from 'node:fs'
+test('a test of the project with a side effect', () => appendFileSync('side.log', 'ran\\n'))
+`,
+  })
+  const mcp = await serve(project)
+  const plan = await mcp.call('plan_run', {})
+  expect(plan.structuredContent, textOf(plan)).toMatchObject({ calls: 2 })
+  expect(existsSync(join(project.dir, 'side.log'))).toBe(false)
+  const ran = await mcp.call('run_suite', { acknowledgedCalls: 2 })
+  expect(ran.structuredContent, textOf(ran) + mcp.stderr()).toMatchObject({ exit_code: 0, outcomes: [{ suite: 'triage', status: 'held' }] })
+  expect(callsMade(project)).toBe(2)
+  expect(existsSync(join(project.dir, 'side.log'))).toBe(false)
+})
+
+// issue 23 item 3: the acknowledgement binds the run (SPEC §13).
+test('a suite whose bill changed between the plan and the run is refused by its worker before any call (BillChangedError)', async () => {
+  // The run's workers see one case more than the plan's did: a case added in between.
+  const grows = countingSuite({ name: 'triage', cases: 3 }).replace('{ length: 3 }', '{ length: process.env.DIGLINE_PROGRESS ? 4 : 3 }')
+  const project = makeProject({ 'evals/triage.eval.ts': grows })
+  const mcp = await serve(project)
+  const plan = await mcp.call('plan_run', {})
+  expect(plan.structuredContent, textOf(plan)).toMatchObject({ calls: 3 })
+  const ran = await mcp.call('run_suite', { acknowledgedCalls: 3 })
+  expect(ran.isError, textOf(ran)).toBe(true)
+  expect(textOf(ran)).toContain('refused BillChangedError: suite triage was refused: its bill is now 4 call(s) to the target, and 3 were acknowledged')
+  expect(callsMade(project)).toBe(0)
+  expect(project.runFiles('acme', 'triage')).toEqual([])
+})

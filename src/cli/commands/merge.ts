@@ -1,14 +1,10 @@
 import { resolve } from 'node:path'
-import { ResumedSuiteNotDeclaredError, UsageError } from '../../host/index.js'
 import { exitCodesLine } from '../../exit-codes.js'
-import { encodeDirective } from '../../host/index.js'
-import { planMerge } from '../../host/index.js'
-import { openProject } from '../../host/index.js'
-import { collectSuiteManifest } from '../../host/index.js'
+import { launchVitest, openProject, planLaunch, UsageError } from '../../host/index.js'
 import type { Command } from '../command.js'
-import { launchVitest } from '../../host/index.js'
 import { parseCommand } from '../parse.js'
-import { vitestBin } from '../../host/index.js'
+
+const STORE_URL = /^[a-z][a-z0-9+.-]*:\/\//i
 
 export const mergeCommand: Command = {
   name: 'merge',
@@ -33,20 +29,11 @@ digline version, shard count…), a case journaled by two shards, a removed key.
     if (positionals.length === 0)
       throw new UsageError('digline merge: give the store directory of every shard', 'Run `digline merge shard-1/.digline shard-2/.digline …`.', ['DIR'])
     const { settings, store } = await openProject(io.cwd, values, io.env)
-    const dirs = positionals.map((dir) => resolve(io.cwd, dir))
-    const runs = await planMerge(settings.tenant, dirs, store)
-    const env = encodeDirective(io.env, { kind: 'merge', runs: Object.fromEntries(runs.map((r) => [r.suite, { key: r.key, stores: r.stores }])) })
-    const vitestArgs = values.config === undefined ? [] : ['--config', values.config]
-    const declared = new Set((await collectSuiteManifest(vitestBin(io.cwd), io.cwd, env, undefined, vitestArgs)).filter((e) => e.tenant === settings.tenant).map((e) => e.suite))
-    const undeclared = runs.find((r) => !declared.has(r.suite))
-    if (undeclared !== undefined) {
-      throw new ResumedSuiteNotDeclaredError(
-        `digline merge was refused: run ${undeclared.key} is of suite ${undeclared.suite}, which no suite file of this Vitest project declares (tenant ${settings.tenant}), so it could not be filed; nothing was filed`,
-        `Run \`digline merge\` in the project (and at the commit) the shards ran, so that suite ${undeclared.suite} is declared.`,
-        ['DIR'],
-      )
-    }
-    for (const r of runs) io.stderr(`digline: merging run ${r.key} of suite ${r.suite} from ${r.count} shard(s)`)
-    return launchVitest(io, vitestArgs, env, 'merge')
+    // A shard's store is a directory (its CI artifact), or the URL of a store that reaches it.
+    const stores = positionals.map((dir) => (STORE_URL.test(dir) ? dir : resolve(io.cwd, dir)))
+    const project = { cwd: io.cwd, env: io.env, config: values.config, open: () => Promise.resolve({ tenant: settings.tenant, storeRoot: settings.storeRoot, store }) }
+    const launch = await planLaunch(project, { kind: 'merge', stores })
+    for (const note of launch.notes) io.stderr(note)
+    return launchVitest(io, launch.vitestArgs, launch.env, 'merge')
   },
 }

@@ -1,30 +1,6 @@
-import { relative } from 'node:path'
-import { SuiteNotDeclaredError } from '../../host/index.js'
-import { collectSuiteManifest } from '../../host/index.js'
-import { vitestBin } from '../../host/index.js'
-import { filedReplay, rejudgeSource } from '../../host/index.js'
-import { encodeDirective } from '../../host/index.js'
-import { assertSafeSegment } from '../../suite/assert-safe-segment.js'
-import { createdAtNow } from '../../suite/keys.js'
+import { filedReplay, launchVitest, openProject, planLaunch, replayIntoUndeclared } from '../../host/index.js'
 import { PROJECT_HELP, type Command } from '../command.js'
-import { launchVitest } from '../../host/index.js'
 import { parseCommand, requireFlag, PROJECT_OPTIONS } from '../parse.js'
-import { openProject } from '../../host/index.js'
-import { assertNotRetired } from '../../host/index.js'
-
-function notDeclared(suite: string, key: string, into: string): SuiteNotDeclaredError {
-  return new SuiteNotDeclaredError(
-    `refused to re-judge run ${key} of suite ${suite} into suite ${into}: no suite file declares suite ${into} in this Vitest project, so nothing was judged and nothing was filed`,
-    `vitest list (to see the suites declared), then digline rejudge --suite ${suite} --run ${key} --into T`,
-    ['--into'],
-  )
-}
-
-function withoutDirectives(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const clean = encodeDirective(env, { kind: 'fresh' })
-  delete clean.DIGLINE_CREATED_AT
-  return clean
-}
 
 export const rejudgeCommand: Command = {
   name: 'rejudge',
@@ -51,36 +27,21 @@ ${PROJECT_HELP}`,
     const { values } = parseCommand('rejudge', argv, { ...PROJECT_OPTIONS, suite: { type: 'string' }, run: { type: 'string' }, into: { type: 'string' } })
     if (values.help) return (io.stdout(rejudgeCommand.help), 0)
     const suite = requireFlag('rejudge', 'suite', values.suite)
-    const runArg = requireFlag('rejudge', 'run', values.run)
+    const run = requireFlag('rejudge', 'run', values.run)
     const into = values.into === undefined ? suite : requireFlag('rejudge', 'into', values.into)
-    assertSafeSegment('suite', suite)
-    assertSafeSegment('suite', into)
     const { settings, store } = await openProject(io.cwd, values, io.env)
-    const { tenant } = settings
-    const key = await rejudgeSource(store, tenant, suite, runArg)
-    await assertNotRetired(store, tenant, into, `re-judge run ${key} of suite ${suite} into suite ${into}`)
+    const project = { cwd: io.cwd, env: io.env, config: settings.configFile, open: () => Promise.resolve({ tenant: settings.tenant, storeRoot: settings.storeRoot, store }) }
+    const launch = await planLaunch(project, { kind: 'rejudge', suite, run, into })
+    for (const note of launch.notes) io.stderr(note)
+    const code = await launchVitest(io, launch.vitestArgs, launch.env, 'rejudge')
 
-    // Only the files that declare T take part: another file's refusal must not be read as this replay's.
-    const declaring = (await collectSuiteManifest(vitestBin(io.cwd), io.cwd, withoutDirectives(io.env), settings.configFile)).filter((e) => e.suite === into && e.tenant === tenant)
-    if (declaring.length === 0) throw notDeclared(suite, key, into)
-    const files = [...new Set(declaring.map((e) => e.file).filter((f): f is string => f !== undefined))]
-
-    const createdAt = createdAtNow()
-    const env = encodeDirective(withoutDirectives(io.env), { kind: 'rejudge', value: { into, suite, key, created_at: createdAt, tenant, store: settings.storeRoot } })
-    io.stderr(`digline: re-judging run ${key} of suite ${suite} with the scorers of suite ${into}`)
-    const code = await launchVitest(
-      io,
-      [...(settings.configFile === undefined ? [] : ['--config', settings.configFile]), ...files.map((f) => relative(io.cwd, f) || f)],
-      env,
-      'rejudge',
-    )
-
-    const filed = await filedReplay(store, tenant, into, createdAt, { suite, key })
+    const { tenant, source, createdAt } = launch.replay!
+    const filed = await filedReplay(store, tenant, into, createdAt, source)
     if (filed === undefined) {
       if (code === 64 || code === 2) return code
-      throw notDeclared(suite, key, into)
+      throw replayIntoUndeclared(suite, source.key, into)
     }
-    io.stdout(`Filed replay ${filed} under suite ${into}: the answers of run ${key} (suite ${suite}) judged again by the scorers of ${into}, with no call to the target.`)
+    io.stdout(`Filed replay ${filed} under suite ${into}: the answers of run ${source.key} (suite ${suite}) judged again by the scorers of ${into}, with no call to the target.`)
     return code
   },
 }

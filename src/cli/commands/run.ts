@@ -1,16 +1,7 @@
 import { isKey } from '../../suite/keys.js'
-import { chooseResume, type ResumeChoice } from '../../host/index.js'
-import { collectSuiteManifest } from '../../host/index.js'
-import { ResumedSuiteNotDeclaredError, ResumeFilteredError, ShardWithoutCreatedAtError, UsageError } from '../../host/index.js'
-import { launchVitest } from '../../host/index.js'
-import { decodeShard, encodeDirective, encodeShard } from '../../host/index.js'
-import { parseShard, shardLabel } from '../../host/index.js'
+import { CACHE_ENV, decodeShard, launchVitest, openProject, OVER_BUDGET_ENV, parseShard, planLaunch, UsageError, type LaunchProject } from '../../host/index.js'
 import { exitCodesLine } from '../../exit-codes.js'
-import { vitestBin } from '../../host/index.js'
-import { openProject } from '../../host/index.js'
-import type { CliIo, Command } from '../command.js'
-import { OVER_BUDGET_ENV } from '../../host/index.js'
-import { CACHE_ENV } from '../../host/index.js'
+import type { Command } from '../command.js'
 
 interface RunArgs {
   resume: boolean
@@ -108,7 +99,9 @@ ${exitCodesLine()} (docs/cli.md#exit-codes).
                    Cases already judged are not called again; the run keeps its created_at and key.
                    Refused (64) when nothing is pending or the suite changed since the run began.
   --keep-errors    with --resume: keep cases that errored instead of calling them again
-  --suite S        with --resume: only suite S
+  --suite S        only suite S: vitest runs the files that declare it (found with
+                   \`vitest list\`), and their other suites are skipped; with --resume: only
+                   the pending run of suite S
   --shard i/N      run shard i of N: every suite file, but only this shard's share of each
                    suite's cases (as DIGLINE_SHARD=i/N). Every shard needs the same
                    DIGLINE_CREATED_AT; the shard that finishes last files the run (docs/ci.md).
@@ -125,69 +118,25 @@ another config, for Vitest and for digline alike).`,
     if (argv.includes('--help') || argv.includes('-h')) return (io.stdout(runCommand.help), 0)
     const args = splitArgs(argv)
     const shard = args.shard === undefined ? decodeShard(io.env) : parseShard(args.shard, '--shard')
-    if (shard !== undefined && !args.resume && (io.env.DIGLINE_CREATED_AT ?? '') === '') {
-      throw new ShardWithoutCreatedAtError(
-        `digline run --shard ${shardLabel(shard)} was refused: DIGLINE_CREATED_AT is not set, so this shard would take its own created_at and key and never join the other shards' run; nothing was called`,
-        'Set DIGLINE_CREATED_AT to the same instant on every shard (in CI, one value from the workflow run), then run again.',
-        ['DIGLINE_CREATED_AT'],
-      )
+    // --config is among the vitest arguments, so the launch passes it on as it was given.
+    const project: LaunchProject = {
+      cwd: io.cwd,
+      env: io.env,
+      config: undefined,
+      async open() {
+        const { settings, store } = await openProject(io.cwd, args, io.env)
+        return { tenant: settings.tenant, storeRoot: settings.storeRoot, store }
+      },
     }
-    const base = encodeShard(io.env, shard)
-    let env = encodeDirective(base, { kind: 'fresh' })
-    if (args.resume) {
-      refuseNameFilter(args.vitest, args.key)
-      const { settings, store } = await openProject(io.cwd, args, io.env)
-      const choice = await chooseResume(store, settings.tenant, { key: args.key, suite: args.suite, ...(shard === undefined ? {} : { shard }) })
-      await assertResumedSuitesRun(io, env, args.vitest, settings.tenant, choice)
-      for (const p of choice.passedOver) io.stderr(`digline: passed over pending run ${p.key} of suite ${p.suite} (resume it with \`digline run --resume ${p.key}\`)`)
-      for (const [suite, key] of Object.entries(choice.chosen))
-        io.stderr(`digline: resuming run ${key} of suite ${suite}${shard === undefined ? '' : ` as shard ${shardLabel(shard)}`}`)
-      env = encodeDirective(base, { kind: 'resume', runs: choice.chosen, keepErrors: args.keepErrors })
-    } else if (args.suite !== undefined) {
-      throw new UsageError('digline run: --suite goes with --resume', 'Use vitest file filters or -t to select suites for a fresh run.', ['--suite'])
-    }
+    const narrowing = { vitestArgs: args.vitest, ...(shard === undefined ? {} : { shard }) }
+    const launch = await planLaunch(
+      project,
+      args.resume ? { ...narrowing, kind: 'resume', key: args.key, suite: args.suite, keepErrors: args.keepErrors } : { ...narrowing, kind: 'fresh', suite: args.suite },
+    )
+    for (const note of launch.notes) io.stderr(note)
+    const env = { ...launch.env }
     if (args.overBudget) env[OVER_BUDGET_ENV] = '1'
     if (args.noCache) env[CACHE_ENV] = '0'
-    return launchVitest(io, args.vitest, env, 'run')
+    return launchVitest(io, launch.vitestArgs, env, 'run')
   },
-}
-
-/** A resume runs whole suites: a test-name filter would leave cases of the run out. */
-function refuseNameFilter(vitestArgs: readonly string[], key: string | undefined): void {
-  const flag = vitestArgs.find((a) => a === '-t' || a === '--testNamePattern' || a.startsWith('-t=') || a.startsWith('--testNamePattern=') || /^-t./.test(a))
-  if (flag === undefined) return
-  throw new ResumeFilteredError(
-    `digline run --resume was refused with ${flag.split('=')[0]}: a resume runs whole suites, and a test-name filter leaves cases of the resumed run out; nothing was called`,
-    `digline run --resume${key === undefined ? '' : ` ${key}`} (without ${flag.split('=')[0]})`,
-    [flag.split('=')[0]!],
-  )
-}
-
-/**
- * Before any call: every suite chosen for the resume is declared by a file this launch runs. A
- * suite no file declares any more, or a file filter that leaves its file out, would resume nothing.
- */
-async function assertResumedSuitesRun(io: CliIo, env: NodeJS.ProcessEnv, vitestArgs: readonly string[], tenant: string, choice: ResumeChoice): Promise<void> {
-  const declared = async (args: readonly string[]) =>
-    new Set((await collectSuiteManifest(vitestBin(io.cwd), io.cwd, env, undefined, args)).filter((e) => e.tenant === tenant).map((e) => e.suite))
-  const launched = await declared(vitestArgs)
-  const missing = Object.entries(choice.chosen).filter(([suite]) => !launched.has(suite))
-  if (missing.length === 0) return
-  const anywhere =
-    vitestArgs.length === 0
-      ? launched
-      : await declared(vitestArgs.filter((a) => a === '--config' || a.startsWith('--config=') || vitestArgs[vitestArgs.indexOf(a) - 1] === '--config'))
-  const [suite, key] = missing[0]!
-  if (anywhere.has(suite)) {
-    throw new ResumeFilteredError(
-      `digline run --resume was refused: the file filter ${JSON.stringify(vitestArgs.join(' '))} leaves out the file of suite ${suite}, whose run ${key} is resumed; a resume runs whole suites, and nothing was called`,
-      `digline run --resume ${key} (without the file filter)`,
-      ['--resume'],
-    )
-  }
-  throw new ResumedSuiteNotDeclaredError(
-    `digline run --resume was refused: run ${key} is of suite ${suite}, which no suite file of this Vitest project declares any more (tenant ${tenant}), so nothing would be resumed; nothing was called`,
-    `Restore the file that declares suite ${suite}, then \`digline run --resume ${key}\`; or \`digline delete --suite ${suite} --run ${key}\` to drop the journal`,
-    ['--resume'],
-  )
 }

@@ -1,38 +1,19 @@
 // A launch for a front end that must not spend an unannounced bill (digline mcp): first a plan, a
 // real launch whose workers announce their bill and call nothing; then the run, only when the caller
-// acknowledges exactly the calls a fresh plan announces. The run reports each settled case as it goes.
+// acknowledges exactly the calls a fresh plan announces, and with each suite's acknowledged bill
+// handed to its worker, which refuses another before any call. The run reports each settled case.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { BillNotAcknowledgedError, LaunchNotPlannedError, ResumedSuiteNotDeclaredError } from './errors.js'
-import { SuiteNotDeclaredError } from '../errors.js'
 import { reviveError } from '../../errors/recognise.js'
-import { type DiglineErrorData, type ExitCode } from '../../errors/base.js'
-import type { Store } from '../../store/contract.js'
-import { assertSafeSegment } from '../../suite/assert-safe-segment.js'
-import { chooseResume } from './choose-resume.js'
-import { encodeDirective, encodeReports, type LaunchDirective } from './launch-directive.js'
+import type { DiglineErrorData, ExitCode } from '../../errors/base.js'
+import { encodeReports } from './launch-directive.js'
 import { readReport, type PlanLine, type ProgressLine } from './launch-report.js'
 import { launchVitest } from './launch-vitest.js'
+import type { PlannedLaunch } from './plan-launch.js'
 import type { CallPlan } from './prepare-run.js'
-import { collectSuiteManifest } from './suite-manifest.js'
 import type { SuiteOutcome } from '../judge/suite-outcome.js'
-import { vitestBin } from './vitest-bin.js'
-
-export interface LaunchProject {
-  /** The directory `digline` was started in (the Vitest project). */
-  cwd: string
-  env: NodeJS.ProcessEnv
-  /** The --config file, when one was named. */
-  config: string | undefined
-  tenant: string
-  store: Store
-  /** Where vitest's own output goes (never the front end's stdout). */
-  output: (text: string) => void
-}
-
-/** A fresh run of every suite, or of one suite; or the resume of a pending run. */
-export type LaunchRequest = { kind: 'fresh'; suite?: string | undefined } | { kind: 'resume'; key?: string | undefined; suite?: string | undefined; keepErrors: boolean }
 
 export interface PlannedSuite {
   suite: string
@@ -41,7 +22,7 @@ export interface PlannedSuite {
   announcement: string
 }
 
-export interface LaunchPlan {
+export interface LaunchBill {
   /** Calls to the target over every suite of the launch: the number a run must acknowledge. */
   calls: number
   suites: PlannedSuite[]
@@ -49,68 +30,38 @@ export interface LaunchPlan {
   passedOver: { suite: string; key: string }[]
 }
 
-interface Prepared {
-  directive: LaunchDirective
-  vitestArgs: string[]
-  /** suite → key, for a resume: each must be planned. */
-  resumed: Record<string, string>
-  passedOver: { suite: string; key: string }[]
-}
-
-async function prepare(project: LaunchProject, request: LaunchRequest): Promise<Prepared> {
-  const configArgs = project.config === undefined ? [] : ['--config', project.config]
-  if (request.suite !== undefined) assertSafeSegment('suite', request.suite)
-  if (request.kind === 'resume') {
-    if (request.key !== undefined) assertSafeSegment('key', request.key)
-    const choice = await chooseResume(project.store, project.tenant, {
-      ...(request.key === undefined ? {} : { key: request.key }),
-      ...(request.suite === undefined ? {} : { suite: request.suite }),
-    })
-    return {
-      directive: { kind: 'resume', runs: choice.chosen, keepErrors: request.keepErrors },
-      vitestArgs: configArgs,
-      resumed: choice.chosen,
-      passedOver: choice.passedOver.map((p) => ({ suite: p.suite, key: p.key })),
-    }
-  }
-  if (request.suite === undefined) return { directive: { kind: 'fresh' }, vitestArgs: configArgs, resumed: {}, passedOver: [] }
-  const manifest = await collectSuiteManifest(vitestBin(project.cwd), project.cwd, encodeDirective(project.env, { kind: 'fresh' }), project.config)
-  const files = [...new Set(manifest.filter((e) => e.tenant === project.tenant && e.suite === request.suite && e.file !== undefined).map((e) => e.file!))]
-  if (files.length === 0) {
-    throw new SuiteNotDeclaredError(
-      `suite ${request.suite} is not declared by any suite file of this Vitest project (tenant ${project.tenant}), so there is nothing to plan; nothing was called`,
-      'Call list_suites, or plan_run without a suite to plan every suite of the project.',
-      ['suite'],
-    )
-  }
-  return { directive: { kind: 'fresh' }, vitestArgs: [...files, ...configArgs], resumed: {}, passedOver: [] }
+/** Where vitest runs, and where its own output goes (never the front end's stdout). */
+export interface VitestPlace {
+  cwd: string
+  output: (text: string) => void
 }
 
 function raise(refusal: DiglineErrorData): never {
   throw reviveError(refusal)
 }
 
-async function planPrepared(project: LaunchProject, prepared: Prepared): Promise<LaunchPlan> {
+/** The announced bill of a planned launch: its workers prepare each suite as a run would, and call nothing. */
+export async function billLaunch(place: VitestPlace, launch: PlannedLaunch): Promise<LaunchBill> {
   const dir = mkdtempSync(join(tmpdir(), 'digline-plan-'))
   try {
     const path = join(dir, 'plan.jsonl')
-    const env = encodeReports(encodeDirective(project.env, prepared.directive), { plan: path })
+    const env = encodeReports(launch.env, { plan: path })
     let tail = ''
     const output = (text: string) => {
       tail = (tail + text).slice(-2000)
-      project.output(text)
+      place.output(text)
     }
-    const exitCode = await launchVitest({ cwd: project.cwd, stderr: project.output }, prepared.vitestArgs, env, 'mcp', { output })
+    const exitCode = await launchVitest({ cwd: place.cwd, stderr: place.output }, launch.vitestArgs, env, 'mcp', { output })
     const lines = readReport<PlanLine>(path)
     const refused = lines.find((l) => l.refusal !== undefined)
     if (refused?.refusal !== undefined) raise(refused.refusal)
     const suites = lines
       .filter((l): l is Extract<PlanLine, { refusal?: undefined }> => l.refusal === undefined)
       .map(({ suite, key, plan, announcement }) => ({ suite, key, plan, announcement }))
-    for (const [suite, key] of Object.entries(prepared.resumed)) {
+    for (const [suite, key] of Object.entries(launch.resumed)) {
       if (suites.some((s) => s.suite === suite)) continue
       throw new ResumedSuiteNotDeclaredError(
-        `the resume of run ${key} was refused: it is of suite ${suite}, which no suite file of this Vitest project declares any more (tenant ${project.tenant}), so nothing would be resumed; nothing was called`,
+        `the resume of run ${key} was refused: it is of suite ${suite}, which announced no bill in this launch, so nothing would be resumed; nothing was called`,
         `Restore the file that declares suite ${suite}, then plan the resume again; or \`digline delete --suite ${suite} --run ${key}\` to drop the journal`,
         ['key'],
       )
@@ -123,15 +74,10 @@ async function planPrepared(project: LaunchProject, prepared: Prepared): Promise
         'Fix what those lines name (`vitest list` in the project shows whether the suite files load), then call plan_run again.',
       )
     }
-    return { calls: suites.reduce((sum, s) => sum + s.plan.calls, 0), suites, passedOver: prepared.passedOver }
+    return { calls: suites.reduce((sum, s) => sum + s.plan.calls, 0), suites, passedOver: launch.passedOver }
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
-}
-
-/** The announced bill of a launch; the workers prepare each suite as a run would and call nothing. */
-export async function planLaunch(project: LaunchProject, request: LaunchRequest): Promise<LaunchPlan> {
-  return planPrepared(project, await prepare(project, request))
 }
 
 export interface LaunchProgress {
@@ -142,7 +88,7 @@ export interface LaunchProgress {
 
 export interface LaunchResult {
   exitCode: ExitCode
-  plan: LaunchPlan
+  plan: LaunchBill
   outcomes: SuiteOutcome[]
   /** Refusals and failures that stopped a suite after its plan (a stop, say). */
   problems: DiglineErrorData[]
@@ -157,10 +103,12 @@ export interface RunOptions {
 
 const POLL_MS = 200
 
-/** Runs the launch only when `acknowledgedCalls` is exactly the bill a fresh plan announces. */
-export async function runAcknowledged(project: LaunchProject, request: LaunchRequest, options: RunOptions): Promise<LaunchResult> {
-  const prepared = await prepare(project, request)
-  const plan = await planPrepared(project, prepared)
+/**
+ * Runs the launch only when `acknowledgedCalls` is exactly the bill a fresh plan announces; each
+ * suite's worker then refuses, before any call, a bill other than the one planned (BillChangedError).
+ */
+export async function runAcknowledged(place: VitestPlace, launch: PlannedLaunch, options: RunOptions): Promise<LaunchResult> {
+  const plan = await billLaunch(place, launch)
   if (plan.calls !== options.acknowledgedCalls) {
     throw new BillNotAcknowledgedError(
       `the launch was refused: acknowledgedCalls is ${options.acknowledgedCalls}, but a fresh plan of it announces ${plan.calls} call(s) to the target (${plan.suites.map((s) => s.announcement).join(' | ') || 'no suite'}); nothing was called`,
@@ -186,9 +134,10 @@ export async function runAcknowledged(project: LaunchProject, request: LaunchReq
   let polling = Promise.resolve()
   const timer = setInterval(() => (polling = polling.then(drain, drain)), POLL_MS)
   try {
-    const env = encodeReports(encodeDirective(project.env, prepared.directive), { progress: path })
-    const exitCode = await launchVitest({ cwd: project.cwd, stderr: project.output }, prepared.vitestArgs, env, 'mcp', {
-      output: project.output,
+    const acknowledged = Object.fromEntries(plan.suites.map((s) => [s.suite, s.plan.calls]))
+    const env = encodeReports(launch.env, { progress: path, acknowledged })
+    const exitCode = await launchVitest({ cwd: place.cwd, stderr: place.output }, launch.vitestArgs, env, 'mcp', {
+      output: place.output,
       ...(options.signal === undefined ? {} : { signal: options.signal }),
     })
     clearInterval(timer)
@@ -197,6 +146,9 @@ export async function runAcknowledged(project: LaunchProject, request: LaunchReq
     const lines = readReport<ProgressLine>(path)
     const outcomes = lines.filter((l) => l.kind === 'outcome').map((l) => l.outcome)
     const problems = lines.filter((l) => l.kind === 'refusal').map((l) => l.refusal)
+    // A suite whose worker came to another bill called nothing: the launch answers with that refusal.
+    const changed = problems.find((p) => p.name === 'BillChangedError')
+    if (changed !== undefined) raise(changed)
     return { exitCode, plan, outcomes, problems }
   } finally {
     clearInterval(timer)

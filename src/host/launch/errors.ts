@@ -30,6 +30,9 @@ export class ShardWithoutCreatedAtError extends DiglineRefusal {
 export class BillNotAcknowledgedError extends DiglineRefusal {
   readonly name = 'BillNotAcknowledgedError'
 }
+export class BillChangedError extends DiglineRefusal {
+  readonly name = 'BillChangedError'
+}
 export class LaunchNotPlannedError extends DiglineRefusal {
   readonly name = 'LaunchNotPlannedError'
 }
@@ -88,6 +91,11 @@ export const LAUNCH_REFUSALS = {
     error: BillNotAcknowledgedError,
     when: 'An MCP client asked `run_suite` or `resume_run` to run with an acknowledgedCalls that is not the number of calls a fresh plan of that launch announces; nothing was called.',
     next: 'Call `plan_run` with the same arguments, read its bill, then call again with acknowledgedCalls equal to its calls.',
+  },
+  BillChangedError: {
+    error: BillChangedError,
+    when: 'A suite of a run an MCP client acknowledged came to a bill other than the acknowledged one when its worker prepared it (cases added, a cache cleared, a suite the plan did not have): the worker refused before any call, so nothing was called for that suite.',
+    next: 'Call `plan_run` again, read its bill, then call `run_suite` or `resume_run` with acknowledgedCalls equal to its calls.',
   },
   LaunchNotPlannedError: {
     error: LaunchNotPlannedError,

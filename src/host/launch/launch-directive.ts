@@ -12,17 +12,27 @@ export const RESUME_ENV = 'DIGLINE_RESUME'
 export const KEEP_ERRORS_ENV = 'DIGLINE_KEEP_ERRORS'
 export const REJUDGE_ENV = 'DIGLINE_REJUDGE'
 export const MERGE_ENV = 'DIGLINE_MERGE'
+/** `digline run --suite S` (and the mcp tools with a suite): only these suites run; the others are skipped. */
+export const SUITES_ENV = 'DIGLINE_SUITES'
 /** Set by a person or CI as often as by `digline run --shard`, so a launch keeps it unless it sets its own. */
 export const SHARD_ENV = 'DIGLINE_SHARD'
 
 // mcp: where the workers report to the front end that launched them (plan only; progress).
 export const PLAN_ENV = 'DIGLINE_PLAN'
 export const PROGRESS_ENV = 'DIGLINE_PROGRESS'
+/** mcp: suite → the calls the caller acknowledged; a worker whose bill differs calls nothing (SPEC §13). */
+export const ACKNOWLEDGED_ENV = 'DIGLINE_ACKNOWLEDGED'
 
 /** Every variable a directive uses; a launch clears them all before setting its own. */
-export const DIRECTIVE_ENV = [RESUME_ENV, KEEP_ERRORS_ENV, REJUDGE_ENV, MERGE_ENV, PLAN_ENV, PROGRESS_ENV] as const
+export const DIRECTIVE_ENV = [RESUME_ENV, KEEP_ERRORS_ENV, REJUDGE_ENV, MERGE_ENV, SUITES_ENV, PLAN_ENV, PROGRESS_ENV, ACKNOWLEDGED_ENV] as const
 
 const segment = z.string().refine(isSafeSegment, 'not one safe path segment')
+
+/** A store a directive names: an absolute directory (the file store) or a URL (the team store), as the digline() options resolve it. */
+const storeLocator = z.string().refine((s) => isAbsolute(s) || /^[a-z][a-z0-9+.-]*:\/\//i.test(s), 'not an absolute path or a store URL')
+
+/** `digline run --suite S`: the suites a fresh launch runs. */
+export const SuitesDirectiveSchema = z.array(segment).min(1)
 
 /** `digline run --resume`: suite → key of the run to finish; suites not named are skipped. */
 export const ResumeDirectiveSchema = z.record(segment, segment)
@@ -34,18 +44,18 @@ export const RejudgeDirectiveSchema = z.strictObject({
   key: segment,
   created_at: z.string().refine(isCreatedAt, 'not ISO-8601 UTC with microseconds'),
   tenant: segment,
-  store: z.string().refine(isAbsolute, 'not an absolute path'),
+  store: storeLocator,
 })
 
 export type RejudgeDirectiveValue = z.infer<typeof RejudgeDirectiveSchema>
 
 /** `digline merge`: suite → the run to file from its shards' journals, in these store directories; suites not named are skipped. */
-export const MergeDirectiveSchema = z.record(segment, z.strictObject({ key: segment, stores: z.array(z.string().refine(isAbsolute, 'not an absolute path')).min(1) }))
+export const MergeDirectiveSchema = z.record(segment, z.strictObject({ key: segment, stores: z.array(storeLocator).min(1) }))
 
 export type MergeDirectiveValue = z.infer<typeof MergeDirectiveSchema>
 
 export type LaunchDirective =
-  | { kind: 'fresh' }
+  | { kind: 'fresh'; suites?: readonly string[] }
   | { kind: 'resume'; runs: Record<string, string>; keepErrors: boolean }
   | { kind: 'rejudge'; value: RejudgeDirectiveValue }
   | { kind: 'merge'; runs: MergeDirectiveValue }
@@ -54,7 +64,9 @@ export type LaunchDirective =
 export function encodeDirective(base: NodeJS.ProcessEnv, directive: LaunchDirective): NodeJS.ProcessEnv {
   const env = { ...base }
   for (const name of DIRECTIVE_ENV) delete env[name]
-  if (directive.kind === 'resume') {
+  if (directive.kind === 'fresh' && directive.suites !== undefined) {
+    env[SUITES_ENV] = JSON.stringify(SuitesDirectiveSchema.parse(directive.suites))
+  } else if (directive.kind === 'resume') {
     env[RESUME_ENV] = JSON.stringify(ResumeDirectiveSchema.parse(directive.runs))
     if (directive.keepErrors) env[KEEP_ERRORS_ENV] = '1'
   } else if (directive.kind === 'rejudge') {
@@ -109,6 +121,10 @@ export function decodeDirective(env: NodeJS.ProcessEnv): LaunchDirective {
     )
     return { kind: 'rejudge', value }
   }
+  const suites = env[SUITES_ENV]
+  if (suites !== undefined && suites !== '') {
+    return { kind: 'fresh', suites: parse(SuitesDirectiveSchema, SUITES_ENV, suites, 'a JSON array of suite names', 'Use `digline run --suite S`, which sets it for you.') }
+  }
   return { kind: 'fresh' }
 }
 
@@ -132,12 +148,17 @@ export interface LaunchReports {
   plan?: string
   /** Each suite appends a line per settled case, then its outcome. */
   progress?: string
+  /** suite → the calls the front end acknowledged: a suite whose bill differs (or that is not named) is refused before any call. */
+  acknowledged?: Record<string, number>
 }
+
+const AcknowledgedSchema = z.record(segment, z.number().int().nonnegative())
 
 export function encodeReports(env: NodeJS.ProcessEnv, reports: LaunchReports): NodeJS.ProcessEnv {
   const out = { ...env }
   if (reports.plan !== undefined) out[PLAN_ENV] = reportPath.parse(reports.plan)
   if (reports.progress !== undefined) out[PROGRESS_ENV] = reportPath.parse(reports.progress)
+  if (reports.acknowledged !== undefined) out[ACKNOWLEDGED_ENV] = JSON.stringify(AcknowledgedSchema.parse(reports.acknowledged))
   return out
 }
 
@@ -152,5 +173,8 @@ export function decodeReports(env: NodeJS.ProcessEnv): LaunchReports {
     if (!reportPath.safeParse(raw).success) throw new UsageError(`${name}=${JSON.stringify(raw)} is not an absolute path`, 'Use `digline mcp`, which sets it for you.', [name])
     reports[field] = raw
   }
+  const acknowledged = env[ACKNOWLEDGED_ENV]
+  if (acknowledged !== undefined && acknowledged !== '')
+    reports.acknowledged = parse(AcknowledgedSchema, ACKNOWLEDGED_ENV, acknowledged, 'a JSON object of suite → calls', 'Use `digline mcp`, which sets it for you.')
   return reports
 }

@@ -2,7 +2,9 @@
 // files the launch reports name (launch-directive.ts): a suite's announced bill or the refusal that
 // stopped it before any call, each case as it settles, and the suite's outcome.
 import { appendFileSync, readFileSync } from 'node:fs'
-import type { DiglineErrorData } from '../../errors/base.js'
+import { isDiglineError, type DiglineErrorData } from '../../errors/base.js'
+import type { OnCase } from '../../document/case-progress.js'
+import type { LaunchReports } from './launch-directive.js'
 import type { CaseResult } from '../../document/schema.js'
 import type { CallPlan } from './prepare-run.js'
 import type { SuiteOutcome } from '../judge/suite-outcome.js'
@@ -33,4 +35,43 @@ export function readReport<T extends PlanLine | ProgressLine>(path: string): T[]
     .split('\n')
     .filter((l) => l !== '')
     .map((l) => JSON.parse(l) as T)
+}
+
+/**
+ * What a worker reports for one suite, to the files the launch names: its bill or refusal on a
+ * plan-only launch, each settled case and the outcome on a run. Without reports it does nothing.
+ */
+export class SuiteReporter {
+  constructor(
+    private readonly suite: string,
+    private readonly reports: LaunchReports,
+  ) {}
+
+  refused(error: unknown): void {
+    const path = this.reports.plan ?? this.reports.progress
+    if (path !== undefined && isDiglineError(error)) appendReport(path, { kind: 'refusal', suite: this.suite, refusal: error.toData() })
+  }
+
+  planned(key: string, plan: CallPlan, announcement: string): void {
+    if (this.reports.plan !== undefined) appendReport(this.reports.plan, { suite: this.suite, key, plan, announcement })
+  }
+
+  /** The front end's per-case hook, reporting each settled case first. */
+  onCase(onCase: OnCase): OnCase {
+    const path = this.reports.progress
+    if (path === undefined) return onCase
+    return (p) => {
+      appendReport(path, { kind: 'case', suite: this.suite, case_id: p.result.case_id, verdict: p.result.verdict, earlier: p.index === -1 })
+      return onCase(p)
+    }
+  }
+
+  settled(outcome: Promise<SuiteOutcome>): void {
+    const path = this.reports.progress
+    if (path === undefined) return
+    outcome.then(
+      (o) => appendReport(path, { kind: 'outcome', suite: this.suite, outcome: o }),
+      (error: unknown) => this.refused(error),
+    )
+  }
 }

@@ -2,7 +2,7 @@
 // first call (a filtered resume, a key already taken), the announced bill, then the measurement and
 // the comparison with the baseline. A stop (the signal) leaves the journal resumable.
 import type { OnCase } from '../../document/case-progress.js'
-import { ResumeFilteredError, RunStoppedError, ShardWithoutCreatedAtError } from './errors.js'
+import { BillChangedError, ResumeFilteredError, RunStoppedError } from './errors.js'
 import { BudgetStop } from '../../driver/budget.js'
 import type { Store } from '../../store/contract.js'
 import type { ResolvedSuite } from '../../suite/types.js'
@@ -10,7 +10,7 @@ import { compareWithBaseline } from '../judge/compare.js'
 import { assertFreshKeyFree } from './fresh-key-guard.js'
 import { measureRun, type MeasureOptions } from './measure-run.js'
 import { findShardPending, measureShard, openShardOutcome } from './measure-shard.js'
-import { casesOfShard, shardLabel, type Shard } from './shard.js'
+import { assertShardCreatedAt, casesOfShard, shardLabel, type Shard } from './shard.js'
 import { findPending, notePendingJournals } from '../project/pending-journals.js'
 import { announce, prepareRun, withCachedAnswers, type Prepared, type ResumeRequest, type RunContext } from './prepare-run.js'
 import { openAnswerCache } from '../cache/answer-cache.js'
@@ -34,6 +34,8 @@ export interface LaunchSuiteOptions {
   say: (line: string) => void
   /** Run only this shard's share of the cases, as one shard of a run split across machines. */
   shard?: Shard
+  /** suite → the calls the front end acknowledged (digline mcp): a bill that differs is refused before any call. */
+  acknowledged?: Readonly<Record<string, number>>
 }
 
 export interface LaunchedSuite {
@@ -59,7 +61,7 @@ export async function launchSuite(options: LaunchSuiteOptions): Promise<Launched
     only = new Set([...only].filter((id) => mine.has(id)))
     shard = undefined
   }
-  if (shard !== undefined && resume === undefined) assertSharedCreatedAt(suite.name, shard, ctx.env ?? process.env)
+  if (shard !== undefined && resume === undefined) assertShardCreatedAt(shard, ctx.env ?? process.env)
   await assertNotRetired(
     store,
     ctx.tenant,
@@ -96,7 +98,9 @@ export async function launchSuite(options: LaunchSuiteOptions): Promise<Launched
   if (budget !== undefined) prepared = { ...prepared, budget }
   const estimate = await estimateFromHistory(store, ctx.tenant, suite.name)
   const budgetClause = budget === undefined ? undefined : holdBillAgainstBudget(prepared, budget, estimate, env)
-  say(announce(suite.name, prepared.plan, estimate, budgetClause) + (cacheOn === 'off' ? '' : keptClause(suite.recordResponses)))
+  const announcement = announce(suite.name, prepared.plan, estimate, budgetClause)
+  if (options.acknowledged !== undefined) assertAcknowledged(suite.name, prepared.plan.calls, options.acknowledged, announcement)
+  say(announcement + (cacheOn === 'off' ? '' : keptClause(suite.recordResponses)))
   const selected = only ?? prepared.mine
   const ids = suite.cases.map((c) => c.id).filter((id) => selected === undefined || selected.has(id))
   return {
@@ -141,13 +145,15 @@ async function settleShard(prepared: Prepared, store: Store, options: MeasureOpt
   return { ...outcome, shard: { shard: shardLabel(prepared.shard!), open: false, waiting: [] } }
 }
 
-/** Every shard must share created_at, and so the key: a shard that would take its own instant is refused. */
-function assertSharedCreatedAt(suite: string, shard: Shard, env: NodeJS.ProcessEnv): void {
-  const createdAt = env.DIGLINE_CREATED_AT
-  if (createdAt !== undefined && createdAt !== '') return
-  throw new ShardWithoutCreatedAtError(
-    `refused shard ${shardLabel(shard)} of suite ${suite}: DIGLINE_CREATED_AT is not set, so this shard would take its own created_at and key and never join the other shards' run; nothing was called`,
-    'Set DIGLINE_CREATED_AT to the same instant on every shard (in CI, one value from the workflow run), for example DIGLINE_CREATED_AT=2026-11-29T22:39:56.123456Z',
-    ['DIGLINE_CREATED_AT'],
+/** The run's own bill, computed by its worker, must be the one the front end acknowledged (SPEC §13). */
+function assertAcknowledged(suite: string, calls: number, acknowledged: Readonly<Record<string, number>>, announcement: string): void {
+  const agreed = Object.hasOwn(acknowledged, suite) ? acknowledged[suite] : undefined
+  if (agreed === calls) return
+  throw new BillChangedError(
+    agreed === undefined
+      ? `suite ${suite} was refused: it was not in the acknowledged plan, and its bill is ${calls} call(s) to the target (${announcement}); nothing was called for it`
+      : `suite ${suite} was refused: its bill is now ${calls} call(s) to the target, and ${agreed} were acknowledged (${announcement}); nothing was called for it`,
+    'Call plan_run again, then run_suite or resume_run with acknowledgedCalls equal to its calls.',
+    ['acknowledgedCalls'],
   )
 }

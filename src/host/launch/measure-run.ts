@@ -1,5 +1,5 @@
 // Running a prepared suite: execute with the per-case hook, build the run document, write it.
-import { execute, aggregate, judgeThresholds, type Execution, type ThresholdJudgement } from '../../driver/index.js'
+import { execute, aggregate, judgeThresholds, type Execution, type ExecuteOptions, type ThresholdJudgement } from '../../driver/index.js'
 import type { CaseProgress, OnCase } from '../../document/case-progress.js'
 import { SCHEMA_VERSION, type RunDocument, type RunHeader } from '../../document/schema.js'
 import { judgeConfigOf } from '../../suite/hashing.js'
@@ -34,13 +34,9 @@ export async function measureRun(prepared: Prepared, options: MeasureOptions): P
   const journal = prepared.only === undefined ? await store.openJournal(journalHeaderFor(prepared, createdAtNow()), prepared.leg) : undefined
   try {
     const execution = await execute({
-      suite: prepared.suite,
+      ...spendingOptions(prepared),
       only: prepared.only,
-      done: prepared.done,
-      observedSeed: prepared.observedSeed,
       signal: options.signal,
-      ...(prepared.cache === undefined ? {} : { cached: prepared.cache.hits, onAnswer: prepared.cache.keep }),
-      ...(prepared.budget === undefined ? {} : { budget: prepared.budget }),
       ...(journal === undefined ? {} : { keep: (progress: CaseProgress) => journal.append(progress) }),
       onCase: async (progress) => {
         for (const hook of hooks) await hook(progress)
@@ -52,6 +48,21 @@ export async function measureRun(prepared: Prepared, options: MeasureOptions): P
     return { document, stored, thresholds: judgeThresholds(document.aggregates, document.rules) }
   } finally {
     await journal?.close()
+  }
+}
+
+/**
+ * What decides the calls a prepared launch makes, as its bill counted them: the cases already judged,
+ * the response cache's answers and the budget. Every launch that asks the target (a whole run, a
+ * shard) executes with these, so the bill and the budget are what it spends.
+ */
+export function spendingOptions(prepared: Prepared): Pick<ExecuteOptions, 'suite' | 'done' | 'observedSeed' | 'cached' | 'onAnswer' | 'budget'> {
+  return {
+    suite: prepared.suite,
+    done: prepared.done,
+    observedSeed: prepared.observedSeed,
+    ...(prepared.cache === undefined ? {} : { cached: prepared.cache.hits, onAnswer: prepared.cache.keep }),
+    ...(prepared.budget === undefined ? {} : { budget: prepared.budget }),
   }
 }
 

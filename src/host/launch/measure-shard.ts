@@ -11,7 +11,7 @@ import { createdAtNow } from '../../suite/keys.js'
 import { assertDocumentHeaderWithinBound, OBSERVED_RESERVE_BYTES } from '../../store/header-bounds.js'
 import { describeWriter } from '../../store/live-writer.js'
 import type { Pending } from '../../store/journal.js'
-import { buildRunHeader, type Measured, type MeasureOptions } from './measure-run.js'
+import { buildRunHeader, spendingOptions, type Measured, type MeasureOptions } from './measure-run.js'
 import { raiseRefusal } from '../project/pending-journals.js'
 import type { Prepared } from './prepare-run.js'
 import { journalHeaderFor } from './resume.js'
@@ -32,10 +32,8 @@ export async function measureShard(prepared: Prepared, options: MeasureOptions):
   const journal = await store.openJournal(journalHeaderFor(prepared, createdAtNow()), prepared.leg)
   try {
     const execution = await execute({
-      suite: prepared.suite,
+      ...spendingOptions(prepared),
       only: prepared.mine,
-      done: prepared.done,
-      observedSeed: prepared.observedSeed,
       signal: options.signal,
       keep: (progress) => journal.append(progress),
       onCase: async (progress) => {

@@ -4,7 +4,7 @@
 // leg, and the leg number says which shard wrote it (docs/adr/0050-the-shard-split.md).
 import * as crypto from 'node:crypto'
 import { createHash } from 'node:crypto'
-import { InvalidShardError } from './errors.js'
+import { InvalidShardError, ShardWithoutCreatedAtError } from './errors.js'
 
 export interface Shard {
   /** 1-based. */
@@ -79,4 +79,19 @@ export function nextLegOf(shard: Shard, legs: readonly number[]): number {
   let leg = shard.index
   while (leg <= highest) leg += shard.count
   return leg
+}
+
+/**
+ * Every shard of a run must share created_at, and so the key: a shard that would take its own instant
+ * is refused before any call. The one place this is refused, for `digline run --shard` and for a
+ * worker started with DIGLINE_SHARD alike.
+ */
+export function assertShardCreatedAt(shard: Shard, env: NodeJS.ProcessEnv): void {
+  const createdAt = env.DIGLINE_CREATED_AT
+  if (createdAt !== undefined && createdAt !== '') return
+  throw new ShardWithoutCreatedAtError(
+    `refused shard ${shardLabel(shard)}: DIGLINE_CREATED_AT is not set, so this shard would take its own created_at and key and never join the other shards' run; nothing was called`,
+    'Set DIGLINE_CREATED_AT to the same instant on every shard (in CI, one value from the workflow run), for example DIGLINE_CREATED_AT=2026-11-29T22:39:56.123456Z',
+    ['DIGLINE_CREATED_AT'],
+  )
 }
