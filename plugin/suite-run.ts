@@ -11,8 +11,7 @@ import type { ResumeDirective } from './resume-request.js'
 import type { Shard } from '../src/host/index.js'
 import { fileMergedRun, type MergeRequest } from '../src/host/index.js'
 import { announceReplay, prepareReplay, replayRun, type RejudgeRequest } from '../src/host/index.js'
-import { compareWithBaseline } from '../src/host/index.js'
-import { outcomeOf } from '../src/host/index.js'
+import { judgeRun } from '../src/host/index.js'
 import { trackRun, workerStopSignal } from './stop-signal.js'
 import { LaunchReports, PLANNED_NOTE } from './launch-reports.js'
 
@@ -111,7 +110,7 @@ export class SuiteRun {
       replay.shared,
       async (resolveCase, signal) => {
         const measured = await replayRun(replay, { store, onCase: [...hooks, resolveCase], signal })
-        return outcomeOf(measured, await compareWithBaseline(store, measured.document))
+        return judgeRun(store, measured.document, measured.stored)
       },
       leftOut,
     )
@@ -124,7 +123,7 @@ export class SuiteRun {
       async (resolveCase) => {
         const measured = await fileMergedRun(suite, ctx, store, request)
         for (const result of measured.document.results) await resolveCase({ result, cause: null, observed: measured.document.observed, index: -1 })
-        return outcomeOf(measured, await compareWithBaseline(store, measured.document))
+        return judgeRun(store, measured.document, measured.stored)
       },
     )
   }

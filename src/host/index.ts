@@ -2,12 +2,15 @@
 // through this module and nothing else of src/host/ or src/store/ (checked by .dependency-cruiser.cjs).
 export * from './cache/cache-setting.js'
 export * from './cache/cache-why.js'
-export * from './judge/compare.js'
+// The judgement's one entry is judgeRun; the comparison's parts are exported as types only, so no
+// front end can assemble an outcome of its own.
+export type { BaselineComparison, ComparedBaseline, ComparedSide, UnreadableBaseline } from './judge/compare.js'
 export * from './judge/explain-run.js'
 export * from './judge/format-comparison.js'
 export * from './judge/format-outcome.js'
+export * from './judge/judge-run.js'
 export * from './judge/percent.js'
-export * from './judge/suite-outcome.js'
+export { exitCodeForStatus, type CaseLine, type SuiteOutcome, type SuiteStatus } from './judge/suite-outcome.js'
 export * from './launch/acknowledged-launch.js'
 export * from './launch/artifacts.js'
 export * from './launch/choose-resume.js'
