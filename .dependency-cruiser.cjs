@@ -80,6 +80,13 @@ FRONT_ENDS.forEach((path) => {
 })
 
 forbidden.push({
+  name: 'one-judgement',
+  comment: 'a run becomes an outcome only through judgeRun (host/judge/judge-run.ts, ADR 0110): outside judge/, the comparison is imported for its types only',
+  severity: 'error',
+  from: { pathNot: '^src/host/judge/' },
+  to: { path: '^src/host/judge/(compare|flaky-cases)\\.ts$', dependencyTypesNot: ['type-only'] },
+})
+forbidden.push({
   name: 'host-never-reaches-into-a-backend',
   comment: 'the host reaches the store through its contract and open-store.ts, never a backend folder',
   severity: 'error',
