@@ -16,9 +16,9 @@ const forbidden = [
   {
     name: 'no-circular',
     severity: 'error',
-    comment: 'Import cycles hide which layer owns what.',
+    comment: 'Import cycles hide which layer owns what; a type-only one too (move the shared types down).',
     from: {},
-    to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'] } },
+    to: { circular: true },
   },
   { name: 'src-never-imports-vitest', severity: 'error', from: { path: '^src/' }, to: { path: 'node_modules/(vitest|@vitest)/' } },
 ]
@@ -79,6 +79,13 @@ FRONT_ENDS.forEach((path) => {
   })
 })
 
+forbidden.push({
+  name: 'one-judgement',
+  comment: 'a run becomes an outcome only through judgeRun (host/judge/judge-run.ts, ADR 0110): outside judge/, the comparison is imported for its types only',
+  severity: 'error',
+  from: { pathNot: '^src/host/judge/' },
+  to: { path: '^src/host/judge/(compare|flaky-cases)\\.ts$', dependencyTypesNot: ['type-only'] },
+})
 forbidden.push({
   name: 'host-never-reaches-into-a-backend',
   comment: 'the host reaches the store through its contract and open-store.ts, never a backend folder',

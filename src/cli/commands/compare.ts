@@ -1,9 +1,8 @@
 import { UsageError } from '../../host/index.js'
-import { compareWithBaseline } from '../../host/index.js'
+import { judgeRun } from '../../host/index.js'
 import { formatOutcome } from '../../host/index.js'
 import { formatLaunchMarkdown } from '../../host/index.js'
-import { exitCodeForStatus, outcomeOf } from '../../host/index.js'
-import { judgeThresholds } from '../../driver/index.js'
+import { exitCodeForStatus } from '../../host/index.js'
 import { openProject } from '../../host/index.js'
 import { describeStore } from '../../host/index.js'
 import { parseCommand, requireFlag, PROJECT_OPTIONS } from '../parse.js'
@@ -47,13 +46,16 @@ ${PROJECT_HELP}`,
     await assertNotRetired(store, settings.tenant, suite, `compare run ${runArg} of suite ${suite} with its baseline`)
     const key = await resolveRunKey(store, settings.tenant, suite, runArg)
     const document = await store.readRun(settings.tenant, suite, key)
-    const comparison = await compareWithBaseline(store, document)
     const location = `run ${key} of suite ${suite} in ${describeStore(settings.storeRoot)}`
-    const outcome = outcomeOf({ document, stored: { tenant: settings.tenant, suite, key, location }, thresholds: judgeThresholds(document.aggregates, document.rules) }, comparison)
+    const outcome = await judgeRun(store, document, { tenant: settings.tenant, suite, key, location })
     const exitCode = exitCodeForStatus(outcome.status)
     if (values.json) {
       io.stdout(
-        JSON.stringify({ suite, key, status: outcome.status, exit_code: exitCode, aggregates: outcome.aggregates, misses: outcome.misses, baseline: comparison ?? null }, null, 2),
+        JSON.stringify(
+          { suite, key, status: outcome.status, exit_code: exitCode, aggregates: outcome.aggregates, misses: outcome.misses, baseline: outcome.comparison ?? null },
+          null,
+          2,
+        ),
       )
     } else if (format === 'md') {
       io.stdout(formatLaunchMarkdown([outcome], exitCode))

@@ -9,8 +9,10 @@ export const pendingCommand: Command = {
   help: `Usage: digline pending [--suite S] [--json]
 
 Lists every pending journal of the tenant (or of suite S): the run's key, its legs, how many
-cases are journaled and how many errored, and the command that finishes it. A sharded run also
-lists its shards: done (its whole share journaled), running (a writer's lease holds) or missing.
+cases are journaled and how many errored, and the command that finishes it. A run another
+process is still writing (its lease holds) is shown as live, naming that process, with no command:
+a resume is refused until it ends (--json carries that refusal). A sharded run also lists its
+shards: done (its whole share journaled), running (a writer's lease holds) or missing.
 
   --suite S   only suite S
   --json      one JSON document on stdout
@@ -30,12 +32,13 @@ ${PROJECT_HELP}`,
       return 0
     }
     for (const r of rows) {
-      const state =
-        r.refusal !== null
-          ? `cannot be resumed: ${r.refusal.name}`
-          : r.finished
-            ? 'finished (its leftover journal is removed by the next run)'
-            : `\`digline run --resume ${r.key}\``
+      const state = r.finished
+        ? 'finished (its leftover journal is removed by the next run)'
+        : r.live !== null
+          ? `live: process ${r.live.pid} on host ${r.live.host} is writing it (leg ${r.live.leg}, since ${r.live.since}); a resume is refused while its lease holds`
+          : r.resume === null
+            ? `cannot be resumed: ${r.refusal?.name ?? 'refused'}`
+            : `\`${r.resume}\``
       io.stdout(`${r.suite}  ${r.key}  legs ${r.legs.join(',')}  ${r.journaled} case(s) journaled, ${r.errored} errored  ${state}`)
       for (const s of r.shards ?? []) {
         const finish = s.state === 'missing' ? `  \`digline run --resume ${r.key} --shard ${s.shard}\`` : ''

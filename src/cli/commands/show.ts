@@ -1,6 +1,6 @@
-import { formatAggregates, formatCaseLines } from '../../host/index.js'
-import { judgeThresholds } from '../../driver/index.js'
-import { openProject } from '../../host/index.js'
+import { formatAggregates, formatCaseLines, type SuiteOutcome } from '../../host/index.js'
+import { judgeRun } from '../../host/index.js'
+import { describeStore, openProject } from '../../host/index.js'
 import { parseCommand, requireFlag, PROJECT_OPTIONS } from '../parse.js'
 import { PROJECT_HELP, type Command } from '../command.js'
 import { resolveRunKey } from '../../host/index.js'
@@ -38,7 +38,7 @@ ${PROJECT_HELP}`,
       io.stdout(JSON.stringify({ key, ...doc }, null, 2))
       return 0
     }
-    const thresholds = judgeThresholds(doc.aggregates, doc.rules)
+    const outcome = await judgeRun(store, doc, { tenant: settings.tenant, suite, key, location: `run ${key} of suite ${suite} in ${describeStore(settings.storeRoot)}` })
     io.stdout(
       [
         `suite ${doc.suite}  tenant ${doc.tenant}  environment ${doc.environment}`,
@@ -46,7 +46,12 @@ ${PROJECT_HELP}`,
         ...(doc.rejudged_from === undefined ? [] : [`replay of ${doc.rejudged_from_suite ?? doc.suite}/${doc.rejudged_from}`]),
         `target ${JSON.stringify(doc.target_config)}${doc.observed.target_model === null ? '' : `  observed ${printable(doc.observed.target_model)}`}`,
         formatAggregates(doc.aggregates),
-        doc.aggregates.errored > 0 ? 'not judged: a case errored' : thresholds.met ? 'thresholds: met' : `thresholds: missed (${thresholds.misses.map((m) => m.field).join(', ')})`,
+        doc.aggregates.errored > 0
+          ? 'not judged: a case errored'
+          : outcome.misses.length === 0
+            ? 'thresholds: met'
+            : `thresholds: missed (${outcome.misses.map((m) => m.field).join(', ')})`,
+        ...baselineLine(outcome, suite, key),
         ...formatCaseLines(
           doc.results
             .filter((r) => values.all || r.verdict !== 'pass')
@@ -58,4 +63,15 @@ ${PROJECT_HELP}`,
     )
     return 0
   },
+}
+
+/** One line on the baseline, when the suite has one: the verdict `compare` gives, and where to read why. */
+function baselineLine(outcome: SuiteOutcome, suite: string, key: string): string[] {
+  const c = outcome.comparison
+  if (c === undefined) return []
+  const why = `\`digline compare --suite ${suite} --run ${key}\` says why`
+  if (c.status === 'unreadable') return [`baseline: cannot be read; ${why}`]
+  if (c.baseline.key === key) return [`baseline: this run is the baseline`]
+  if (c.status === 'not-comparable') return [`baseline ${c.baseline.key}: judged by other rules, so not compared; ${why}`]
+  return [c.regressed ? `baseline ${c.baseline.key}: regressed; ${why}` : `baseline ${c.baseline.key}: no regression`]
 }

@@ -20,16 +20,9 @@ import {
 import { createdAtNow } from '../../suite/keys.js'
 import { findNotPlain } from '../../suite/plain-data.js'
 import type { EvalCase } from '../../suite/types.js'
-import type { Prepared } from '../launch/prepare-run.js'
+import type { AnswerCache, Prepared } from '../launch/prepared.js'
 
-export interface AnswerCache {
-  /** Cached answers by case id and sample index, for the cases this launch calls. */
-  hits: Map<string, (CachedTargetAnswer | undefined)[]>
-  /** How many answers the cache gives this launch. */
-  count: number
-  /** Files an answer the target gave; a failure to file it is said once and never stops the run. */
-  keep(caseId: string, sample: number, answer: CachedTargetAnswer): Promise<void>
-}
+export type { AnswerCache } from '../launch/prepared.js'
 
 const LOOKUPS_IN_FLIGHT = 16
 

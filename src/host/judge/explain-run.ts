@@ -4,14 +4,14 @@
 // promotion a person could run when the run is promotable (it is proposed, never performed).
 import type { BaselineDocument } from '../../document/baseline.js'
 import type { CaseResult, RunDocument } from '../../document/schema.js'
-import { judgeThresholds } from '../../driver/index.js'
 import { exitCodeForStatus, type ExitCode } from '../../exit-codes.js'
 import type { Store } from '../../store/contract.js'
 import { assertSafeSegment } from '../../suite/assert-safe-segment.js'
 import { canonicalJson } from '../../suite/hashing.js'
-import { compareWithBaseline, type BaselineComparison } from './compare.js'
+import type { BaselineComparison } from './compare.js'
+import { judgeRun } from './judge-run.js'
 import { resolveRunKey } from '../launch/run-key.js'
-import { outcomeOf, type SuiteOutcome } from './suite-outcome.js'
+import type { SuiteOutcome } from './suite-outcome.js'
 
 export interface FlippedCase {
   case_id: string
@@ -76,12 +76,9 @@ export async function explainRun(store: Store, tenant: string, suite: string, ru
   if (runArg !== 'latest') assertSafeSegment('key', runArg)
   const key = await resolveRunKey(store, tenant, suite, runArg)
   const run = await store.readRun(tenant, suite, key)
-  const comparison = await compareWithBaseline(store, run)
+  const outcome = await judgeRun(store, run, { tenant, suite, key, location: `run ${key} of suite ${suite}` })
+  const { comparison } = outcome
   const baseline = comparison === undefined || comparison.status === 'unreadable' ? undefined : await store.readBaseline(tenant, suite)
-  const outcome = outcomeOf(
-    { document: run, stored: { tenant, suite, key, location: `run ${key} of suite ${suite}` }, thresholds: judgeThresholds(run.aggregates, run.rules) },
-    comparison,
-  )
   const before = new Map((baseline?.results ?? []).map((r) => [r.case_id, r]))
   const now = new Map(run.results.map((r) => [r.case_id, r]))
   const flipped: FlippedCase[] = []

@@ -1,8 +1,8 @@
 // What the worker tells the reporter about a finished suite (src/exit-codes.ts turns it into an exit code).
-import type { Aggregates, CaseResult } from '../../document/schema.js'
+import type { Aggregates, CaseResult, RunDocument } from '../../document/schema.js'
 import type { ThresholdJudgement } from '../../driver/index.js'
 import type { VerdictStatus } from '../../exit-codes.js'
-import type { Measured } from '../launch/measure-run.js'
+import type { StoredRun } from '../../store/contract.js'
 import type { BaselineComparison } from './compare.js'
 
 /** A suite's verdict; src/exit-codes.ts says what each means and which exit code it earns. */
@@ -45,7 +45,15 @@ export function statusOf(aggregates: Aggregates, thresholds: ThresholdJudgement,
   return thresholds.met ? 'held' : 'missed'
 }
 
-export function outcomeOf(measured: Measured, comparison?: BaselineComparison): SuiteOutcome {
+/** A run document with its thresholds judged, and where it was written (undefined for a filtered run). */
+export interface JudgedRun {
+  document: RunDocument
+  stored: StoredRun | undefined
+  thresholds: ThresholdJudgement
+}
+
+/** The outcome's shape from its parts; judge-run.ts is its one caller (a test builds outcomes with it too). */
+export function outcomeOf(measured: JudgedRun, comparison?: BaselineComparison): SuiteOutcome {
   const { document, thresholds } = measured
   const status = statusOf(document.aggregates, thresholds, comparison)
   return {

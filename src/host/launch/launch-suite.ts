@@ -6,7 +6,7 @@ import { BillChangedError, ResumeFilteredError, RunStoppedError } from './errors
 import { BudgetStop } from '../../driver/budget.js'
 import type { Store } from '../../store/contract.js'
 import type { ResolvedSuite } from '../../suite/types.js'
-import { compareWithBaseline } from '../judge/compare.js'
+import { judgeRun } from '../judge/judge-run.js'
 import { assertFreshKeyFree } from './fresh-key-guard.js'
 import { measureRun, type MeasureOptions } from './measure-run.js'
 import { findShardPending, measureShard, openShardOutcome } from './measure-shard.js'
@@ -18,7 +18,7 @@ import { cacheSetting } from '../cache/cache-setting.js'
 import { cacheStoreFor } from '../cache/cache-store.js'
 import { codeFilesOf } from '../cache/code-files.js'
 import { budgetReached, holdBillAgainstBudget, launchBudget } from './run-budget.js'
-import { outcomeOf, type SuiteOutcome } from '../judge/suite-outcome.js'
+import type { SuiteOutcome } from '../judge/suite-outcome.js'
 import { assertNotRetired } from '../lifecycle/retired-suites.js'
 import { estimateFromHistory } from './usage-estimate.js'
 
@@ -112,8 +112,7 @@ export async function launchSuite(options: LaunchSuiteOptions): Promise<Launched
         if (signal?.aborted) throw signal.reason
         if (prepared.shard !== undefined) return await settleShard(prepared, store, { store, onCase: [...hooks, onCase], ...(signal === undefined ? {} : { signal }) })
         const measured = await measureRun(prepared, { store, onCase: [...hooks, onCase], ...(signal === undefined ? {} : { signal }) })
-        // A filtered run is not the suite's measurement, so it is not held against the baseline.
-        return outcomeOf(measured, measured.stored === undefined ? undefined : await compareWithBaseline(store, measured.document))
+        return await judgeRun(store, measured.document, measured.stored)
       } catch (error) {
         if (signal?.aborted) throw stoppedError(prepared, signal.reason)
         if (error instanceof BudgetStop) throw budgetReached(prepared, prepared.plan, error)
@@ -141,7 +140,7 @@ function stoppedError(prepared: Prepared, reason: unknown): RunStoppedError {
 async function settleShard(prepared: Prepared, store: Store, options: MeasureOptions): Promise<SuiteOutcome> {
   const settled = await measureShard(prepared, options)
   if (settled.kind === 'open') return openShardOutcome(prepared, settled.results, settled.waiting)
-  const outcome = outcomeOf(settled.measured, await compareWithBaseline(store, settled.measured.document))
+  const outcome = await judgeRun(store, settled.measured.document, settled.measured.stored)
   return { ...outcome, shard: { shard: shardLabel(prepared.shard!), open: false, waiting: [] } }
 }
 

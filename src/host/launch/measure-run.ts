@@ -1,5 +1,5 @@
 // Running a prepared suite: execute with the per-case hook, build the run document, write it.
-import { execute, aggregate, judgeThresholds, type Execution, type ExecuteOptions, type ThresholdJudgement } from '../../driver/index.js'
+import { execute, aggregate, type Execution, type ExecuteOptions } from '../../driver/index.js'
 import type { CaseProgress, OnCase } from '../../document/case-progress.js'
 import { SCHEMA_VERSION, type RunDocument, type RunHeader } from '../../document/schema.js'
 import { judgeConfigOf } from '../../suite/hashing.js'
@@ -22,7 +22,6 @@ export interface Measured {
   document: RunDocument
   /** Where the document was written; undefined for a filtered (partial) run, which is not written. */
   stored: StoredRun | undefined
-  thresholds: ThresholdJudgement
 }
 
 export async function measureRun(prepared: Prepared, options: MeasureOptions): Promise<Measured> {
@@ -45,7 +44,7 @@ export async function measureRun(prepared: Prepared, options: MeasureOptions): P
     const document = buildRunDocument(prepared, execution)
     const stored = prepared.only === undefined ? await store.writeRun(document) : undefined
     await journal?.complete()
-    return { document, stored, thresholds: judgeThresholds(document.aggregates, document.rules) }
+    return { document, stored }
   } finally {
     await journal?.close()
   }

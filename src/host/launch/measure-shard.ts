@@ -1,7 +1,7 @@
 // Running one shard of a run: its share of the cases, journaled in its own leg under the run's key;
 // then, when the shards' journals together hold every case, the run is filed (by whichever shard
 // saw that first), else the shard reports which shards the run still waits for.
-import { aggregate, execute, judgeThresholds } from '../../driver/index.js'
+import { aggregate, execute } from '../../driver/index.js'
 import type { CaseResult } from '../../document/schema.js'
 import type { Journal } from '../../store/journal.js'
 import type { Store } from '../../store/contract.js'
@@ -61,14 +61,14 @@ async function settle(prepared: Prepared, store: Store, journal: Journal, mine: 
       const document = documentFromShards(prepared, results, pending.observed)
       const filing = await fileOnce(store, document)
       if (filing.here) await journal.complete()
-      return { kind: 'filed', measured: { document, stored: filing.stored, thresholds: judgeThresholds(document.aggregates, document.rules) }, here: filing.here }
+      return { kind: 'filed', measured: { document, stored: filing.stored }, here: filing.here }
     }
   }
   // Another shard filed the run (and may be removing the legs meanwhile), or the run is still open.
   const document = await filedDocument(store, tenant, suite, key)
   if (document !== undefined) {
     const stored = { tenant, suite, key, location: `run ${key} of suite ${suite} (filed by another shard)` }
-    return { kind: 'filed', measured: { document, stored, thresholds: judgeThresholds(document.aggregates, document.rules) }, here: false }
+    return { kind: 'filed', measured: { document, stored }, here: false }
   }
   const waiting = (pending === undefined ? undefined : shardsOf(pending))?.filter((s) => s.state !== 'done') ?? []
   return { kind: 'open', results: mine, waiting }

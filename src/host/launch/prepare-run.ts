@@ -5,14 +5,14 @@ import { casesDigests, configHash as configHashOf } from '../../suite/hashing.js
 import { keyFor, launchCreatedAt } from '../../suite/keys.js'
 import { gitCommit } from '../../suite/git-commit.js'
 import { digestArtifacts } from './artifacts.js'
-import type { CaseResult, Observed } from '../../document/schema.js'
 import type { Pending } from '../../store/journal.js'
 import { assertResumable, journalHeaderFor, selectDone } from './resume.js'
 import { describeEstimate, type UsageEstimate } from './usage-estimate.js'
-import type { Budget } from '../../suite/types.js'
-import type { AnswerCache } from '../cache/answer-cache.js'
 import { casesOfShard, nextLegOf, readShardLabel, shardLabel, type Shard } from './shard.js'
+import type { CallPlan, Prepared } from './prepared.js'
 import { InvalidShardError } from './errors.js'
+
+export type { CallPlan, Prepared } from './prepared.js'
 
 export interface RunContext {
   tenant: string
@@ -26,57 +26,6 @@ export interface RunContext {
   watch?: boolean
   /** The suite file (absolute), when known: the response cache keys answers by the code it imports. */
   suiteFile?: string
-}
-
-export interface CallPlan {
-  /** Cases in the suite (or in the filter, when one is given). */
-  cases: number
-  /** Cases this launch will call. */
-  toCall: number
-  samples: number
-  /** toCall × samples, less the answers from the cache: the calls the target will receive. */
-  calls: number
-  /** Answers the response cache gives this launch instead of calls. */
-  cached: number
-  /** Cases already judged in a journal and not called again. */
-  reused: number
-  /** Cases that errored in a journal and are called again. */
-  retried: number
-  /** This launch finishes a journaled run. */
-  resumed: boolean
-  /** A sharded launch: its shard (`i/N`) and how many cases are its share. */
-  shard?: string
-  share?: number
-}
-
-export interface Prepared {
-  suite: ResolvedSuite
-  tenant: string
-  environment: string
-  createdAt: string
-  configHash: string
-  casesDigest: string
-  /** Each declared case's own digest, in the suite's order (the journal header declares them). */
-  caseDigests: Record<string, string>
-  key: string
-  gitCommit: string | undefined
-  artifacts: Record<string, string>
-  plan: CallPlan
-  /** Case ids to run when Vitest filters the suite's tests; undefined means all. */
-  only: ReadonlySet<string> | undefined
-  /** Cases judged in an earlier leg and not called again. */
-  done: ReadonlyMap<string, CaseResult>
-  /** The observed identities an earlier leg recorded. */
-  observedSeed: Observed | undefined
-  /** The journal leg this launch writes. */
-  leg: number
-  /** The response cache, when this launch uses it. */
-  cache?: AnswerCache
-  /** This launch's budget, when it has one. */
-  budget?: Budget
-  /** The shard this launch runs (DIGLINE_SHARD), and the cases that are its share; undefined for a whole run. */
-  shard?: Shard
-  mine?: ReadonlySet<string>
 }
 
 export interface ResumeRequest {

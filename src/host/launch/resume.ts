@@ -7,7 +7,7 @@ import { JOURNAL_VERSION, RESUME_CHECKED_FIELDS, type JournalOpening, type Pendi
 import { leaseOfThisProcess } from '../../store/live-writer.js'
 import type { CaseResult } from '../../document/schema.js'
 import { DIGLINE_VERSION } from '../../version.js'
-import type { Prepared } from './prepare-run.js'
+import type { Prepared } from './prepared.js'
 import { shardLabel } from './shard.js'
 
 /** The header a leg of this launch carries (leg number apart), and the cases it declares. */

@@ -7,8 +7,8 @@ import { InternalError } from '../../errors/base.js'
 import type { Store } from '../../store/contract.js'
 import { openStore } from '../../store/open-store.js'
 import type { ResolvedSuite } from '../../suite/types.js'
-import { compareWithBaseline } from '../judge/compare.js'
-import { outcomeOf, type SuiteOutcome } from '../judge/suite-outcome.js'
+import { judgeRun } from '../judge/judge-run.js'
+import type { SuiteOutcome } from '../judge/suite-outcome.js'
 import { fileMergedRun } from '../lifecycle/merge-shards.js'
 import { announceReplay, prepareReplay, replayRun } from '../lifecycle/rejudge.js'
 import { SuiteReporter } from './launch-report.js'
@@ -63,7 +63,7 @@ export async function startSuite(suite: ResolvedSuite, launch: SuiteLaunch, opti
       plan: undefined,
       async run(onCase, signal) {
         const measured = await replayRun(replay, { store, onCase: [...options.hooks, onCase], signal })
-        return outcomeOf(measured, await compareWithBaseline(store, measured.document))
+        return judgeRun(store, measured.document, measured.stored)
       },
     }
   }
@@ -79,7 +79,7 @@ export async function startSuite(suite: ResolvedSuite, launch: SuiteLaunch, opti
       async run(onCase) {
         const measured = await fileMergedRun(suite, options.ctx, store, request)
         for (const result of measured.document.results) await onCase({ result, cause: null, observed: measured.document.observed, index: -1 })
-        return outcomeOf(measured, await compareWithBaseline(store, measured.document))
+        return judgeRun(store, measured.document, measured.stored)
       },
     }
   }

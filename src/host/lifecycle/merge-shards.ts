@@ -9,7 +9,6 @@ import { RESUME_CHECKED_FIELDS, type Pending } from '../../store/journal.js'
 import { describeStore, openStore } from '../../store/open-store.js'
 import { canonicalJson } from '../../suite/hashing.js'
 import type { ResolvedSuite } from '../../suite/types.js'
-import { judgeThresholds } from '../../driver/index.js'
 import type { Measured } from '../launch/measure-run.js'
 import { raiseRefusal } from '../project/pending-journals.js'
 import { prepareRun, type RunContext } from '../launch/prepare-run.js'
@@ -194,5 +193,5 @@ export async function fileMergedRun(suite: ResolvedSuite, ctx: RunContext, targe
   }
   const document = documentFromShards(prepared, results, mergeObserved(journals.map((j) => j.pending.observed)))
   const filing = await fileOnce(target, document)
-  return { document, stored: filing.stored, thresholds: judgeThresholds(document.aggregates, document.rules) }
+  return { document, stored: filing.stored }
 }

@@ -2,7 +2,7 @@
 // without asking any target. The driver runs as for a fresh run, with a target that can only hand
 // back what the source run recorded.
 import type { CaseResult, RunDocument } from '../../document/schema.js'
-import { execute, judgeThresholds } from '../../driver/index.js'
+import { execute } from '../../driver/index.js'
 import type { OnCase } from '../../document/case-progress.js'
 import { NoRecordedAnswersError, ReplayMismatchError } from './errors.js'
 import type { Store } from '../../store/contract.js'
@@ -113,7 +113,7 @@ export async function replayRun(replay: PreparedReplay, options: { store: Store;
   })
   const document: RunDocument = { ...buildRunDocument(prepared, execution), rejudged_from: replay.source.key, rejudged_from_suite: replay.source.suite }
   const stored = await options.store.writeRun(document)
-  return { document, stored, thresholds: judgeThresholds(document.aggregates, document.rules) }
+  return { document, stored }
 }
 
 /** The line printed before judging: what is replayed, and that the target is asked nothing. */

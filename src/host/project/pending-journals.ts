@@ -2,7 +2,7 @@
 import { LiveRunError } from '../../store/errors.js'
 import { NoPendingJournalError } from '../errors.js'
 import { reviveError } from '../../errors/recognise.js'
-import { type DiglineErrorData } from '../../errors/base.js'
+import { isDiglineError, type DiglineErrorData } from '../../errors/base.js'
 import type { Pending } from '../../store/journal.js'
 import type { Store } from '../../store/contract.js'
 import { describeWriter, liveLeaseOf } from '../../store/live-writer.js'
@@ -13,15 +13,34 @@ export function raiseRefusal(data: DiglineErrorData): never {
   throw reviveError(data)
 }
 
-/** Refuses a run one of whose legs is held by a live process on this host. */
-export function assertNoLiveWriter(pending: Pending): void {
+/** The refusal of a run one of whose legs is held by a live writer, or undefined when none holds. */
+export function liveWriterRefusal(pending: Pending): LiveRunError | undefined {
   const live = liveLeaseOf(pending.leases)
-  if (live !== undefined) {
-    throw new LiveRunError(
-      `run ${pending.key} of suite ${pending.suite} is still being written by ${describeWriter(live)}, whose lease holds (same boot, pid and process start time)`,
-      `Let process ${live.lease.pid} finish the run (\`digline pending\` shows when its journal is done), or stop it with \`kill ${live.lease.pid}\` if you mean to abandon that leg; then run \`digline run --resume ${pending.key} --suite ${pending.suite}\`.`,
-    )
+  if (live === undefined) return undefined
+  return new LiveRunError(
+    `run ${pending.key} of suite ${pending.suite} is still being written by ${describeWriter(live)}, whose lease holds (same boot, pid and process start time)`,
+    `Let process ${live.lease.pid} finish the run (\`digline pending\` shows when its journal is done), or stop it with \`kill ${live.lease.pid}\` if you mean to abandon that leg; then run \`digline run --resume ${pending.key} --suite ${pending.suite}\`.`,
+  )
+}
+
+/** Refuses a run one of whose legs is held by a live writer. */
+export function assertNoLiveWriter(pending: Pending): void {
+  const refusal = liveWriterRefusal(pending)
+  if (refusal !== undefined) throw refusal
+}
+
+/**
+ * The refusal `digline run --resume KEY` would meet for this unfinished journal now, checked in the
+ * order the resume checks (removed, unreadable, a live writer), or undefined when it would go ahead.
+ */
+export async function resumeRefusal(store: Pick<Store, 'removalOf'>, pending: Pending): Promise<DiglineErrorData | undefined> {
+  try {
+    await assertNotRemoved(store, pending.tenant, pending.suite, pending.key, 'resume')
+  } catch (error) {
+    if (isDiglineError(error)) return error.toData()
+    throw error
   }
+  return pending.refusal ?? liveWriterRefusal(pending)?.toData()
 }
 
 /** The pending journal KEY of SUITE, ready to resume, or a named refusal. */
@@ -52,6 +71,8 @@ export async function notePendingJournals(store: Store, tenant: string, suite: s
     } else if (pending.finished) {
       await store.dropPending(tenant, suite, pending.key)
       say(`digline ${suite}: run ${pending.key} was already written; its leftover journal was removed`)
+    } else if (liveLeaseOf(pending.leases) !== undefined) {
+      say(`digline ${suite}: run ${pending.key} is being written by ${describeWriter(liveLeaseOf(pending.leases)!)}, with ${pending.done.size} case(s) journaled so far`)
     } else {
       say(`digline ${suite}: run ${pending.key} is pending with ${pending.done.size} case(s) journaled; \`digline run --resume ${pending.key}\` would finish it`)
     }

@@ -4,14 +4,15 @@
 // Answers, inputs, expected values and reasons appear only when the run recorded responses.
 import type { RegisterEntry } from '../../document/baseline.js'
 import type { Aggregates, CaseResult, Interval, RunDocument, RunHeader } from '../../document/schema.js'
-import { judgeThresholds, type ThresholdMiss } from '../../driver/thresholds.js'
+import type { ThresholdMiss } from '../../driver/thresholds.js'
 import { RunNotFoundError } from '../../store/errors.js'
 import type { Store } from '../../store/contract.js'
 import type { Pending } from '../../store/journal.js'
 import { DIGLINE_VERSION } from '../../version.js'
-import { compareWithBaseline, type BaselineComparison } from '../judge/compare.js'
+import type { BaselineComparison } from '../judge/compare.js'
+import { judgeRun } from '../judge/judge-run.js'
 import { resolveRunKey } from '../launch/run-key.js'
-import { statusOf, type SuiteStatus } from '../judge/suite-outcome.js'
+import type { SuiteStatus } from '../judge/suite-outcome.js'
 
 /** How many recent runs the history chart shows. */
 export const HISTORY_RUNS = 30
@@ -164,13 +165,13 @@ function identityOf(key: string, doc: RunDocument): RunIdentity {
 async function suiteReport(store: Store, tenant: string, suite: string, runArg: string, register: RegisterEntry[]): Promise<SuiteReport> {
   const key = await resolveRunKey(store, tenant, suite, runArg)
   const doc = await store.readRun(tenant, suite, key)
-  const comparison = (await compareWithBaseline(store, doc)) ?? null
+  const outcome = await judgeRun(store, doc, { tenant, suite, key, location: `run ${key} of suite ${suite}` })
+  const comparison = outcome.comparison ?? null
   const baselineVerdicts = new Map<string, Verdict>()
   if (comparison !== null && comparison.status !== 'unreadable') {
     const baseline = await store.readBaseline(tenant, suite)
     for (const r of baseline?.results ?? []) baselineVerdicts.set(r.case_id, r.verdict)
   }
-  const thresholds = judgeThresholds(doc.aggregates, doc.rules)
   const listing = await store.listRuns(tenant, suite)
   const baselineKey = comparison !== null && comparison.status !== 'unreadable' ? comparison.baseline.key : null
   const history: HistoryPoint[] = []
@@ -191,9 +192,9 @@ async function suiteReport(store: Store, tenant: string, suite: string, runArg: 
     suite,
     retired_at: (await store.retirementOf(tenant, suite))?.retired_at ?? null,
     run: identityOf(key, doc),
-    status: statusOf(doc.aggregates, thresholds, comparison ?? undefined),
+    status: outcome.status,
     aggregates: doc.aggregates,
-    misses: thresholds.misses,
+    misses: outcome.misses,
     rules: doc.rules,
     comparison,
     cases: doc.results.map((r) => caseRow(r, doc.record_responses, baselineVerdicts.get(r.case_id) ?? null)),

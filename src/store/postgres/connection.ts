@@ -5,35 +5,10 @@ import { MissingPeerDependencyError } from '../../models/errors.js'
 import { StoreWriteError } from '../errors.js'
 import { TeamStoreUnreachableError } from './errors.js'
 import { isDiglineError } from '../../errors/base.js'
+import type { PgClient, PgNamedStatement, PgPool, PgQueryable, PgResult } from './pg-types.js'
 import { migrate, REMOVED_SQLSTATE } from './schema.js'
 
-export interface PgResult {
-  rows: Record<string, unknown>[]
-  rowCount: number | null
-}
-
-export interface PgQueryable {
-  query(text: string, values?: readonly unknown[]): Promise<PgResult>
-}
-
-/** A statement the server keeps prepared under `name`, per connection, after its first use. */
-export interface PgNamedStatement {
-  name: string
-  text: string
-  values: readonly unknown[]
-}
-
-export interface PgClient extends PgQueryable {
-  release(destroy?: boolean | Error): void
-  on(event: 'error', listener: (error: Error) => void): unknown
-  off(event: 'error', listener: (error: Error) => void): unknown
-}
-
-export interface PgPool extends PgQueryable {
-  query(statement: string | PgNamedStatement, values?: readonly unknown[]): Promise<PgResult>
-  connect(): Promise<PgClient>
-  end(): Promise<void>
-}
+export type { PgClient, PgNamedStatement, PgPool, PgQueryable, PgResult } from './pg-types.js'
 
 /** Connections one process opens to the team store at most. */
 const POOL_SIZE = 10

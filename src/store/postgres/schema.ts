@@ -3,7 +3,7 @@
 // start at once apply each migration exactly once; a database a newer digline migrated is refused.
 // docs/team-store.md describes the tables; docs/adr/0040 the shape, 0042 the removal guard.
 import { TeamStoreSchemaTooNewError } from './errors.js'
-import type { PgClient, PgQueryable } from './connection.js'
+import type { PgClient, PgQueryable } from './pg-types.js'
 
 /** The SQLSTATE the database raises when a write names a removed key. */
 export const REMOVED_SQLSTATE = 'DL001'

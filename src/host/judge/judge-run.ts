@@ -1,0 +1,23 @@
+// The one judgement (ADR 0110): a run document becomes its suite's outcome here and nowhere else.
+// Its thresholds, and for a filed run the comparison with the suite's baseline (the paired
+// difference, the amount gates, the flaky cases of recent runs), ordered into one verdict. The
+// worker after a run, a shard that files the run, a replay, a merge, `digline compare`, `digline
+// show`, the report and the MCP tools all ask this one function, so they cannot disagree.
+import type { RunDocument } from '../../document/schema.js'
+import { judgeThresholds } from '../../driver/index.js'
+import type { Store, StoredRun } from '../../store/contract.js'
+import { compareWithBaseline } from './compare.js'
+import { outcomeOf, type SuiteOutcome } from './suite-outcome.js'
+
+/** What the judgement reads: the suite's baseline, and its recent runs for the flaky cases. */
+export type JudgingStore = Pick<Store, 'readBaseline' | 'listRuns' | 'readRun'>
+
+/**
+ * The outcome of run `document`. `filed` says where it was written; a filtered run (undefined) is
+ * not the suite's measurement, so it is judged by its thresholds alone, never against the baseline.
+ */
+export async function judgeRun(store: JudgingStore, document: RunDocument, filed: StoredRun | undefined): Promise<SuiteOutcome> {
+  const thresholds = judgeThresholds(document.aggregates, document.rules)
+  const comparison = filed === undefined ? undefined : await compareWithBaseline(store, document)
+  return outcomeOf({ document, stored: filed, thresholds }, comparison)
+}
