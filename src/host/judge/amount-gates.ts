@@ -70,7 +70,6 @@ export function judgeAmounts(gate: AmountGateName, amounts: readonly (readonly [
   out.run_mean = amounts.reduce((s, [, r]) => s + r, 0) / amounts.length
   out.difference = pairedDifference(
     amounts.map(([b, r]) => r - b),
-    undefined,
     null,
   )!
   if (baseMean <= 0) return { ...out, unmeasured: `the baseline's ${AMOUNT_UNITS[gate]} is zero, so a relative change has no meaning` }

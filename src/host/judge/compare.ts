@@ -4,8 +4,8 @@ import type { BaselineDocument } from '../../document/baseline.js'
 import type { Aggregates, CaseResult, RunDocument } from '../../document/schema.js'
 import { isDiglineError, type DiglineErrorData } from '../../errors/base.js'
 import { UnreadableBaselineError } from '../../store/errors.js'
-import { differenceOf, pairCases, passValue, scoreValue, type PairedDifference } from '../../stats/paired-difference.js'
-import { dropBeyond } from '../../stats/gate-rule.js'
+import { differenceOf, pairCases, scoreValue, verdictDifferenceOf, type PairedDifference } from '../../stats/paired-difference.js'
+import { dropBeyond, tooFewToJudge } from '../../stats/gate-rule.js'
 import type { Store } from '../../store/contract.js'
 import { keyFor } from '../../suite/keys.js'
 import { canonicalJson } from '../../suite/hashing.js'
@@ -85,7 +85,7 @@ function promotableAfterReview(run: RunDocument): boolean {
 
 export function compareRuns(baseline: BaselineDocument, run: RunDocument, recent: readonly RunDocument[] = []): ComparedBaseline {
   const pairing = pairCases(baseline.results, run.results)
-  const difference = differenceOf(pairing.pairs, passValue) ?? null
+  const difference = verdictDifferenceOf(pairing.pairs) ?? null
   const scoreDifference = differenceOf(pairing.pairs, scoreValue) ?? null
   const t = run.rules.tolerances
   const tolerances = {
@@ -118,7 +118,13 @@ export function compareRuns(baseline: BaselineDocument, run: RunDocument, recent
   if (comparable) {
     if (difference === null) warnings.push('no case was judged in both runs: there is nothing to compare')
     else if (difference.ci95 === null) warnings.push('only one case was judged in both runs: too few for an interval, so the comparison does not gate')
-    else if (dropBeyond(difference.ci95, tolerances.pass_rate)) {
+    else if (tooFewToJudge(difference, tolerances.pass_rate)) {
+      const flips = difference.discordant!
+      warnings.push(
+        `too few cases to judge a drop of this size: pass rate ${points(difference.mean)} points over ${difference.n} shared cases, but only ${flips.to_fail + flips.to_pass} flipped ` +
+          `(${flips.to_fail} to fail, ${flips.to_pass} to pass); even had all of them flipped to fail, chance alone could do it more often than 2.5% of the time, so the pass rate does not gate`,
+      )
+    } else if (dropBeyond(difference.ci95, tolerances.pass_rate)) {
       reasons.push(
         `pass rate ${points(difference.mean)} points over ${difference.n} shared cases, 95% interval [${points(difference.ci95.low)}, ${points(difference.ci95.high)}]: ` +
           `the whole interval lies below ${belowWhat(tolerances.pass_rate, (t) => `−${(t * 100).toFixed(1)} points`)}`,
