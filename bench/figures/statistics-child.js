@@ -1,6 +1,7 @@
 // Figure 14 (in its own process): the gates at every size, by seeded simulation through compareRuns (issue 28).
 import { importDist, reply } from './common.js'
 import { simulateSizes } from '../lib/small-n-simulation.js'
+import { simulateAmountGate } from '../lib/amount-gate-simulation.js'
 
 const { pkg, repetitions } = JSON.parse(process.argv[2])
 const digline = {
@@ -13,4 +14,9 @@ const digline = {
 }
 const t = Date.now()
 const sizes = simulateSizes(digline, { sizes: [5, 10, 20, 50, 300], repetitions, seed: 42 })
-reply({ sizes, ms: Date.now() - t })
+const spread = [0.6, 1.5, 2.0].map((between) => ({
+  between,
+  aa: simulateAmountGate(digline, { gate: 'cost_per_case', cases: 300, repetitions: Math.ceil(repetitions / 2), seed: 42, rise: 0, between }),
+  power: simulateAmountGate(digline, { gate: 'cost_per_case', cases: 300, repetitions: Math.ceil(repetitions / 2), seed: 42, rise: 0.2, between }),
+}))
+reply({ sizes, spread, ms: Date.now() - t })

@@ -3,7 +3,6 @@
 // rule (gate-rule.ts). With the run drawn from the same population, the rate is the gate's false
 // alarms (A/A); with a worse population, its power. `digline plan` (ADR 0066) runs on this.
 import { dropBeyond, riseBeyond } from './gate-rule.js'
-import { pairedDifference } from './paired-difference.js'
 import { passFailInterval } from './paired-pass-fail.js'
 import { t95 } from './distributions.js'
 import type { Random } from './prng.js'
@@ -76,7 +75,6 @@ export interface AmountGateDraw {
 /** The share of repetitions a relative amount gate flags. */
 export function amountGateRate(random: Random, draw: AmountGateDraw): number {
   const population = draw.amounts.length
-  const d = new Array<number>(draw.cases)
   const wobble = (): number => {
     let sum = 0
     for (let s = 0; s < draw.perCase; s++) sum += draw.wobble[Math.floor(random() * draw.wobble.length)]!
@@ -84,16 +82,25 @@ export function amountGateRate(random: Random, draw: AmountGateDraw): number {
   }
   let flagged = 0
   for (let rep = 0; rep < draw.repetitions; rep++) {
-    let baseSum = 0
+    // The paired log-ratio of the gate (ADR 0121): each case against itself.
+    let sum = 0
+    let squares = 0
+    let n = 0
     for (let i = 0; i < draw.cases; i++) {
       const amount = draw.amounts[Math.floor(random() * population)]!
       const before = amount * wobble()
-      baseSum += before
-      d[i] = amount * (1 + draw.rise) * wobble() - before
+      const after = amount * (1 + draw.rise) * wobble()
+      if (!(before > 0 && after > 0)) continue
+      const l = Math.log(after / before)
+      sum += l
+      squares += l * l
+      n++
     }
-    const ci = pairedDifference(d, null)?.ci95
-    const baseMean = baseSum / draw.cases
-    if (ci != null && baseMean > 0 && riseBeyond({ low: ci.low / baseMean, high: ci.high / baseMean }, draw.tolerance)) flagged++
+    if (n < 2) continue
+    const mean = sum / n
+    const sd = Math.sqrt(Math.max(0, (squares - n * mean * mean) / (n - 1)))
+    const half = (t95(n - 1) * sd) / Math.sqrt(n)
+    if (riseBeyond({ low: Math.expm1(mean - half), high: Math.expm1(mean + half) }, draw.tolerance)) flagged++
   }
   return flagged / draw.repetitions
 }
