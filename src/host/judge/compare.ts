@@ -64,6 +64,9 @@ const points = (x: number): string => `${sign(x)}${Math.abs(x * 100).toFixed(1)}
 const score = (x: number): string => `${sign(x)}${Math.abs(x).toFixed(3)}`
 const belowWhat = (tolerance: number, shown: (t: number) => string): string => (tolerance === 0 ? 'zero (the suite allows no drop)' : `the tolerance of ${shown(tolerance)}`)
 
+/** A case's share of passing samples; a case with no recorded sample counts by its verdict. */
+const sampleShare = (result: CaseResult): number => (result.samples.length === 0 ? (result.verdict === 'pass' ? 1 : 0) : result.passed_samples / result.samples.length)
+
 function runKey(doc: RunDocument): string {
   return keyFor(doc.created_at, doc.config_hash)
 }
@@ -85,7 +88,9 @@ function promotableAfterReview(run: RunDocument): boolean {
 
 export function compareRuns(baseline: BaselineDocument, run: RunDocument, recent: readonly RunDocument[] = []): ComparedBaseline {
   const pairing = pairCases(baseline.results, run.results)
-  const difference = verdictDifferenceOf(pairing.pairs) ?? null
+  // ADR 0122: with `gateOn: 'samples'` each case counts by its share of passing samples (a t interval).
+  const onSamples = run.rules.gate_on === 'samples'
+  const difference = (onSamples ? differenceOf(pairing.pairs, sampleShare) : verdictDifferenceOf(pairing.pairs)) ?? null
   const scoreDifference = differenceOf(pairing.pairs, scoreValue) ?? null
   const t = run.rules.tolerances
   const tolerances = {
@@ -126,7 +131,7 @@ export function compareRuns(baseline: BaselineDocument, run: RunDocument, recent
       )
     } else if (dropBeyond(difference.ci95, tolerances.pass_rate)) {
       reasons.push(
-        `pass rate ${points(difference.mean)} points over ${difference.n} shared cases, 95% interval [${points(difference.ci95.low)}, ${points(difference.ci95.high)}]: ` +
+        `pass rate${onSamples ? ' (share of passing samples per case)' : ''} ${points(difference.mean)} points over ${difference.n} shared cases, 95% interval [${points(difference.ci95.low)}, ${points(difference.ci95.high)}]: ` +
           `the whole interval lies below ${belowWhat(tolerances.pass_rate, (t) => `−${(t * 100).toFixed(1)} points`)}`,
       )
     }
