@@ -10,7 +10,7 @@ import type { Store } from '../../store/contract.js'
 import { keyFor } from '../../suite/keys.js'
 import { canonicalJson } from '../../suite/hashing.js'
 import { AMOUNT_GATES, amountGate, amountReason, type AmountGate } from './amount-gates.js'
-import { flakyCases, type CaseHistory, type FlakyCases } from './flaky-cases.js'
+import { flakyCases, sameRulesAndTarget, type CaseHistory, type FlakyCases } from './flaky-cases.js'
 
 export interface ComparedSide {
   key: string
@@ -199,16 +199,14 @@ export async function compareWithBaseline(store: Pick<Store, 'readBaseline' | 'l
 export const RECENT_RUNS = 5
 
 /**
- * The suite's latest earlier runs under the run's rules (not replays, not the baseline's run, not the
- * run itself), newest first; a run that cannot be read is passed over, since it only sharpens a hint.
+ * The suite's latest earlier runs under the run's rules and of its target (not replays, not the
+ * baseline's run, not the run itself), newest first; a run that cannot be read is passed over, since it only sharpens a hint.
  */
 async function recentRuns(store: Pick<Store, 'listRuns' | 'readRun'>, run: RunDocument, baselineKey: string): Promise<RunDocument[]> {
   const key = keyFor(run.created_at, run.config_hash)
   const listing = await store.listRuns(run.tenant, run.suite)
   const keys = listing.runs
-    .flatMap((r) =>
-      r.header !== undefined && r.key < key && r.key !== baselineKey && r.header.config_hash === run.config_hash && r.header.rejudged_from === undefined ? [r.key] : [],
-    )
+    .flatMap((r) => (r.header !== undefined && r.key < key && r.key !== baselineKey && sameRulesAndTarget(r.header, run) && r.header.rejudged_from === undefined ? [r.key] : []))
     .slice(-RECENT_RUNS)
     .reverse()
   const out: RunDocument[] = []

@@ -11,6 +11,7 @@ import { amountGateRate, passChance, passGateRate } from '../../stats/gate-power
 import { seededRandom } from '../../stats/prng.js'
 import type { Store } from '../../store/contract.js'
 import { amountOf } from '../judge/amount-gates.js'
+import { sameRulesAndTarget } from '../judge/flaky-cases.js'
 
 export interface PlanOptions {
   /** The drop of the pass rate to catch (absolute, 0..1). */
@@ -240,9 +241,7 @@ export async function planSuite(store: Pick<Store, 'readBaseline' | 'listRuns' |
   }
   const listing = await store.listRuns(tenant, suite)
   const keys = listing.runs
-    .flatMap((r) =>
-      r.header !== undefined && r.header.config_hash === baseline.config_hash && r.header.rejudged_from === undefined && r.key !== baseline.promoted_from ? [r.key] : [],
-    )
+    .flatMap((r) => (r.header !== undefined && sameRulesAndTarget(r.header, baseline) && r.header.rejudged_from === undefined && r.key !== baseline.promoted_from ? [r.key] : []))
     .slice(-OTHER_RUNS)
   const others: RunDocument[] = []
   for (const key of keys) others.push(await store.readRun(tenant, suite, key))
