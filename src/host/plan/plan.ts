@@ -239,6 +239,15 @@ export async function planSuite(store: Pick<Store, 'readBaseline' | 'listRuns' |
       '--detect',
     ])
   }
+  const tolerance = baseline.rules.tolerances.pass_rate ?? 0
+  if (options.detect <= tolerance + 1e-9) {
+    // Issue 23 item 18: every row would say "more than 5000 cases", with no reason.
+    throw new UsageError(
+      `digline plan: a drop of ${(options.detect * 100).toFixed(1)} points is never a regression of suite ${suite}: its tolerances.passRate allows a drop of ${(tolerance * 100).toFixed(1)} points, and the gate flags only a drop beyond the tolerance, so no number of cases catches it`,
+      `Pass a --detect larger than the tolerance, e.g. \`digline plan --suite ${suite} --detect ${Math.min(0.99, Math.round((tolerance + 0.05) * 100) / 100)}\`.`,
+      ['--detect'],
+    )
+  }
   const listing = await store.listRuns(tenant, suite)
   const keys = listing.runs
     .flatMap((r) => (r.header !== undefined && sameRulesAndTarget(r.header, baseline) && r.header.rejudged_from === undefined && r.key !== baseline.promoted_from ? [r.key] : []))

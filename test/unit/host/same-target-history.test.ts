@@ -69,3 +69,33 @@ test('runs of another target config or another reported model are not the histor
   const plan = await planSuite(store, base.tenant, base.suite, { detect: 0.2, power: 0.8, seed: 1, repetitions: 50, maxCases: 20, samples: [1] })
   expect(plan.evidence.runs).toBe(2)
 })
+
+test('plan --detect no larger than the tolerance is refused with the reason: such a drop is never a regression (issue 23 item 18)', async () => {
+  const store = openStore({ store: join(mkdtempSync(join(tmpdir(), 'digline-plan-tolerance-')), '.digline') })
+  const base = run('ppppfppppf', 1)
+  base.rules = { ...base.rules, tolerances: { pass_rate: 0.05 } }
+  await store.writeRun(base)
+  const key = keyOf(base)
+  const a = base.aggregates
+  await store.promote({
+    tenant: base.tenant,
+    suite: base.suite,
+    expected: null,
+    baseline: baselineOf(base, key, at(1)),
+    entry: {
+      promoted_at: at(1),
+      suite: base.suite,
+      key,
+      replaced: null,
+      config_hash: base.config_hash,
+      cases: a.cases,
+      passed: a.passed,
+      failed: a.failed,
+      pass_rate: a.pass_rate,
+    },
+  })
+  const refused = await planSuite(store, base.tenant, base.suite, { detect: 0.05, power: 0.8, seed: 1, repetitions: 50 }).catch((e: unknown) => e)
+  expect(refused).toMatchObject({ name: 'UsageError' })
+  expect(String((refused as Error).message)).toContain('a drop of 5.0 points is never a regression')
+  expect(String((refused as { next?: string }).next ?? (refused as Error).message)).toContain('--detect 0.1')
+})
