@@ -22,6 +22,7 @@ import { concurrency } from './figures/concurrency.js'
 import { memory } from './figures/memory.js'
 import { compare, regressionGate, resumePlanning, tenantScan } from './figures/inprocess.js'
 import { amountGates } from './figures/gates.js'
+import { statistics } from './figures/statistics.js'
 import { journalAppend, teamConcurrency, teamListing } from './figures/team-store.js'
 import { shards } from './figures/shards.js'
 import { report } from './figures/report.js'
@@ -43,6 +44,7 @@ const FIGURES = [
   { id: 6, name: 'compare', run: compare },
   { id: 7, name: 'regression gate', run: regressionGate },
   { id: 13, name: 'cost and latency gates', run: amountGates },
+  { id: 14, name: 'gates at every size', run: statistics },
   { id: 8, name: 'team store: journal append', run: journalAppend },
   { id: 9, name: 'team store: concurrency', run: teamConcurrency },
   { id: 10, name: 'team store: listing', run: teamListing },

@@ -18,6 +18,8 @@ export interface AmountSimulationOptions {
   rise: number
   /** The suite's tolerance for the gate (default 0). */
   tolerance?: number
+  /** How much cases differ (σ on the log scale); default the model's. */
+  between?: number
 }
 
 export interface AmountSimulationResult {
@@ -26,8 +28,12 @@ export interface AmountSimulationResult {
   repetitions: number
   rise: number
   tolerance: number
+  between: number
   /** Repetitions compareRuns flagged as a regression. */
   flagged: number
+  /** The share the rule before ADR 0121 flagged, and whose interval went below −100%. */
+  beforeRate: number
+  beforeImpossibleRate: number
   /** flagged / repetitions. */
   rate: number
 }

@@ -55,19 +55,42 @@ export function simulateAmountGate(digline, options) {
   const random = digline.seededRandom(options.seed)
   const tolerance = options.tolerance ?? 0
   const model = AMOUNT_MODELS[options.gate]
-  const sizes = Array.from({ length: options.cases }, () => model.typical * Math.exp(model.between * normal(random)))
+  const between = options.between ?? model.between
+  const sizes = Array.from({ length: options.cases }, () => model.typical * Math.exp(between * normal(random)))
   let flagged = 0
+  // The rule before ADR 0121 (the paired difference ± 1.96 SE over the baseline's mean), from the gate's own figures.
+  let beforeFlagged = 0
+  let beforeImpossible = 0
   for (let i = 0; i < options.repetitions; i++) {
     const baselineRun = drawRun(digline, options.gate, sizes, 1, random, tolerance, '2026-01-01T00:00:00.000001Z')
     const run = drawRun(digline, options.gate, sizes, 1 + options.rise, random, tolerance, '2026-01-02T00:00:00.000001Z')
     const baseline = digline.baselineOf(baselineRun, digline.keyFor(baselineRun.created_at, CONFIG_HASH), '2026-01-01T12:00:00.000001Z')
-    if (digline.compareRuns(baseline, run).regressed) flagged++
+    const c = digline.compareRuns(baseline, run)
+    if (c.regressed) flagged++
+    const g = c.gates.find((x) => x.gate === options.gate)
+    const d = g?.difference
+    if (d?.sd != null && g.baseline_mean > 0) {
+      const half = (1.959964 * d.sd) / Math.sqrt(d.n)
+      if ((d.mean - half) / g.baseline_mean > tolerance + 1e-9) beforeFlagged++
+      if ((d.mean - half) / g.baseline_mean < -1) beforeImpossible++
+    }
   }
-  return { gate: options.gate, cases: options.cases, repetitions: options.repetitions, rise: options.rise, tolerance, flagged, rate: flagged / options.repetitions }
+  return {
+    gate: options.gate,
+    cases: options.cases,
+    repetitions: options.repetitions,
+    rise: options.rise,
+    tolerance,
+    between,
+    flagged,
+    rate: flagged / options.repetitions,
+    beforeRate: beforeFlagged / options.repetitions,
+    beforeImpossibleRate: beforeImpossible / options.repetitions,
+  }
 }
 
 /** One line for a person: what was simulated and how often the gate fired. */
 export function describeAmountSimulation(r) {
   const what = r.rise === 0 ? 'A/A (no change)' : `a ${(r.rise * 100).toFixed(0)}% rise`
-  return `${r.gate.replaceAll('_', ' ')}: ${what}, ${r.cases} cases, tolerance +${(r.tolerance * 100).toFixed(1)}%, ${r.repetitions} repetitions: flagged ${r.flagged} (${(r.rate * 100).toFixed(1)}%)`
+  return `${r.gate.replaceAll('_', ' ')}: ${what}, ${r.cases} cases spread σ ${r.between}, tolerance +${(r.tolerance * 100).toFixed(1)}%, ${r.repetitions} repetitions: flagged ${r.flagged} (${(r.rate * 100).toFixed(1)}%)`
 }

@@ -1,6 +1,6 @@
 import type { BaselineDocument } from '../../src/document/baseline.js'
 import type { Aggregates, CaseResult, RunDocument } from '../../src/document/schema.js'
-import type { BaselineComparison } from '../../src/host/judge/compare.js'
+import type { ComparedBaseline } from '../../src/host/judge/compare.js'
 
 /** The parts of digline the simulation runs through (from src/ in tests, from dist/ in the bench). */
 export interface SimulationParts {
@@ -8,7 +8,7 @@ export interface SimulationParts {
   aggregate(results: CaseResult[], rules: RunDocument['rules']): Aggregates
   baselineOf(run: RunDocument, key: string, promotedAt: string): BaselineDocument
   keyFor(createdAt: string, configHash: string): string
-  compareRuns(baseline: BaselineDocument, run: RunDocument): Pick<BaselineComparison, 'regressed'>
+  compareRuns(baseline: BaselineDocument, run: RunDocument): Pick<ComparedBaseline, 'regressed' | 'gates' | 'difference' | 'warnings'>
   seededRandom(seed: number): () => number
 }
 

@@ -20,7 +20,7 @@ export function caseProbabilities(cases, random) {
   })
 }
 
-function drawRun(digline, probabilities, random, tolerance, createdAt) {
+export function drawRun(digline, probabilities, random, tolerance, createdAt) {
   const results = probabilities.map((p, i) => {
     const pass = random() < p
     const score = pass ? 1 : 0

@@ -158,7 +158,8 @@ function isRules(value: unknown): boolean {
     optional(tolerances.mean_score, isUnit) &&
     optional(tolerances.cost_per_case, isRise) &&
     optional(tolerances.tokens_per_case, isRise) &&
-    optional(tolerances.latency_per_case, isRise)
+    optional(tolerances.latency_per_case, isRise) &&
+    optional(value.gate_on, (x) => x === 'samples')
   )
 }
 

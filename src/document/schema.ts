@@ -82,6 +82,8 @@ export const rulesSchema = z.object({
     tokens_per_case: relativeRise.optional(),
     latency_per_case: relativeRise.optional(),
   }),
+  /** The pass-rate gate judges each case's share of passing samples instead of its verdict (ADR 0122); absent: verdicts. */
+  gate_on: z.literal('samples').optional(),
 })
 
 export const judgeConfigSchema = z.object({

@@ -3,7 +3,8 @@
 // rule (gate-rule.ts). With the run drawn from the same population, the rate is the gate's false
 // alarms (A/A); with a worse population, its power. `digline plan` (ADR 0066) runs on this.
 import { dropBeyond, riseBeyond } from './gate-rule.js'
-import { pairedDifference } from './paired-difference.js'
+import { passFailInterval } from './paired-pass-fail.js'
+import { t95 } from './distributions.js'
 import type { Random } from './prng.js'
 
 /** P(X ≥ required) for X ~ Binomial(samples, q): a case's chance to pass with that many samples. */
@@ -33,17 +34,27 @@ export interface PassGateDraw {
 /** The share of repetitions the pass-rate gate flags. */
 export function passGateRate(random: Random, draw: PassGateDraw): number {
   const population = draw.base.length
-  const d = new Array<number>(draw.cases)
   let flagged = 0
   for (let rep = 0; rep < draw.repetitions; rep++) {
+    let toFail = 0
+    let toPass = 0
     for (let i = 0; i < draw.cases; i++) {
       const j = Math.floor(random() * population)
-      d[i] = (random() < draw.run[j]! ? 1 : 0) - (random() < draw.base[j]! ? 1 : 0)
+      const d = (random() < draw.run[j]! ? 1 : 0) - (random() < draw.base[j]! ? 1 : 0)
+      if (d < 0) toFail++
+      else if (d > 0) toPass++
     }
-    const ci = pairedDifference(d)?.ci95
-    if (ci != null && dropBeyond(ci, draw.tolerance)) flagged++
+    if (draw.cases >= 2 && dropBeyond(passFailInterval(toFail, toPass, draw.cases), draw.tolerance) && dropBeyond(tInterval(toFail, toPass, draw.cases), draw.tolerance)) flagged++
   }
   return flagged / draw.repetitions
+}
+
+/** The t interval of a pass/fail difference from its counts alone (what passFailDifference hulls with the exact one). */
+function tInterval(toFail: number, toPass: number, n: number): { low: number; high: number } {
+  const mean = (toPass - toFail) / n
+  const variance = (toPass * (1 - mean) ** 2 + toFail * (1 + mean) ** 2 + (n - toFail - toPass) * mean ** 2) / (n - 1)
+  const half = t95(n - 1) * Math.sqrt(variance / n)
+  return { low: Math.max(-1, mean - half), high: Math.min(1, mean + half) }
 }
 
 export interface AmountGateDraw {
@@ -64,7 +75,6 @@ export interface AmountGateDraw {
 /** The share of repetitions a relative amount gate flags. */
 export function amountGateRate(random: Random, draw: AmountGateDraw): number {
   const population = draw.amounts.length
-  const d = new Array<number>(draw.cases)
   const wobble = (): number => {
     let sum = 0
     for (let s = 0; s < draw.perCase; s++) sum += draw.wobble[Math.floor(random() * draw.wobble.length)]!
@@ -72,16 +82,25 @@ export function amountGateRate(random: Random, draw: AmountGateDraw): number {
   }
   let flagged = 0
   for (let rep = 0; rep < draw.repetitions; rep++) {
-    let baseSum = 0
+    // The paired log-ratio of the gate (ADR 0121): each case against itself.
+    let sum = 0
+    let squares = 0
+    let n = 0
     for (let i = 0; i < draw.cases; i++) {
       const amount = draw.amounts[Math.floor(random() * population)]!
       const before = amount * wobble()
-      baseSum += before
-      d[i] = amount * (1 + draw.rise) * wobble() - before
+      const after = amount * (1 + draw.rise) * wobble()
+      if (!(before > 0 && after > 0)) continue
+      const l = Math.log(after / before)
+      sum += l
+      squares += l * l
+      n++
     }
-    const ci = pairedDifference(d, undefined, null)?.ci95
-    const baseMean = baseSum / draw.cases
-    if (ci != null && baseMean > 0 && riseBeyond({ low: ci.low / baseMean, high: ci.high / baseMean }, draw.tolerance)) flagged++
+    if (n < 2) continue
+    const mean = sum / n
+    const sd = Math.sqrt(Math.max(0, (squares - n * mean * mean) / (n - 1)))
+    const half = (t95(n - 1) * sd) / Math.sqrt(n)
+    if (riseBeyond({ low: Math.expm1(mean - half), high: Math.expm1(mean + half) }, draw.tolerance)) flagged++
   }
   return flagged / draw.repetitions
 }

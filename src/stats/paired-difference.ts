@@ -1,9 +1,12 @@
-// The paired difference of two runs over the cases both share, with a 95% interval from the
-// per-case differences: SE = sd(d_i) / sqrt(n), d_i = new_i − base_i (Miller 2024, "Adding Error
-// Bars to Evals", arXiv:2411.00640, the paired standard error). Pairing removes the variance the
-// cases themselves contribute, which is most of it when some cases are easy and some hard.
+// The paired difference of two runs over the cases both share, with a 95% interval (ADR 0120).
+// Per-case differences d_i = new_i − base_i (Miller 2024, "Adding Error Bars to Evals",
+// arXiv:2411.00640, the paired standard error): pairing removes the variance the cases themselves
+// contribute. Scores and shares use mean ± t(n − 1)·sd/√n; pass/fail verdicts use the exact
+// conditional interval on the discordant cases (paired-pass-fail.ts), which holds its level at
+// every n where the normal approximation did not.
 import type { CaseResult } from '../document/schema.js'
-import { Z95 } from './wilson.js'
+import { t95 } from './distributions.js'
+import { passFailInterval } from './paired-pass-fail.js'
 
 export interface Interval {
   low: number
@@ -19,24 +22,47 @@ export interface PairedDifference {
   sd: number | null
   /** sd / sqrt(n); null when n < 2. */
   se: number | null
-  /** mean ± z·se, clamped to [−1, 1] for rates and scores; null when n < 2 (there is no spread to measure). */
+  /** The 95% interval, within [−1, 1] for rates and scores; null when n < 2 (there is no spread to measure). */
   ci95: Interval | null
+  /** How ci95 was made: `t` is mean ± t(n − 1)·se; `exact`, for pass/fail pairs, the hull of that and the exact conditional interval on the discordant cases. */
+  method?: 'exact' | 't'
+  /** For pass/fail pairs: the cases that went pass → fail and fail → pass. */
+  discordant?: { to_fail: number; to_pass: number }
 }
 
 /**
- * The paired difference of values already paired; undefined when there is no pair. Rates and scores
- * (each d_i in [−1, 1]) keep the default clamp; amounts such as tokens or milliseconds pass `null`.
+ * The paired difference of values already paired, with a t interval; undefined when there is no
+ * pair. Rates and scores (each d_i in [−1, 1]) keep the default clamp; amounts pass `null`.
  */
-export function pairedDifference(differences: readonly number[], z: number = Z95, bounds: readonly [number, number] | null = [-1, 1]): PairedDifference | undefined {
+export function pairedDifference(differences: readonly number[], bounds: readonly [number, number] | null = [-1, 1]): PairedDifference | undefined {
   const clamp = (value: number): number => (bounds === null ? value : Math.min(bounds[1], Math.max(bounds[0], value)))
   const n = differences.length
   if (n === 0) return undefined
   const mean = differences.reduce((sum, d) => sum + d, 0) / n
-  if (n < 2) return { n, mean, sd: null, se: null, ci95: null }
+  if (n < 2) return { n, mean, sd: null, se: null, ci95: null, method: 't' }
   const variance = differences.reduce((sum, d) => sum + (d - mean) ** 2, 0) / (n - 1)
   const sd = Math.sqrt(variance)
   const se = sd / Math.sqrt(n)
-  return { n, mean, sd, se, ci95: { low: clamp(mean - z * se), high: clamp(mean + z * se) } }
+  const t = t95(n - 1)
+  return { n, mean, sd, se, ci95: { low: clamp(mean - t * se), high: clamp(mean + t * se) }, method: 't' }
+}
+
+/** The paired difference of pass/fail verdicts (each d_i in {−1, 0, 1}), with the exact interval. */
+export function passFailDifference(differences: readonly number[]): PairedDifference | undefined {
+  const spread = pairedDifference(differences)
+  if (spread === undefined) return undefined
+  let toFail = 0
+  let toPass = 0
+  for (const d of differences) {
+    if (d < 0) toFail++
+    else if (d > 0) toPass++
+  }
+  if (spread.ci95 === null) return { ...spread, method: 'exact', discordant: { to_fail: toFail, to_pass: toPass } }
+  // The exact interval holds the level at every n but takes the share of flipped cases as known; the
+  // t interval accounts for that share's own noise. Their hull is never narrower than either.
+  const exact = passFailInterval(toFail, toPass, spread.n)
+  const ci95 = { low: Math.min(exact.low, spread.ci95.low), high: Math.max(exact.high, spread.ci95.high) }
+  return { ...spread, ci95, method: 'exact', discordant: { to_fail: toFail, to_pass: toPass } }
 }
 
 export interface CasePairing {
@@ -88,7 +114,12 @@ export const passValue = (result: CaseResult): number => (result.verdict === 'pa
 /** Case score; a judged case always has one, 0 stands in for a missing one. */
 export const scoreValue = (result: CaseResult): number => result.score ?? 0
 
-/** The paired difference of pass rates (or of scores) over the pairs of a pairing. */
+/** The paired difference of scores (or shares) over the pairs of a pairing, with a t interval. */
 export function differenceOf(pairs: readonly [CaseResult, CaseResult][], value: (r: CaseResult) => number): PairedDifference | undefined {
   return pairedDifference(pairs.map(([before, after]) => value(after) - value(before)))
+}
+
+/** The paired difference of verdicts over the pairs of a pairing, with the exact interval. */
+export function verdictDifferenceOf(pairs: readonly [CaseResult, CaseResult][]): PairedDifference | undefined {
+  return passFailDifference(pairs.map(([before, after]) => passValue(after) - passValue(before)))
 }

@@ -54,6 +54,8 @@ export function configHash(rules: SuiteRules, scorers: readonly ResolvedScorer[]
     min_agreement: rules.min_agreement,
     thresholds: rules.thresholds,
     tolerances: rules.tolerances,
+    // Absent unless set, so a suite that does not ask keeps its hash.
+    gate_on: rules.gate_on,
     judge_config: judgeConfigOf(scorers),
     aggregates: AGGREGATE_DEFINITIONS,
   }

@@ -49,6 +49,7 @@ const definitionSchema = z.object({
     .object({ passRate: unit.optional(), meanScore: unit.optional(), costPerCase: rise.optional(), tokensPerCase: rise.optional(), latencyPerCase: rise.optional() })
     .strict()
     .optional(),
+  gateOn: z.enum(['verdicts', 'samples']).optional(),
   recordResponses: z.boolean().optional(),
   concurrency: z.number().int().min(1).max(1024).optional(),
   artifacts: z
@@ -140,6 +141,7 @@ export function resolveSuite(definition: SuiteDefinition<any, any, any>): Resolv
       tokens_per_case: def.tolerances?.tokensPerCase,
       latency_per_case: def.tolerances?.latencyPerCase,
     }),
+    ...(def.gateOn === 'samples' ? { gate_on: 'samples' as const } : {}),
   }
   if (rules.tolerances.cost_per_case !== undefined && def.prices === undefined) {
     refuse(['tolerances', 'costPerCase'], 'needs `prices` (per million tokens by model id): without them the run records no cost to gate', def.name)

@@ -109,6 +109,12 @@ export interface SuiteDefinition<I = unknown, O = unknown, E = unknown> {
   scorers: readonly Scorer<I, O, E>[]
   thresholds?: Thresholds
   tolerances?: Tolerances
+  /**
+   * What the pass-rate gate compares per case: its verdict (`'verdicts'`, the default) or its share
+   * of passing samples (`'samples'`, more power with several samples; thresholds still use verdicts).
+   * In config_hash.
+   */
+  gateOn?: 'verdicts' | 'samples'
   recordResponses?: boolean
   concurrency?: number
   /** Files or globs (such as prompts/**\/*.md) the suite depends on, relative to the Vitest root; each file recorded by sha256 in the run; not in config_hash. */
@@ -154,6 +160,8 @@ export interface SuiteRules {
   min_agreement: number
   thresholds: { pass_rate?: number; mean_score?: number }
   tolerances: RuleTolerances
+  /** Present only when the pass-rate gate judges shares of passing samples. */
+  gate_on?: 'samples'
 }
 
 /** The tolerances as the document keeps them: the first two absolute, the last three relative to the baseline. */

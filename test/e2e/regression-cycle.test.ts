@@ -55,7 +55,7 @@ test('run → promote → regression (exit 1) → compare (exit 1) → promote w
   expect(md).toContain('## digline: exit 1, a suite regressed, a threshold was missed or another test failed')
   expect(md).toContain('### `triage`: regressed')
   expect(md).toMatch(/\| pass rate \| 100\.0% \[83\.9%, 100\.0%\] \| 70\.0% \[48\.1%, 85\.5%\] \|/)
-  expect(md).toContain('**Paired difference of pass rates:** −30.0 points, 95% interval [−50.6, −9.4] over 20 shared cases')
+  expect(md).toContain('**Paired difference of pass rates:** −30.0 points, 95% interval [−52.0, −2.4] over 20 shared cases')
   expect(md).toContain(`**pass → fail (6)**: ${FLIPPED.map((id) => `\`${id}\``).join(', ')}`)
   expect(md).toContain('**Regressed:** pass rate −30.0 points')
 

@@ -1,9 +1,12 @@
 // The gates on what a case consumes: the target's cost, tokens and latency per case. Each is judged
-// like the pass rate (ADR 0010): the paired difference over the shared cases with its 95% interval,
-// here divided by the baseline's mean so the tolerance reads as a relative rise (ADR 0065). A gate
-// regresses only when the whole interval lies above its tolerance.
+// on the paired log-ratio (ADR 0121, after ADR 0065): per shared case ln(run_i / baseline_i), their
+// mean with a t(n − 1) interval, back on the ratio scale as the geometric mean of the per-case
+// ratios. Each case is its own baseline, so the baseline's noise is in the interval, heavy-tailed
+// amounts do not swamp it, and the interval never leaves (−100%, ∞). A gate regresses only when the
+// whole interval lies above its tolerance.
 import type { CaseResult } from '../../document/schema.js'
 import { pairedDifference, type Interval, type PairedDifference } from '../../stats/paired-difference.js'
+import { t95 } from '../../stats/distributions.js'
 import { riseBeyond } from '../../stats/gate-rule.js'
 
 export type AmountGateName = 'cost_per_case' | 'tokens_per_case' | 'latency_per_case'
@@ -19,10 +22,14 @@ export interface AmountGate {
   /** Per case, over those cases: the baseline's mean and the run's mean, in the gate's unit. */
   baseline_mean: number | null
   run_mean: number | null
-  /** The run minus the baseline per case, in the gate's unit (not clamped). */
+  /** The run minus the baseline per case, in the gate's unit (not clamped; shown, not gated on). */
   difference: PairedDifference | null
-  /** The difference over the baseline's mean: +0.3 is 30% more per case; its interval likewise. */
+  /** The geometric mean of the per-case ratios run / baseline, minus 1: +0.3 is 30% more per case; its interval likewise (never below −1). */
   relative: { mean: number; ci95: Interval | null } | null
+  /** How `relative` was made: the paired log-ratio with a t interval. */
+  method?: 'log-ratio'
+  /** Cases measured in both runs but left out of the ratio because one side measured zero. */
+  zero?: number
   regressed: boolean
   /** Why the gate could not be measured; null when it was. */
   unmeasured: string | null
@@ -61,23 +68,38 @@ const NOT_RECORDED: Record<AmountGateName, string> = {
   latency_per_case: 'the runs recorded no latency (it is recorded when the suite sets tolerances.latencyPerCase)',
 }
 
+/** The paired log-ratio of positive amounts paired as [baseline, run]: the geometric mean ratio − 1, with its t interval. */
+export function logRatio(amounts: readonly (readonly [number, number])[]): { n: number; mean: number; ci95: Interval | null } | undefined {
+  const logs: number[] = []
+  for (const [b, r] of amounts) if (b > 0 && r > 0) logs.push(Math.log(r / b))
+  const n = logs.length
+  if (n === 0) return undefined
+  const mean = logs.reduce((s, x) => s + x, 0) / n
+  if (n < 2) return { n, mean: Math.expm1(mean), ci95: null }
+  const sd = Math.sqrt(logs.reduce((s, x) => s + (x - mean) ** 2, 0) / (n - 1))
+  const half = (t95(n - 1) * sd) / Math.sqrt(n)
+  return { n, mean: Math.expm1(mean), ci95: { low: Math.expm1(mean - half), high: Math.expm1(mean + half) } }
+}
+
 /** The decision on amounts already paired as [baseline, run]; the same rule whatever the amount. */
 export function judgeAmounts(gate: AmountGateName, amounts: readonly (readonly [number, number])[], tolerance: number | null): AmountGate {
   const out: AmountGate = { gate, tolerance, n: amounts.length, baseline_mean: null, run_mean: null, difference: null, relative: null, regressed: false, unmeasured: null }
   if (amounts.length === 0) return { ...out, unmeasured: NOT_RECORDED[gate] }
-  const baseMean = amounts.reduce((s, [b]) => s + b, 0) / amounts.length
-  out.baseline_mean = baseMean
+  out.baseline_mean = amounts.reduce((s, [b]) => s + b, 0) / amounts.length
   out.run_mean = amounts.reduce((s, [, r]) => s + r, 0) / amounts.length
   out.difference = pairedDifference(
     amounts.map(([b, r]) => r - b),
-    undefined,
     null,
   )!
-  if (baseMean <= 0) return { ...out, unmeasured: `the baseline's ${AMOUNT_UNITS[gate]} is zero, so a relative change has no meaning` }
-  const d = out.difference
-  out.relative = { mean: d.mean / baseMean, ci95: d.ci95 === null ? null : { low: d.ci95.low / baseMean, high: d.ci95.high / baseMean } }
-  if (d.ci95 === null) return { ...out, unmeasured: 'only one case measured in both runs: too few for an interval' }
-  out.regressed = tolerance !== null && riseBeyond(out.relative.ci95!, tolerance)
+  const ratio = logRatio(amounts)
+  const zero = amounts.length - (ratio?.n ?? 0)
+  if (ratio === undefined) return { ...out, zero, unmeasured: `every case measured zero ${AMOUNT_UNITS[gate]} in one run or both, so a ratio has no meaning` }
+  out.n = ratio.n
+  out.method = 'log-ratio'
+  out.zero = zero
+  out.relative = { mean: ratio.mean, ci95: ratio.ci95 }
+  if (ratio.ci95 === null) return { ...out, unmeasured: 'only one case measured in both runs: too few for an interval' }
+  out.regressed = tolerance !== null && riseBeyond(ratio.ci95, tolerance)
   return out
 }
 
@@ -99,7 +121,8 @@ export function describeAmountGate(g: AmountGate): string {
   if (g.relative === null || g.unmeasured !== null) return `not measured: ${g.unmeasured ?? 'no case measured in both runs'}`
   const ci = g.relative.ci95 === null ? '' : `, 95% interval [${signed(g.relative.ci95.low)}, ${signed(g.relative.ci95.high)}]`
   const tol = g.tolerance === null ? 'no tolerance set: shown, not gating' : `tolerance +${(g.tolerance * 100).toFixed(1)}%`
-  return `${signed(g.relative.mean)} per case${ci} over ${g.n} shared cases (${tol})`
+  const zero = g.zero === undefined || g.zero === 0 ? '' : `; ${g.zero} case${g.zero === 1 ? '' : 's'} measuring zero left out`
+  return `${signed(g.relative.mean)} per case${ci} over ${g.n} shared cases (${tol}${zero})`
 }
 
 /** Why the gate regressed, in one sentence. */

@@ -4,13 +4,13 @@ import type { BaselineDocument } from '../../document/baseline.js'
 import type { Aggregates, CaseResult, RunDocument } from '../../document/schema.js'
 import { isDiglineError, type DiglineErrorData } from '../../errors/base.js'
 import { UnreadableBaselineError } from '../../store/errors.js'
-import { differenceOf, pairCases, passValue, scoreValue, type PairedDifference } from '../../stats/paired-difference.js'
-import { dropBeyond } from '../../stats/gate-rule.js'
+import { differenceOf, pairCases, scoreValue, verdictDifferenceOf, type PairedDifference } from '../../stats/paired-difference.js'
+import { dropBeyond, tooFewToJudge } from '../../stats/gate-rule.js'
 import type { Store } from '../../store/contract.js'
 import { keyFor } from '../../suite/keys.js'
 import { canonicalJson } from '../../suite/hashing.js'
 import { AMOUNT_GATES, amountGate, amountReason, type AmountGate } from './amount-gates.js'
-import { flakyCases, type CaseHistory, type FlakyCases } from './flaky-cases.js'
+import { flakyCases, sameRulesAndTarget, type CaseHistory, type FlakyCases } from './flaky-cases.js'
 
 export interface ComparedSide {
   key: string
@@ -64,6 +64,9 @@ const points = (x: number): string => `${sign(x)}${Math.abs(x * 100).toFixed(1)}
 const score = (x: number): string => `${sign(x)}${Math.abs(x).toFixed(3)}`
 const belowWhat = (tolerance: number, shown: (t: number) => string): string => (tolerance === 0 ? 'zero (the suite allows no drop)' : `the tolerance of ${shown(tolerance)}`)
 
+/** A case's share of passing samples; a case with no recorded sample counts by its verdict. */
+const sampleShare = (result: CaseResult): number => (result.samples.length === 0 ? (result.verdict === 'pass' ? 1 : 0) : result.passed_samples / result.samples.length)
+
 function runKey(doc: RunDocument): string {
   return keyFor(doc.created_at, doc.config_hash)
 }
@@ -85,7 +88,9 @@ function promotableAfterReview(run: RunDocument): boolean {
 
 export function compareRuns(baseline: BaselineDocument, run: RunDocument, recent: readonly RunDocument[] = []): ComparedBaseline {
   const pairing = pairCases(baseline.results, run.results)
-  const difference = differenceOf(pairing.pairs, passValue) ?? null
+  // ADR 0122: with `gateOn: 'samples'` each case counts by its share of passing samples (a t interval).
+  const onSamples = run.rules.gate_on === 'samples'
+  const difference = (onSamples ? differenceOf(pairing.pairs, sampleShare) : verdictDifferenceOf(pairing.pairs)) ?? null
   const scoreDifference = differenceOf(pairing.pairs, scoreValue) ?? null
   const t = run.rules.tolerances
   const tolerances = {
@@ -118,9 +123,15 @@ export function compareRuns(baseline: BaselineDocument, run: RunDocument, recent
   if (comparable) {
     if (difference === null) warnings.push('no case was judged in both runs: there is nothing to compare')
     else if (difference.ci95 === null) warnings.push('only one case was judged in both runs: too few for an interval, so the comparison does not gate')
-    else if (dropBeyond(difference.ci95, tolerances.pass_rate)) {
+    else if (tooFewToJudge(difference, tolerances.pass_rate)) {
+      const flips = difference.discordant!
+      warnings.push(
+        `too few cases to judge a drop of this size: pass rate ${points(difference.mean)} points over ${difference.n} shared cases, but only ${flips.to_fail + flips.to_pass} flipped ` +
+          `(${flips.to_fail} to fail, ${flips.to_pass} to pass); even had all of them flipped to fail, chance alone could do it more often than 2.5% of the time, so the pass rate does not gate`,
+      )
+    } else if (dropBeyond(difference.ci95, tolerances.pass_rate)) {
       reasons.push(
-        `pass rate ${points(difference.mean)} points over ${difference.n} shared cases, 95% interval [${points(difference.ci95.low)}, ${points(difference.ci95.high)}]: ` +
+        `pass rate${onSamples ? ' (share of passing samples per case)' : ''} ${points(difference.mean)} points over ${difference.n} shared cases, 95% interval [${points(difference.ci95.low)}, ${points(difference.ci95.high)}]: ` +
           `the whole interval lies below ${belowWhat(tolerances.pass_rate, (t) => `−${(t * 100).toFixed(1)} points`)}`,
       )
     }
@@ -188,16 +199,14 @@ export async function compareWithBaseline(store: Pick<Store, 'readBaseline' | 'l
 export const RECENT_RUNS = 5
 
 /**
- * The suite's latest earlier runs under the run's rules (not replays, not the baseline's run, not the
- * run itself), newest first; a run that cannot be read is passed over, since it only sharpens a hint.
+ * The suite's latest earlier runs under the run's rules and of its target (not replays, not the
+ * baseline's run, not the run itself), newest first; a run that cannot be read is passed over, since it only sharpens a hint.
  */
 async function recentRuns(store: Pick<Store, 'listRuns' | 'readRun'>, run: RunDocument, baselineKey: string): Promise<RunDocument[]> {
   const key = keyFor(run.created_at, run.config_hash)
   const listing = await store.listRuns(run.tenant, run.suite)
   const keys = listing.runs
-    .flatMap((r) =>
-      r.header !== undefined && r.key < key && r.key !== baselineKey && r.header.config_hash === run.config_hash && r.header.rejudged_from === undefined ? [r.key] : [],
-    )
+    .flatMap((r) => (r.header !== undefined && r.key < key && r.key !== baselineKey && sameRulesAndTarget(r.header, run) && r.header.rejudged_from === undefined ? [r.key] : []))
     .slice(-RECENT_RUNS)
     .reverse()
   const out: RunDocument[] = []

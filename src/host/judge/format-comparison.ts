@@ -35,7 +35,8 @@ export function describeDifference(c: ComparedBaseline): string {
   if (d === null) return 'no case was judged in both runs'
   const tolerance = `tolerance ${(c.tolerances.pass_rate * 100).toFixed(1)} points`
   if (d.ci95 === null) return `${pts(d.mean)} points over ${d.n} shared case (too few for an interval; ${tolerance})`
-  return `${pts(d.mean)} points, 95% interval [${pts(d.ci95.low)}, ${pts(d.ci95.high)}] over ${d.n} shared cases (${tolerance})`
+  const basis = d.method === 't' ? ", on each case's share of passing samples" : ''
+  return `${pts(d.mean)} points, 95% interval [${pts(d.ci95.low)}, ${pts(d.ci95.high)}] over ${d.n} shared cases${basis} (${tolerance})`
 }
 
 /** The gates on cost, tokens and latency the suite declares (an undeclared one is in the data, not in the text). */

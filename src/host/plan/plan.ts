@@ -11,6 +11,7 @@ import { amountGateRate, passChance, passGateRate } from '../../stats/gate-power
 import { seededRandom } from '../../stats/prng.js'
 import type { Store } from '../../store/contract.js'
 import { amountOf } from '../judge/amount-gates.js'
+import { sameRulesAndTarget } from '../judge/flaky-cases.js'
 
 export interface PlanOptions {
   /** The drop of the pass rate to catch (absolute, 0..1). */
@@ -238,11 +239,18 @@ export async function planSuite(store: Pick<Store, 'readBaseline' | 'listRuns' |
       '--detect',
     ])
   }
+  const tolerance = baseline.rules.tolerances.pass_rate ?? 0
+  if (options.detect <= tolerance + 1e-9) {
+    // Issue 23 item 18: every row would say "more than 5000 cases", with no reason.
+    throw new UsageError(
+      `digline plan: a drop of ${(options.detect * 100).toFixed(1)} points is never a regression of suite ${suite}: its tolerances.passRate allows a drop of ${(tolerance * 100).toFixed(1)} points, and the gate flags only a drop beyond the tolerance, so no number of cases catches it`,
+      `Pass a --detect larger than the tolerance, e.g. \`digline plan --suite ${suite} --detect ${Math.min(0.99, Math.round((tolerance + 0.05) * 100) / 100)}\`.`,
+      ['--detect'],
+    )
+  }
   const listing = await store.listRuns(tenant, suite)
   const keys = listing.runs
-    .flatMap((r) =>
-      r.header !== undefined && r.header.config_hash === baseline.config_hash && r.header.rejudged_from === undefined && r.key !== baseline.promoted_from ? [r.key] : [],
-    )
+    .flatMap((r) => (r.header !== undefined && sameRulesAndTarget(r.header, baseline) && r.header.rejudged_from === undefined && r.key !== baseline.promoted_from ? [r.key] : []))
     .slice(-OTHER_RUNS)
   const others: RunDocument[] = []
   for (const key of keys) others.push(await store.readRun(tenant, suite, key))

@@ -42,7 +42,7 @@ describe('the regression decision', () => {
     expect(c.regressed).toBe(true)
     expect(c.flipped).toEqual({ pass_to_fail: ['c001', 'c003', 'c005', 'c007', 'c009', 'c011'], fail_to_pass: [] })
     expect(c.difference!.mean).toBeCloseTo(-0.3, 12)
-    expect(c.reasons[0]).toMatch(/pass rate −30\.0 points over 20 shared cases, 95% interval \[−50\.6, −9\.4\]/)
+    expect(c.reasons[0]).toMatch(/pass rate −30\.0 points over 20 shared cases, 95% interval \[−52\.0, −2\.4\]/)
   })
 
   test('the same drop within a tolerance that the interval reaches: not regressed', () => {
@@ -129,6 +129,6 @@ test('the markdown names the verdict, both sides with their intervals, the diffe
   expect(md).toContain('### `capitals`: regressed')
   expect(md).toContain(`| key | \`${keyOf(baseline)}\` | \`${keyOf(run)}\` |`)
   expect(md).toMatch(/\| pass rate \| 100\.0% \[83\.9%, 100\.0%\] \| 70\.0% \[48\.1%, 85\.5%\] \|/)
-  expect(md).toContain('**Paired difference of pass rates:** −30.0 points, 95% interval [−50.6, −9.4] over 20 shared cases (tolerance 0.0 points).')
+  expect(md).toContain('**Paired difference of pass rates:** −30.0 points, 95% interval [−52.0, −2.4] over 20 shared cases (tolerance 0.0 points).')
   expect(md).toContain('**pass → fail (6)**: `c001`, `c003`, `c005`, `c007`, `c009`, `c011`')
 })

@@ -13,7 +13,7 @@ const result = (case_id: string, verdict: CaseResult['verdict']): CaseResult => 
   samples: [],
 })
 
-test('20 shared cases, 6 flipped to fail: −30 points, SE = sd/√n, interval mean ± 1.96·SE', () => {
+test('20 shared cases, 6 flipped to fail: −30 points, SE = sd/√n, interval mean ± t(19)·SE', () => {
   const d = [...Array(6).fill(-1), ...Array(14).fill(0)]
   const diff = pairedDifference(d)!
   expect(diff.n).toBe(20)
@@ -21,8 +21,8 @@ test('20 shared cases, 6 flipped to fail: −30 points, SE = sd/√n, interval m
   // Σ(d − d̄)² = 6·0.49 + 14·0.09 = 4.2; sd = √(4.2/19)
   expect(diff.sd).toBeCloseTo(Math.sqrt(4.2 / 19), 12)
   expect(diff.se).toBeCloseTo(Math.sqrt(4.2 / 19) / Math.sqrt(20), 12)
-  expect(diff.ci95!.low).toBeCloseTo(-0.3 - 1.959964 * diff.se!, 12)
-  expect(diff.ci95!.high).toBeCloseTo(-0.094, 3)
+  expect(diff.ci95!.low).toBeCloseTo(-0.3 - 2.093024 * diff.se!, 6)
+  expect(diff.ci95!.high).toBeCloseTo(-0.08, 3)
 })
 
 test('no change at all: a zero interval; every case flipped: a degenerate interval at −1', () => {
