@@ -10,7 +10,8 @@ import type { Store } from '../../store/contract.js'
 import { keyFor } from '../../suite/keys.js'
 import { canonicalJson } from '../../suite/hashing.js'
 import { AMOUNT_GATES, amountGate, amountReason, type AmountGate } from './amount-gates.js'
-import { flakyCases, sameRulesAndTarget, type CaseHistory, type FlakyCases } from './flaky-cases.js'
+import { flakyCases, type CaseHistory, type FlakyCases } from './flaky-cases.js'
+import { sameRulesAndTarget } from './same-history.js'
 
 export interface ComparedSide {
   key: string

@@ -4,24 +4,7 @@
 // steady case that flips now is a change, not noise). Their verdict can flip between two runs of the same system, so their flips are
 // expected noise; the share of the pass-rate gate's variance they carry says how much of the
 // interval's width is theirs (ADR 0067).
-import type { CaseResult, RunHeader } from '../../document/schema.js'
-import { canonicalJson } from '../../suite/hashing.js'
-
-/**
- * An earlier run whose verdicts can speak for the same system: the same rules (config_hash, which
- * leaves the target out), the same declared target config and the same reported target model
- * (issue 23 item 12). A deliberately different target version is a change to measure, not noise.
- */
-export function sameRulesAndTarget(
-  earlier: Pick<RunHeader, 'config_hash' | 'target_config' | 'observed'>,
-  run: Pick<RunHeader, 'config_hash' | 'target_config' | 'observed'>,
-): boolean {
-  return (
-    earlier.config_hash === run.config_hash &&
-    earlier.observed.target_model === run.observed.target_model &&
-    canonicalJson(earlier.target_config) === canonicalJson(run.target_config)
-  )
-}
+import type { CaseResult } from '../../document/schema.js'
 
 export interface FlakyCases {
   /** Shared case ids whose samples disagreed in the baseline or in the run, in the run's order. */

@@ -11,7 +11,7 @@ import { amountGateRate, passChance, passGateRate } from '../../stats/gate-power
 import { seededRandom } from '../../stats/prng.js'
 import type { Store } from '../../store/contract.js'
 import { amountOf } from '../judge/amount-gates.js'
-import { sameRulesAndTarget } from '../judge/flaky-cases.js'
+import { sameRulesAndTarget } from '../judge/same-history.js'
 
 export interface PlanOptions {
   /** The drop of the pass rate to catch (absolute, 0..1). */
