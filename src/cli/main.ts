@@ -21,10 +21,12 @@ import { mergeCommand } from './commands/merge.js'
 import { reportCommand } from './commands/report.js'
 import { viewCommand } from './commands/view.js'
 import { mcpCommand } from './commands/mcp.js'
+import { initCommand } from './commands/init.js'
 import { DIGLINE_VERSION } from '../version.js'
 import { printable } from '../suite/printable-text.js'
 
 export const COMMANDS: readonly Command[] = [
+  initCommand,
   runCommand,
   listCommand,
   showCommand,

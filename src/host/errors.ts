@@ -15,6 +15,10 @@ export class SuiteNotDeclaredError extends DiglineRefusal {
   readonly name = 'SuiteNotDeclaredError'
 }
 
+export class InitWouldOverwriteError extends DiglineRefusal {
+  readonly name = 'InitWouldOverwriteError'
+}
+
 export const HOST_REFUSALS = {
   UsageError: {
     error: UsageError,
@@ -35,5 +39,10 @@ export const HOST_REFUSALS = {
     error: SuiteNotDeclaredError,
     when: 'A promotion named a suite that no suite file declares now, so its current config_hash is unknown.',
     next: 'Check the suite name with `vitest list`, or restore the suite file, then promote again.',
+  },
+  InitWouldOverwriteError: {
+    error: InitWouldOverwriteError,
+    when: '`digline init` found files it would write (or another Vitest or Vite config) already in the project; it wrote nothing.',
+    next: 'Move the listed files aside, or add digline to your own config by hand (docs/guide.md), then run `npx digline init` again.',
   },
 } as const satisfies RefusalFamily

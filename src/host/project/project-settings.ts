@@ -5,6 +5,7 @@ import { dirname, resolve } from 'node:path'
 import { ConfigNotFoundError, UsageError } from '../errors.js'
 import { resolveOptions, type DiglineOptions, type ResolvedOptions } from './plugin-options.js'
 import { storeLocator } from '../../store/open-store.js'
+import { isRefusal } from '../../errors/recognise.js'
 
 const CONFIG_NAMES = ['vitest.config.ts', 'vitest.config.mts', 'vitest.config.js', 'vitest.config.mjs', 'vite.config.ts', 'vite.config.mts', 'vite.config.js', 'vite.config.mjs']
 
@@ -66,6 +67,8 @@ async function readPluginOptions(configFile: string): Promise<{ options: Digline
   try {
     loaded = await loadConfigFromFile({ command: 'serve', mode: 'test' }, configFile, dirname(configFile), 'silent')
   } catch (error) {
+    // the config's own load raised a refusal of digline's (CommonJsConfigError): it says what to change
+    if (isRefusal(error)) throw error
     const why = (error instanceof Error ? error.message : String(error)).split('\n')[0]
     throw new ConfigNotFoundError(
       `${configFile} could not be loaded as a Vitest config: ${why}`,
