@@ -69,13 +69,17 @@ export function evalSuite<I, O, E>(definition: SuiteDefinition<I, O, E>): void {
   // A launch that names other suites (a resume, a rejudge, a merge, --suite) shows this one as skipped.
   ;(launch.kind === 'skip' ? describe.skip : describe)(suite.name, () => {
     let run: Promise<SuiteRun> | undefined
+    let carriesOutcome: string | undefined
     // Vitest passes hook fixtures first and the suite task second.
     // eslint-disable-next-line no-empty-pattern -- Vitest reads the fixtures a hook asks for from its first parameter's pattern
     beforeAll(({}, task) => {
       // The file that claimed the name first also stands down if the other one was seen before its first call.
       const other = claim?.contested()
       if (other !== undefined) throw duplicate(suite.name, ctx.tenant, relative(ctx.projectRoot, file!), relative(ctx.projectRoot, other))
-      run = SuiteRun.start(suite, launch, { ctx: fileCtx, only: selectedCases(task as RunnerTestSuite, mine === undefined ? caseIds : [...mine]), hooks })
+      const only = selectedCases(task as RunnerTestSuite, mine === undefined ? caseIds : [...mine])
+      // A filter (-t, a file filter) leaves the verdict test out: the last selected case carries the outcome.
+      carriesOutcome = only === undefined ? undefined : caseIds.filter((id) => only.has(id)).at(-1)
+      run = SuiteRun.start(suite, launch, { ctx: fileCtx, only, hooks })
       return run.then(() => undefined)
     })
 
@@ -97,6 +101,7 @@ export function evalSuite<I, O, E>(definition: SuiteDefinition<I, O, E>): void {
             suite: suite.name,
             case: { case_id: c.id, verdict: result.verdict, score: result.score, reason: result.error?.message ?? result.reason },
             annotations: caseAnnotations(result),
+            ...(c.id === carriesOutcome ? { outcome: await started.outcome } : {}),
           }
           if (result.verdict === 'error') throw new CaseErroredError(suite.name, c.id, result.error!.cause, result.error!.message)
         },

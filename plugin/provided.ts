@@ -6,8 +6,11 @@ import type { Annotation } from './case-annotations.js'
 export type ProvidedDigline =
   { tenant: string; environment: string; storeRoot: string; projectRoot: string; claims?: string; watch?: boolean; refusal?: undefined } | { refusal: DiglineErrorData }
 
-/** What a digline test carries back to the main process in its task meta; the main process moves `annotations` onto the test (plugin/annotation-filer.ts). */
-export type DiglineTaskMeta = ({ kind: 'case'; suite: string; case: CaseLine } | { kind: 'suite'; outcome: SuiteOutcome }) & { annotations?: Annotation[] }
+/**
+ * What a digline test carries back to the main process in its task meta; the main process moves `annotations` onto the test (plugin/annotation-filer.ts).
+ * A filtered run has no verdict test (the filter leaves it out): its last selected case carries the suite's `outcome`.
+ */
+export type DiglineTaskMeta = ({ kind: 'case'; suite: string; case: CaseLine; outcome?: SuiteOutcome } | { kind: 'suite'; outcome: SuiteOutcome }) & { annotations?: Annotation[] }
 
 declare module 'vitest' {
   interface ProvidedContext {

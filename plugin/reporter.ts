@@ -92,8 +92,8 @@ export class DiglineReporter implements Reporter {
       for (const test of module.children.allTests()) {
         const meta = test.meta().digline
         const result = test.result()
-        if (meta?.kind === 'suite') {
-          c.outcomes.push(meta.outcome)
+        if (meta?.kind === 'suite' || (meta?.kind === 'case' && meta.outcome !== undefined)) {
+          c.outcomes.push(meta.outcome!)
           moduleOutcomes++
         }
         if (meta?.kind === 'case' && meta.case.verdict === 'error')

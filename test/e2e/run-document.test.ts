@@ -80,6 +80,10 @@ describe('vitest run writes the run document', () => {
     const result = await project.vitest(['-t', 'c004'])
     expect(result.code, result.stdout + result.stderr).toBe(0)
     expect(readFileSync(join(project.dir, 'calls.log'), 'utf8').trim().split('\n')).toEqual(['c004:0'])
+    // issue 23 item 15: it says it is filtered, of how many cases, that it is not filed, and it prints its summary
+    expect(result.stderr).toContain('digline known: a filtered run of 1 of 10 cases, judged by the thresholds alone and not filed')
+    expect(result.stdout).toContain('filtered run: no run document written')
+    expect(result.stdout).toMatch(/digline exit 0/)
     expect(project.runFiles('acme', 'known')).toEqual([])
     expect(existsSync(join(project.dir, '.digline', 'acme', 'runs', 'known'))).toBe(false)
   })

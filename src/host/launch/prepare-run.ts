@@ -52,7 +52,17 @@ export async function prepareRun(suite: ResolvedSuite, ctx: RunContext, only?: R
     key: keyFor(createdAt, configHash),
     gitCommit: gitCommit(ctx.projectRoot),
     artifacts,
-    plan: { cases, toCall: cases, samples: suite.rules.samples, calls: cases * suite.rules.samples, cached: 0, reused: 0, retried: 0, resumed: false },
+    plan: {
+      cases,
+      ...(only === undefined ? {} : { filteredFrom: suite.cases.length }),
+      toCall: cases,
+      samples: suite.rules.samples,
+      calls: cases * suite.rules.samples,
+      cached: 0,
+      reused: 0,
+      retried: 0,
+      resumed: false,
+    },
     only,
     done: new Map(),
     observedSeed: undefined,
@@ -106,7 +116,11 @@ function prepareShard(whole: Prepared, shard: Shard, resume: ResumeRequest | und
 /** The sentence printed on stderr before the first call; the bill must equal the calls made. */
 export function announce(suite: string, plan: CallPlan, estimate?: UsageEstimate, budgetClause?: string): string {
   if (plan.shard !== undefined) return announceShard(suite, plan, estimate, budgetClause)
-  let line = `digline ${suite}: ${plan.toCall} of ${plan.cases} cases × ${plan.samples} sample${plan.samples === 1 ? '' : 's'} = ${plan.calls} call${plan.calls === 1 ? '' : 's'} to the target${cachedClause(plan)}`
+  const filtered =
+    plan.filteredFrom === undefined
+      ? ''
+      : `a filtered run of ${plan.cases} of ${plan.filteredFrom} cases, judged by the thresholds alone and not filed (a run of the whole suite is); `
+  let line = `digline ${suite}: ${filtered}${plan.toCall} of ${plan.cases} cases × ${plan.samples} sample${plan.samples === 1 ? '' : 's'} = ${plan.calls} call${plan.calls === 1 ? '' : 's'} to the target${cachedClause(plan)}`
   if (plan.resumed || plan.reused > 0 || plan.retried > 0) line += `; ${plan.reused} case(s) already judged, ${plan.retried} retried after an error`
   if (estimate !== undefined && plan.calls > 0) line += `; ${describeEstimate(plan.calls, estimate)}`
   if (budgetClause !== undefined) line += `; ${budgetClause}`

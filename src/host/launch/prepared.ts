@@ -9,6 +9,8 @@ import type { Shard } from './shard.js'
 export interface CallPlan {
   /** Cases in the suite (or in the filter, when one is given). */
   cases: number
+  /** A filtered run (-t or a file filter), never filed: the suite's cases, of which `cases` were selected. */
+  filteredFrom?: number
   /** Cases this launch will call. */
   toCall: number
   samples: number
