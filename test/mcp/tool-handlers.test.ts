@@ -21,7 +21,15 @@ async function connected(flags: { tenant?: string; store?: string }) {
   const cwd = mkdtempSync(join(tmpdir(), 'digline-mcp-unit-'))
   dirs.push(cwd)
   const logged: string[] = []
-  const server = createDiglineServer({ cwd, env: {}, flags, session: openProjectSession(cwd, flags, {}), log: (t) => logged.push(t), stopping: new AbortController().signal, track: () => undefined })
+  const server = createDiglineServer({
+    cwd,
+    env: {},
+    flags,
+    session: openProjectSession(cwd, flags, {}),
+    log: (t) => logged.push(t),
+    stopping: new AbortController().signal,
+    track: () => undefined,
+  })
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
   await server.connect(serverSide)
   const client = new Client({ name: 'unit', version: '0.0.0' })
