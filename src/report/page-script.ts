@@ -178,9 +178,10 @@ export const PAGE_SCRIPT = String.raw`
   // The reason and each scorer's own score per sample are in every document; answers only when recorded.
   function scoresTable(scores) {
     if (!scores.length || !scores.some(function (s) { return s.scorers.length })) return null
-    return el('table', { class: 'scores' }, scores.map(function (s) {
-      return el('tr', {}, [el('th', { text: 'sample ' + s.sample })].concat(s.scorers.map(function (sc) {
-        return el('td', { class: 'scorer ' + (sc.pass ? 'pass' : 'fail'), 'data-scorer': sc.name, text: sc.name + ' ' + sc.score.toFixed(2) + (sc.pass ? ' pass' : ' fail') + (sc.reason ? ': ' + sc.reason : '') })
+    // Rows of divs, not a table: the cases table's own rows stay the only rows in it.
+    return el('div', { class: 'scores' }, scores.map(function (s) {
+      return el('div', { class: 'sample' }, [el('b', { text: 'sample ' + s.sample + ' ' })].concat(s.scorers.map(function (sc) {
+        return el('span', { class: 'scorer ' + (sc.pass ? 'pass' : 'fail'), 'data-scorer': sc.name, text: sc.name + ' ' + sc.score.toFixed(2) + (sc.pass ? ' pass' : ' fail') + (sc.reason ? ': ' + sc.reason : '') })
       })))
     }))
   }

@@ -92,7 +92,7 @@ test('the report file: pass rate and interval, flipped cases, errors, no unrecor
   const details = triage.locator('tr[data-case="c010"] details')
   expect(await details.locator('summary').textContent()).toBe('reason and scores')
   expect(await details.locator('.reason').textContent()).toBe(`reason ${c010.reason}`)
-  const scorerCells = await details.locator('td.scorer').allTextContents()
+  const scorerCells = await details.locator('.scorer').allTextContents()
   expect(scorerCells).toHaveLength(3)
   expect(scorerCells[0]).toBe('exact 1.00 pass')
   expect(scorerCells[1]).toMatch(/^exact 0\.00 fail: /)

@@ -28,7 +28,7 @@ function pageFunctions(): { differenceChart: (item: unknown) => Drawn; differenc
     const node: Drawn = { tag, attrs, kids: [], appendChild: (child) => void node.kids.push(child) }
     return node
   }
-  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the page's own code, run as the browser runs it
+  // The page's own code, run as the browser runs it.
   return new Function('svg', body)(svg) as ReturnType<typeof pageFunctions>
 }
 
