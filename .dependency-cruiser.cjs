@@ -107,6 +107,13 @@ forbidden.push({
   from: { path: '^src/store/postgres/' },
   to: { path: '^src/store/file/' },
 })
+forbidden.push({
+  name: 'store-contract-never-reaches-into-a-backend',
+  comment: 'the contract level of src/store/ (header bounds, journal format, run checks) holds for every backend; only the factory and the barrel name one (ADR 0160)',
+  severity: 'error',
+  from: { path: '^src/store/[^/]+$', pathNot: '^src/store/(index|open-store)[.]ts$' },
+  to: { path: '^src/store/(file|postgres)/' },
+})
 
 module.exports = {
   forbidden,

@@ -12,7 +12,8 @@ import type { Budget } from '../suite/types.js'
 import type { CachedTargetAnswer } from '../suite/cache-key.js'
 import { BudgetMeter, BudgetStop } from './budget.js'
 import { CaseError, type CaseContext, type SampleStep } from './sample-step.js'
-import { jsonValue, mean, singleAnswerStep } from './single-answer-step.js'
+import { jsonValue, singleAnswerStep } from './single-answer-step.js'
+import { caseOutcome } from './case-verdict.js'
 
 export interface ExecuteOptions {
   suite: ResolvedSuite
@@ -48,11 +49,8 @@ export interface Execution {
   targetCalls: number
 }
 
-/** A sample passes when every scorer passes; a case when at least this many samples pass. */
-export function requiredPasses(minAgreement: number, samples: number): number {
-  // The epsilon keeps float noise (0.7 * 10 = 7.000000000000001) from demanding one more sample.
-  return Math.max(0, Math.ceil(minAgreement * samples - 1e-9))
-}
+/** A sample passes when every scorer passes; a case when at least requiredPasses samples pass (case-verdict.ts). */
+export { requiredPasses } from './case-verdict.js'
 
 export async function execute(options: ExecuteOptions): Promise<Execution> {
   const { suite, keep, onCase, signal } = options
@@ -175,24 +173,8 @@ async function runCase(context: CaseContext, step: SampleStep, redact: (text: st
 }
 
 function verdict(suite: ResolvedSuite, evalCase: EvalCase, samples: SampleResult[]): CaseResult {
-  const { samples: count, min_agreement } = suite.rules
-  const passed = samples.filter((s) => s.pass).length
-  const pass = passed >= requiredPasses(min_agreement, count)
-  let reason: string | null = null
-  if (!pass) {
-    const failing = samples.findIndex((s) => !s.pass)
-    const scorer = samples[failing]!.scorers.find((s) => !s.pass)!
-    reason = `${passed}/${count} samples passed; sample ${failing}, ${scorer.name}: ${scorer.reason ?? 'did not pass'}`
-  }
-  const result: CaseResult = {
-    case_id: evalCase.id,
-    verdict: pass ? 'pass' : 'fail',
-    score: mean(samples.map((s) => s.score)),
-    passed_samples: passed,
-    reason,
-    error: null,
-    samples,
-  }
+  const { verdict, score, passed_samples, reason } = caseOutcome(samples, suite.rules)
+  const result: CaseResult = { case_id: evalCase.id, verdict, score, passed_samples, reason, error: null, samples }
   return withCaseRecord(suite, evalCase, result)
 }
 

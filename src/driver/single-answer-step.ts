@@ -2,6 +2,7 @@
 // from one call to the target (counted, and timed when the suite gates on latency); it is checked
 // against the answer shape (document/answer-shape.ts), its model pinned as the observed identity,
 // and every scorer scores it.
+import { sampleOutcome } from './case-verdict.js'
 import { ObservedIdentityChangedError } from './errors.js'
 import { cachedAnswerOf, usageFrom } from '../document/answer-shape.js'
 import type { SampleResult, ScorerScore } from '../document/schema.js'
@@ -86,7 +87,9 @@ async function scoreAnswer(context: CaseContext, output: unknown, index: number)
     if (normal.usage !== undefined) score.usage = normal.usage
     return score
   })
-  return { pass: scores.every((s) => s.pass), score: mean(scores.map((s) => s.score)), scorers: scores }
+  const { pass, score } = sampleOutcome(scores)
+  // A literal of the three fields, not a spread: the held object keeps its compact shape.
+  return { pass, score, scorers: scores }
 }
 
 interface NormalScore {

@@ -1,11 +1,12 @@
 // What every tool of the server shares: the project it was started in, read as the CLI reads it.
-import { openProject, type OpenedProject } from '../host/index.js'
-import type { ProjectFlags } from '../host/index.js'
+import type { OpenedProject, ProjectFlags, ProjectSession } from '../host/index.js'
 
 export interface McpContext {
   cwd: string
   env: NodeJS.ProcessEnv
   flags: ProjectFlags
+  /** The server's one open store; the settings are read again at every call (the config may change). */
+  session: ProjectSession
   /** Where vitest's output and the server's own notes go: never stdout, which carries the protocol. */
   log: (text: string) => void
   /** Stops the runs under way when the client goes away. */
@@ -14,7 +15,7 @@ export interface McpContext {
   track: (run: Promise<unknown>) => void
 }
 
-/** The configured store, opened afresh for each tool call (the config may have changed between calls). */
+/** The project as it is configured now, with the store the server keeps open for it (closed when the server ends). */
 export function project(context: McpContext): Promise<OpenedProject> {
-  return openProject(context.cwd, context.flags, context.env)
+  return context.session.project()
 }

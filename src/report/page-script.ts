@@ -32,7 +32,9 @@ export const PAGE_SCRIPT = String.raw`
     return node
   }
   function pct(x) { return x === null || x === undefined ? 'n/a' : (x * 100).toFixed(1) + '%' }
-  function pts(x) { return (x > 0 ? '+' : x < 0 ? '\u2212' : '') + Math.abs(x * 100).toFixed(1) }
+  // A signed figure; one that rounds to zero has no sign (never "\u22120.0").
+  function signed(x, scale, digits) { var t = Math.abs(x * scale).toFixed(digits); return Number(t) === 0 ? t : (x > 0 ? '+' : '\u2212') + t }
+  function pts(x) { return signed(x, 100, 1) }
   function num(x) { return x === null || x === undefined ? 'n/a' : String(x) }
   function tokens(u) { return u ? u.input_tokens + ' in / ' + u.output_tokens + ' out' : '' }
   function shown(value) { return typeof value === 'string' ? value : JSON.stringify(value, null, 1) }
@@ -73,7 +75,7 @@ export const PAGE_SCRIPT = String.raw`
     g.appendChild(svg('line', { x1: x(0), x2: x(0), y1: 4, y2: 28, stroke: '#6b7280' }))
     if (item.tolerance !== null) {
       g.appendChild(svg('line', { class: 'tolerance', x1: x(-item.tolerance), x2: x(-item.tolerance), y1: 2, y2: 30, stroke: '#dc2626', 'stroke-dasharray': '3 2' }))
-      g.appendChild(svg('text', { x: x(-item.tolerance), y: 40, 'text-anchor': 'middle', 'font-size': 9, fill: '#dc2626', text: 'tolerance \u2212' + (item.tolerance * s).toFixed(s === 100 ? 1 : 3) }))
+      g.appendChild(svg('text', { x: x(-item.tolerance), y: 40, 'text-anchor': 'middle', 'font-size': 9, fill: '#dc2626', text: 'tolerance ' + signed(-item.tolerance, s, s === 100 ? 1 : 3) }))
     }
     var below = item.tolerance !== null && d.ci95 && d.ci95.high < -item.tolerance
     if (d.ci95) g.appendChild(svg('line', { x1: x(lo), x2: x(hi), y1: 16, y2: 16, stroke: below ? '#dc2626' : '#1d4ed8', 'stroke-width': 6, 'stroke-linecap': 'round' }))
@@ -83,7 +85,7 @@ export const PAGE_SCRIPT = String.raw`
   }
   function differenceText(item) {
     var d = item.d, s = item.scale
-    var f = function (v) { return s === 100 ? pts(v) + ' points' : (v > 0 ? '+' : v < 0 ? '\u2212' : '') + Math.abs(v).toFixed(3) }
+    var f = function (v) { return s === 100 ? pts(v) + ' points' : signed(v, 1, 3) }
     return item.label + ': ' + f(d.mean) + (d.ci95 ? ', 95% interval [' + f(d.ci95.low) + ', ' + f(d.ci95.high) + ']' : ' (too few cases for an interval)') + ' over ' + d.n + ' shared cases' + (item.tolerance !== null ? '; tolerance ' + f(-item.tolerance) : '; no tolerance set')
   }
 
@@ -173,14 +175,26 @@ export const PAGE_SCRIPT = String.raw`
   }
   function verdictTag(v) { return v === null ? el('span', { class: 'v none', text: '\u2014' }) : el('span', { class: 'v ' + v, text: v }) }
 
+  // The reason and each scorer's own score per sample are in every document; answers only when recorded.
+  function scoresTable(scores) {
+    if (!scores.length || !scores.some(function (s) { return s.scorers.length })) return null
+    // Rows of divs, not a table: the cases table's own rows stay the only rows in it.
+    return el('div', { class: 'scores' }, scores.map(function (s) {
+      return el('div', { class: 'sample' }, [el('b', { text: 'sample ' + s.sample + ' ' })].concat(s.scorers.map(function (sc) {
+        return el('span', { class: 'scorer ' + (sc.pass ? 'pass' : 'fail'), 'data-scorer': sc.name, text: sc.name + ' ' + sc.score.toFixed(2) + (sc.pass ? ' pass' : ' fail') + (sc.reason ? ': ' + sc.reason : '') })
+      })))
+    }))
+  }
+
   function caseDetails(row, recorded) {
-    if (!recorded) return null
     var kids = []
-    if (row.reason) kids.push(el('div', {}, [el('b', { text: 'reason ' }), row.reason]))
+    if (row.reason) kids.push(el('div', { class: 'reason' }, [el('b', { text: 'reason ' }), row.reason]))
+    var table = scoresTable(row.scores || [])
+    if (table) kids.push(table)
     if (row.input !== undefined) kids.push(el('div', {}, [el('b', { text: 'input ' }), el('code', { text: shown(row.input) })]))
     if (row.expected !== undefined) kids.push(el('div', {}, [el('b', { text: 'expected ' }), el('code', { text: shown(row.expected) })]))
     ;(row.answers || []).forEach(function (a, i) { kids.push(el('div', { class: 'answer' }, [el('b', { text: 'answer ' + i + ' ' }), el('code', { text: shown(a) })])) })
-    return kids.length ? el('details', {}, [el('summary', { text: 'answers and reason' })].concat(kids)) : null
+    return kids.length ? el('details', {}, [el('summary', { text: recorded ? 'answers, reason and scores' : 'reason and scores' })].concat(kids)) : null
   }
 
   function matches(row, f) {
@@ -236,7 +250,7 @@ export const PAGE_SCRIPT = String.raw`
     var head = el('tr', {}, ['case', hasBaseline ? 'baseline' : null, 'run', 'score', 'samples', 'error / details', 'tokens'].filter(function (t) { return t !== null }).map(function (t) { return el('th', { text: t }) }))
     draw()
     return section('Cases', [
-      recorded ? null : el('p', { class: 'note', text: 'This run did not record answers: no answer, input, expected value or reason is shown.' }),
+      recorded ? null : el('p', { class: 'note', text: 'This run did not record answers: no answer, input or expected value is shown.' }),
       controls, hasBaseline ? grid : null, el('table', { class: 'cases' }, [el('thead', {}, [head]), body]),
     ].filter(Boolean))
   }

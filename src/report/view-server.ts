@@ -34,6 +34,15 @@ function send(res: ServerResponse, status: number, type: string, body: string, h
   res.end(head ? undefined : body)
 }
 
+/** The path a request names, or undefined when its target is not a URL at all (`GET http://[`). */
+function pathOf(target: string): string | undefined {
+  try {
+    return new URL(target, `http://${VIEW_HOST}`).pathname
+  } catch {
+    return undefined
+  }
+}
+
 async function answer(req: IncomingMessage, res: ServerResponse, port: number, options: ViewOptions): Promise<void> {
   const head = req.method === 'HEAD'
   if (req.method !== 'GET' && !head) {
@@ -42,7 +51,8 @@ async function answer(req: IncomingMessage, res: ServerResponse, port: number, o
   }
   if (req.headers.host !== `${VIEW_HOST}:${port}` && req.headers.host !== `localhost:${port}`)
     return send(res, 421, 'text/plain; charset=utf-8', `digline view answers requests for ${VIEW_HOST}:${port} only\n`, head)
-  const path = new URL(req.url ?? '/', `http://${VIEW_HOST}`).pathname
+  const path = pathOf(req.url ?? '/')
+  if (path === undefined) return send(res, 400, 'text/plain; charset=utf-8', 'bad request: the request target is not a URL the viewer can read\n', head)
   if (path !== '/' && path !== DATA_PATH) return send(res, 404, 'text/plain; charset=utf-8', `not found: ${path} (the viewer serves / and ${DATA_PATH})\n`, head)
   let data: ReportData
   try {

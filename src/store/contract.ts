@@ -172,5 +172,15 @@ export interface CachePart {
   forgetRunAnswers(tenant: string, suite: string, key: string): Promise<number>
 }
 
+/**
+ * The store's lifecycle (ADR 0160): a front end opens one store for as long as it lives and closes
+ * it once when it ends. close() releases what the backend holds (the team store's connection pool;
+ * the file store holds nothing between operations) and is idempotent; after it, every other
+ * operation rejects with an InternalError. A journal opened before close() is closed first.
+ */
+export interface LifecyclePart {
+  close(): Promise<void>
+}
+
 /** The store: every part required. */
-export interface Store extends RunsPart, JournalPart, BaselinesPart, RemovalsPart, SuitesPart, CachePart {}
+export interface Store extends RunsPart, JournalPart, BaselinesPart, RemovalsPart, SuitesPart, CachePart, LifecyclePart {}

@@ -1,12 +1,17 @@
-// The bounds the readers of headers use, enforced first by the writers: a header that would not fit
-// the prefix a reader takes is refused at start, before any call, so nothing digline writes is
-// unlistable or undeletable by digline (SPEC §4).
+// The bounds of a run's headers, part of the Store contract (every backend writes within them, so a
+// run moves between backends by export and import): a header that would not fit the prefix a reader
+// takes is refused at start, before any call, so nothing digline writes is unlistable or undeletable
+// by digline (SPEC §4). The file store's readers take exactly these prefixes.
 import { HeaderTooLargeError } from './errors.js'
 import type { RunHeader } from '../document/schema.js'
 import { documentHeaderBytes } from '../document/serialize.js'
-import { HEADER_PREFIX_LIMIT_BYTES } from './file/header-reader.js'
 import type { JournalHeader } from './journal.js'
-import { JOURNAL_HEADER_LIMIT_BYTES } from './file/leg-peek.js'
+
+/** The most of a run document a header read takes: its header, up to the aggregates marker, lies within it. */
+export const HEADER_PREFIX_LIMIT_BYTES = 1024 * 1024
+
+/** The most of a journal leg its header read takes: the header line, newline included, lies within it. */
+export const JOURNAL_HEADER_LIMIT_BYTES = 64 * 1024
 
 export { OBSERVED_RESERVE_BYTES } from '../document/observed-limit.js'
 

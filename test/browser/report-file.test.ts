@@ -83,7 +83,21 @@ test('the report file: pass rate and interval, flipped cases, errors, no unrecor
 
   // no answers where none were recorded; the recorded ones where they were
   expect(await triage.locator('.note').first().textContent()).toContain('did not record answers')
-  expect(await triage.locator('details').count()).toBe(0)
+  // the reason the terminal printed (unquoted) and each scorer's own score per sample, recorded or not
+  const c010 = (doc.results as { case_id: string; reason: string; samples: { scorers: { name: string; score: number; pass: boolean }[] }[] }[]).find((r) => r.case_id === 'c010')!
+  expect(c010.reason).toMatch(/^2\/3 samples passed; sample 1, exact: /)
+  await triage.locator('select[name="verdict"]').selectOption('all')
+  await triage.locator('input[type="search"]').fill('c010')
+  await expect.poll(() => rows.count()).toBe(1)
+  const details = triage.locator('tr[data-case="c010"] details')
+  expect(await details.locator('summary').textContent()).toBe('reason and scores')
+  expect(await details.locator('.reason').textContent()).toBe(`reason ${c010.reason}`)
+  const scorerCells = await details.locator('.scorer').allTextContents()
+  expect(scorerCells).toHaveLength(3)
+  expect(scorerCells[0]).toBe('exact 1.00 pass')
+  expect(scorerCells[1]).toMatch(/^exact 0\.00 fail: /)
+  expect(scorerCells[2]).toBe('exact 1.00 pass')
+  expect(await triage.locator('tr[data-case="c010"] .answer').count()).toBe(0)
   const answers = page.locator('[data-suite="answers"]')
   expect(await answers.locator('.answer').allTextContents()).toEqual(['answer 0 yes-0', 'answer 0 yes-1', 'answer 0 RECORDED-ANSWER-2'])
   expect(await page.content()).not.toContain('WRONG-ANSWER')

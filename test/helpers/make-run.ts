@@ -1,7 +1,9 @@
 // Schema-valid run documents for store tests, built by hand so the store is tested apart from the
-// driver. Every result passes its one exact scorer unless its index says otherwise.
+// driver. Every result passes its one exact scorer unless its index says otherwise; without filler
+// reasons a document is one the driver could have written (import checks that, ADR 0163).
 import { runDocumentSchema, SCHEMA_VERSION, type CaseResult, type RunDocument } from '../../src/document/schema.js'
 import { keyFor } from '../../src/suite/keys.js'
+import { wilson } from '../../src/stats/wilson.js'
 
 export interface MakeRunOptions {
   tenant?: string
@@ -26,7 +28,7 @@ function caseResult(index: number, reasonLength: number): CaseResult {
     verdict,
     score: pass ? 1 : 0,
     passed_samples: pass ? 1 : 0,
-    reason: reasonLength > 0 ? 'r'.repeat(reasonLength) : null,
+    reason: reasonLength > 0 ? 'r'.repeat(reasonLength) : pass ? null : '0/1 samples passed; sample 0, exact: did not pass',
     error: null,
     samples: [{ pass, score: pass ? 1 : 0, scorers: [{ name: 'exact', pass, score: pass ? 1 : 0, reason: null }] }],
   }
@@ -57,7 +59,7 @@ export function makeRun(options: MakeRunOptions = {}): RunDocument {
       failed: count - passed,
       errored: 0,
       pass_rate: count === 0 ? null : passed / count,
-      pass_rate_ci95: count === 0 ? null : { low: 0, high: 1 },
+      pass_rate_ci95: wilson(passed, count) ?? null,
       mean_score: count === 0 ? null : passed / count,
       samples_per_case: 1,
     },

@@ -7,6 +7,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, expect, test } from 'vitest'
+import { openProjectSession } from '../../src/host/index.js'
 import { createDiglineServer } from '../../src/mcp/server.js'
 import { openStore } from '../../src/store/open-store.js'
 import { keyOf, makeRun } from '../helpers/make-run.js'
@@ -20,7 +21,15 @@ async function connected(flags: { tenant?: string; store?: string }) {
   const cwd = mkdtempSync(join(tmpdir(), 'digline-mcp-unit-'))
   dirs.push(cwd)
   const logged: string[] = []
-  const server = createDiglineServer({ cwd, env: {}, flags, log: (t) => logged.push(t), stopping: new AbortController().signal, track: () => undefined })
+  const server = createDiglineServer({
+    cwd,
+    env: {},
+    flags,
+    session: openProjectSession(cwd, flags, {}),
+    log: (t) => logged.push(t),
+    stopping: new AbortController().signal,
+    track: () => undefined,
+  })
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
   await server.connect(serverSide)
   const client = new Client({ name: 'unit', version: '0.0.0' })
@@ -85,9 +94,13 @@ test('malformed arguments, unsafe names and refusals are tool errors, named as t
     expect(text(result)).toMatch(/validation|invalid/i)
   }
 
+  // as every agent does: list the tools first, so the client checks structured content against each output schema
+  await client.listTools()
   const unsafe = await call('show_run', { suite: 'triage', run: '../../etc/passwd' })
   expect(unsafe.isError).toBe(true)
-  expect(unsafe.structuredContent).toMatchObject({ error: 'PathRefusedError', kind: 'refusal' })
+  expect(unsafe.structuredContent).toBeUndefined()
+  expect(unsafe._meta?.['digline/error']).toMatchObject({ error: 'PathRefusedError', kind: 'refusal' })
+  expect(text(unsafe)).toMatch(/^refused PathRefusedError: /)
 
   const missing = await call('show_run', { suite: 'triage', run: 'latest' })
   expect(text(missing)).toMatch(/^refused RunNotFoundError: suite triage of tenant acme has no run, so --run latest names nothing\n {2}next: /)

@@ -1,5 +1,5 @@
 import { UsageError } from '../../host/index.js'
-import { describeRemoval } from '../../host/index.js'
+import { describeRemoval, removalRecordsWhere } from '../../host/index.js'
 import { deleteRun, localCacheBeside } from '../../host/index.js'
 import { PROJECT_HELP, type Command } from '../command.js'
 import { parseCommand, requireFlag, PROJECT_OPTIONS } from '../parse.js'
@@ -41,7 +41,7 @@ ${PROJECT_HELP}`,
     const { settings, store } = await openProject(io.cwd, values, io.env)
     const asked = { tenant: settings.tenant, suite, key }
     const { removal, stillFiled } = await deleteRun(store, settings.tenant, suite, key, localCacheBeside(settings.storeRoot, settings.root))
-    io.stdout(describeRemoval(removal, asked, stillFiled).join('\n'))
+    io.stdout(describeRemoval(removal, asked, stillFiled, removalRecordsWhere(settings.storeRoot, settings.tenant)).join('\n'))
     return 0
   },
 }

@@ -61,6 +61,8 @@ ${PROJECT_HELP}`,
       process.on('SIGTERM', stop)
     })
     await server.close()
+    // The one store the viewer read for its whole life (with the team store, its connection pool).
+    await store.close()
     io.stdout('digline view: stopped')
     return 0
   },

@@ -27,6 +27,9 @@ export class SuiteRetiredError extends DiglineRefusal {
 export class ImportConflictError extends DiglineRefusal {
   readonly name = 'ImportConflictError'
 }
+export class InconsistentRunError extends DiglineRefusal {
+  readonly name = 'InconsistentRunError'
+}
 export class ExportFileOccupiedError extends DiglineRefusal {
   readonly name = 'ExportFileOccupiedError'
 }
@@ -86,6 +89,11 @@ export const LIFECYCLE_REFUSALS = {
     error: ImportConflictError,
     when: 'An imported run document has the key of a run already filed in the store (or of another file of the same import) with other content; nothing was imported.',
     next: 'Compare the two (`digline show --suite S --run KEY --json` and the file); leave the one you do not want out of the import.',
+  },
+  InconsistentRunError: {
+    error: InconsistentRunError,
+    when: '`digline import` was given a run document that contradicts itself, one digline could not have written: aggregates, verdicts, passed samples or scores its own results do not give, a case twice, a sample count other than the rules say. Nothing was imported.',
+    next: 'Import the file `digline export` wrote for the run, unedited; the message names the first field that disagrees.',
   },
   ExportFileOccupiedError: {
     error: ExportFileOccupiedError,

@@ -1,6 +1,14 @@
 // A delete in words. Each line says removed only of what was removed, and a key a reader still
 // answers to (another document filed under it) is never reported as gone.
+import { join } from 'node:path'
+import { describeStore, storeTarget } from '../../store/open-store.js'
 import type { Removal, RemovedRun, RunRef } from '../../store/removal.js'
+
+/** Where a store keeps the removal records of a tenant: a directory of the file store, a table of the team store. */
+export function removalRecordsWhere(locator: string, tenant: string): string {
+  const target = storeTarget(locator)
+  return target.kind === 'file' ? `under ${join(target.root, tenant, 'removed')}/` : `in the digline_removals table of ${describeStore(locator)} (tenant ${tenant})`
+}
 
 function what(run: RemovedRun): string {
   const legs = `${run.legs} journal leg${run.legs === 1 ? '' : 's'}`
@@ -10,8 +18,8 @@ function what(run: RemovedRun): string {
   return 'nothing of it was left to remove'
 }
 
-/** `stillFiled`: `<suite>/<key>` of removed replays whose key a reader still answers to. */
-export function describeRemoval(removal: Removal, asked: RunRef, stillFiled: ReadonlySet<string> = new Set()): string[] {
+/** `stillFiled`: `<suite>/<key>` of removed replays whose key a reader still answers to; `recordsWhere`: removalRecordsWhere's words. */
+export function describeRemoval(removal: Removal, asked: RunRef, stillFiled: ReadonlySet<string> = new Set(), recordsWhere = `under .digline/${asked.tenant}/removed/`): string[] {
   const { tenant, suite, key } = asked
   const lines: string[] = []
   if (removal.nothing) {
@@ -33,7 +41,7 @@ export function describeRemoval(removal: Removal, asked: RunRef, stillFiled: Rea
       }
     }
     lines.push(`  run ${key} of suite ${suite}: ${what(removal.run)}`)
-    lines.push(`A removal record for each run is kept under .digline/${tenant}/removed/: no writer files these keys again.`)
+    lines.push(`A removal record for each run is kept ${recordsWhere}: no writer files these keys again.`)
   }
   if (removal.unread === 1) {
     lines.push(`1 document in tenant ${tenant} could not be read. Whether it was a replay of ${key} is not known, and it was not removed.`)

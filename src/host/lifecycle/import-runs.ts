@@ -15,6 +15,7 @@ import { assertSafeSegment } from '../../suite/assert-safe-segment.js'
 import { isSafeSegment } from '../../suite/safe-segment.js'
 import { keyFor } from '../../suite/keys.js'
 import { assertNotRemoved } from './removed-runs.js'
+import { assertConsistentRun } from './run-consistency.js'
 import { assertNotRetired } from './retired-suites.js'
 import { assertNoLiveWriter } from '../project/pending-journals.js'
 
@@ -45,6 +46,8 @@ async function readDocument(file: string): Promise<{ doc: RunDocument; text: str
   const doc = validateDocument(parseJsonText(text, file), file)
   // Filed as given, so it must be the bytes digline writes: an edited or re-indented file would come back other than it went in.
   if (serializeRun(doc) !== text) throw unreadableRun(file, 'it is not byte for byte a run document as digline writes it (was it edited or re-formatted?); nothing was imported')
+  // The bytes are digline's; so must the content be: nothing filed contradicts itself (promote would build on it).
+  assertConsistentRun(doc, file)
   return { doc, text }
 }
 

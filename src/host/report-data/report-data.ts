@@ -36,11 +36,19 @@ export interface CaseRow {
   error: { cause: string; message: string } | null
   usage: TokenCount | null
   judge_usage: TokenCount | null
+  /** The case's reason, as the document keeps it and the terminal printed it (recorded or not). */
+  reason: string | null
+  /** Each sample's scorers, with their own score, pass and reason. */
+  scores: SampleScores[]
   /** Only when the run recorded responses. */
-  reason?: string | null
   input?: unknown
   expected?: unknown
   answers?: unknown[]
+}
+
+export interface SampleScores {
+  sample: number
+  scorers: { name: string; pass: boolean; score: number; reason: string | null }[]
 }
 
 export interface RunIdentity {
@@ -123,7 +131,7 @@ function sumUsage(items: readonly (TokenCount | undefined)[]): TokenCount | null
   return { input_tokens: present.reduce((n, u) => n + u.input_tokens, 0), output_tokens: present.reduce((n, u) => n + u.output_tokens, 0) }
 }
 
-/** One case as the page shows it; the answers, input, expected value and reason only when recorded. */
+/** One case as the page shows it: its reason and scores always, the answers, input and expected value only when recorded. */
 export function caseRow(result: CaseResult, recorded: boolean, baseline: Verdict | null): CaseRow {
   const flip = baseline === 'pass' && result.verdict === 'fail' ? 'pass_to_fail' : baseline === 'fail' && result.verdict === 'pass' ? 'fail_to_pass' : null
   const row: CaseRow = {
@@ -136,9 +144,10 @@ export function caseRow(result: CaseResult, recorded: boolean, baseline: Verdict
     error: result.error,
     usage: sumUsage(result.samples.map((s) => s.usage)),
     judge_usage: sumUsage(result.samples.flatMap((s) => s.scorers.map((sc) => sc.usage))),
+    reason: result.reason,
+    scores: result.samples.map((s, sample) => ({ sample, scorers: s.scorers.map(({ name, pass, score, reason }) => ({ name, pass, score, reason })) })),
   }
   if (recorded) {
-    row.reason = result.reason
     row.input = result.input
     row.expected = result.expected
     row.answers = result.samples.map((s) => s.output)

@@ -3,11 +3,13 @@ import { aggregatesSchema, HEADER_KEYS, type Aggregates, type RunHeader } from '
 import { AGGREGATES_MARKER, parseHeaderPrefix } from '../../document/serialize.js'
 import type { FsLayer } from './fs-layer.js'
 import { parseJsonText, unreadableRun, validateHeader } from '../run-checks.js'
+import { HEADER_PREFIX_LIMIT_BYTES } from '../header-bounds.js'
+
+/** The contract's bound, which this reader's last read takes (re-exported for its tests). */
+export { HEADER_PREFIX_LIMIT_BYTES }
 
 /** The first read of a header: a header and its aggregates take 1–2 KB, so this one read almost always holds both. */
 export const HEADER_PREFIX_BYTES = 8 * 1024
-/** The most a header read takes; the writers refuse a header that would not fit (header-bounds.ts). */
-export const HEADER_PREFIX_LIMIT_BYTES = 1024 * 1024
 /** The aggregates that follow a header are looked for within this many bytes and no further. */
 const AGGREGATES_WITHIN_BYTES = 64 * 1024
 /** Each read when the one before was too short for the header: eight times longer, up to the limit. */

@@ -38,6 +38,8 @@ export class FileJournal implements SupportsJournal {
   private readonly fs: FsLayer
   private readonly records: FileRemovalRecords
   private readonly onSwept: (line: string) => void
+  /** The legs this store has open (each holds a file handle), so closing the store closes them. */
+  readonly open = new Set<{ close(): Promise<void> }>()
 
   constructor(options: FileJournalOptions) {
     this.onSwept = options.onSwept ?? ((line) => process.stderr.write(`${line}\n`))
@@ -72,6 +74,7 @@ export class FileJournal implements SupportsJournal {
       await this.records.assertNotRemoved(place, 'open a journal leg of')
       // Header and declared cases in one write: a leg never holds a case record without both.
       await journal.writeHeader(Buffer.concat([headerLine, declaredLine]))
+      this.open.add(journal)
       return journal
     } catch (error) {
       // Nothing of this leg is worth keeping yet (not even its header): leave the store as it was.
@@ -365,6 +368,7 @@ class FileJournalLeg implements Journal {
     const handle = this.handle
     if (handle === undefined) return
     this.handle = undefined
+    this.owner.open.delete(this)
     try {
       await this.fs.close(handle)
     } catch {

@@ -3,6 +3,7 @@
 import type { FsLayer } from './fs-layer.js'
 import { decodeLine, type RunBinding } from '../journal-format.js'
 import type { Lease } from '../journal.js'
+import { JOURNAL_HEADER_LIMIT_BYTES } from '../header-bounds.js'
 
 export interface LegPeek {
   lease: Lease
@@ -10,8 +11,8 @@ export interface LegPeek {
   created_at: string
 }
 
-/** The bytes of a leg read for its header: the writer refuses a header line (newline included) longer than this. */
-export const JOURNAL_HEADER_LIMIT_BYTES = 64 * 1024
+/** The bytes of a leg read for its header: the contract's bound, which every writer keeps to. */
+export { JOURNAL_HEADER_LIMIT_BYTES }
 
 export async function peekLegHeader(fs: FsLayer, file: string, binding: RunBinding): Promise<LegPeek | undefined> {
   try {

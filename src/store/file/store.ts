@@ -30,6 +30,7 @@ import type { Removal, RemovalNotice, RunRef } from '../removal.js'
 import { FileRemovalRecords, runRemovedError } from './removal-records.js'
 import { FileCache } from './cache.js'
 import { checkRunToWrite } from '../run-to-write.js'
+import { closable } from '../closable.js'
 import type { CacheEntry } from '../../suite/cache-key.js'
 
 /** Headers read at once while listing: enough to hide latency, few enough to stay under fd limits. */
@@ -68,6 +69,12 @@ export class FileResultStore implements Store {
     this.suites = new FileSuites(this.paths, this.fs)
     this.cache = new FileCache(this.paths, this.fs)
     this.deletes = new FileDelete(this.paths, this.fs, this.baselines, this.records)
+    return closable(this, () => `the file store ${this.paths.root}`)
+  }
+
+  /** Closes the journal legs still open (their file handles); nothing else is held between operations. */
+  async close(): Promise<void> {
+    await Promise.all([...this.journal.open].map((leg) => leg.close()))
   }
 
   async deleteRun(tenant: string, suite: string, key: string): Promise<Removal> {

@@ -5,6 +5,7 @@ import type { BaselineDocument, RegisterEntry } from '../../document/baseline.js
 import { HEADER_KEYS, type RunDocument } from '../../document/schema.js'
 import { serializeRun } from '../../document/serialize.js'
 import { checkRunToWrite } from '../run-to-write.js'
+import { closable } from '../closable.js'
 import { isDiglineError, type DiglineErrorData } from '../../errors/base.js'
 import { RunNotFoundError } from '../errors.js'
 import { assertSafeSegment } from '../../suite/assert-safe-segment.js'
@@ -54,6 +55,7 @@ export class PostgresStore implements Store {
     })
     this.cache = new PgCache(this.db)
     this.deletes = new PgDelete(this.db, (tenant, suite) => this.baselines.baselineLocation(tenant, suite))
+    return closable(this, () => `the team store ${this.db.where}`)
   }
 
   /** For messages: the server, with no credentials. */
@@ -66,10 +68,15 @@ export class PostgresStore implements Store {
     await this.db.ready()
   }
 
-  /** Closes the store's connections (tests, benchmarks; a process may also just exit). */
-  end(): Promise<void> {
+  /** Stops the heartbeats of the legs still open and ends the connection pool (idempotent, ADR 0160). */
+  close(): Promise<void> {
     for (const leg of [...this.journal.open]) leg.stopHeartbeat()
     return this.db.end()
+  }
+
+  /** close(), by its older name (tests and benchmarks); closable() hands out the same idempotent close for both. */
+  end(): Promise<void> {
+    return this.close()
   }
 
   private locationOf(ref: RunRef): string {

@@ -5,6 +5,7 @@ import { baselinesPart } from './baselines.js'
 import { cachePart } from './cache.js'
 import type { ContractFactory, ContractSubject } from './harness.js'
 import { leasesPart } from './leases.js'
+import { lifecyclePart } from './lifecycle.js'
 import { removalsPart } from './removals.js'
 import { runsPart } from './runs.js'
 import { suitesPart } from './suites.js'
@@ -31,5 +32,6 @@ export function runStoreContract(label: string, makeSubject: ContractFactory): v
     leasesPart(current)
     suitesPart(current)
     cachePart(current)
+    lifecyclePart(current)
   })
 }
