@@ -101,9 +101,9 @@ describe('judgeRun', () => {
     expect(outcome.comparison).toMatchObject({ status: 'compared', regressed: false, reasons: [], shared: 20 })
   })
 
-  test('6 of 20 cases flipped to fail against the baseline: regressed (exit 1), with the flipped ids, though the threshold is missed too', async () => {
+  test('10 of 20 cases flipped to fail against the baseline: regressed (exit 1), with the flipped ids, though the threshold is missed too', async () => {
     await withBaseline()
-    const run = runOf('pfpfpfpfpfpf' + 'p'.repeat(8))
+    const run = runOf('pf'.repeat(10))
     const outcome = await judgeRun(store, run, await file(run))
     expect(outcome.status).toBe('regressed')
     expect(exitCodeForStatus(outcome.status)).toBe(1)
@@ -112,14 +112,14 @@ describe('judgeRun', () => {
     expect(comparison.status).toBe('compared')
     if (comparison.status !== 'compared') return
     expect(comparison.regressed).toBe(true)
-    expect(comparison.reasons[0]).toContain('pass rate −30.0 points over 20 shared cases')
-    expect(comparison.flipped.pass_to_fail).toEqual(['c001', 'c003', 'c005', 'c007', 'c009', 'c011'])
+    expect(comparison.reasons[0]).toContain('pass rate −50.0 points over 20 shared cases')
+    expect(comparison.flipped.pass_to_fail).toEqual(['c001', 'c003', 'c005', 'c007', 'c009', 'c011', 'c013', 'c015', 'c017', 'c019'])
     expect(comparison.flaky.cases).toEqual([])
   })
 
   test('an errored case: not judged (exit 2), before the regression and the threshold it also shows', async () => {
     await withBaseline()
-    const run = runOf('pepfpfpfpfpf' + 'p'.repeat(8))
+    const run = runOf('pe' + 'pf'.repeat(9))
     const outcome = await judgeRun(store, run, await file(run))
     expect(outcome.status).toBe('errored')
     expect(exitCodeForStatus(outcome.status)).toBe(2)

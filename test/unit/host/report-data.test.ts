@@ -37,7 +37,7 @@ async function promote(store: ReturnType<typeof openStore>, doc: RunDocument) {
 }
 
 describe('reportData', () => {
-  test('rows carry verdicts, flips and samples; reasons and answers only when the run recorded them', async () => {
+  test('rows carry verdicts, flips, samples and reasons; answers only when the run recorded them', async () => {
     const base = makeRun({ results: 8, createdAt: '2026-11-29T10:00:00.000001Z' })
     const worse = makeRun({ results: 8, createdAt: '2026-11-30T10:00:00.000001Z', reasonLength: 12 })
     // case 0 now fails; case 3 (failing in both) now passes
@@ -59,10 +59,11 @@ describe('reportData', () => {
     expect(suite.cases[0]).toMatchObject({ id: 'case-00000', verdict: 'fail', baseline: 'pass', flip: 'pass_to_fail', samples: [false] })
     expect(suite.cases[3]).toMatchObject({ verdict: 'pass', baseline: 'fail', flip: 'fail_to_pass' })
     expect(suite.cases[1]!.flip).toBeNull()
-    // record_responses false: the reasons the results carry and the answer stay out
-    for (const row of suite.cases) expect(Object.keys(row)).not.toEqual(expect.arrayContaining(['reason']))
+    // record_responses false: the answer stays out; the reason is shown as the terminal printed it
+    // (a reason never quotes an unrecorded answer, SPEC §7; ADR 0164, issue 23 item 19)
+    for (const row of suite.cases) expect(Object.keys(row)).not.toEqual(expect.arrayContaining(['answers']))
     expect(JSON.stringify(data)).not.toContain('SECRET-ANSWER')
-    expect(JSON.stringify(data)).not.toContain('rrrrrrrrrrrr')
+    expect(suite.cases[1]).toMatchObject({ reason: 'rrrrrrrrrrrr' })
 
     worse.record_responses = true
     const recorded = storeWith([{ ...worse, suite: 'recorded' }])
