@@ -46,7 +46,7 @@ test('run → promote → regression (exit 1) → compare (exit 1) → promote w
   expect(worse.stdout).toContain('digline triage regressed')
   expect(worse.stdout).toContain(`against baseline ${firstKey}`)
   expect(worse.stdout).toContain(`pass → fail (6): ${FLIPPED.join(', ')}`)
-  expect(worse.stdout).toMatch(/difference +−30\.0 points, 95% interval \[−50\.6, −9\.4\] over 20 shared cases/)
+  expect(worse.stdout).toMatch(/difference +−30\.0 points, 95% interval \[−52\.0, −2\.4\] over 20 shared cases/)
   expect(worse.stdout).toContain('digline exit 1: a suite regressed')
   expect(existsSync(join(project.dir, 'junit.xml'))).toBe(true)
   expect(readFileSync(join(project.dir, 'junit.xml'), 'utf8')).toContain('c001')
