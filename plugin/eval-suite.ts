@@ -6,10 +6,10 @@ import { BudgetReachedError } from '../src/host/index.js'
 import { InvalidOptionsError } from '../src/suite/errors.js'
 import { reviveError } from '../src/errors/recognise.js'
 import { resolveSuite } from '../src/suite/resolve-suite.js'
-import type { SuiteDefinition } from '../src/suite/types.js'
+import type { ResolvedSuite, SuiteDefinition } from '../src/suite/types.js'
 import { PLANNED_NOTE, suiteLaunchFor, type RunContext, type SuiteOutcome } from '../src/host/index.js'
 import { SuiteRun } from './suite-run.js'
-import { recordInManifest } from './suite-manifest.js'
+import { recordInManifest, recordRefusalInManifest } from './suite-manifest.js'
 import { registeredCaseHooks } from './case-hooks.js'
 import { CaseErroredError, SuiteNotHeldError, describeMisses } from './test-errors.js'
 import type { ProvidedDigline } from './provided.js'
@@ -53,9 +53,15 @@ function selectedCases(task: Readonly<RunnerTestSuite>, caseIds: readonly string
 
 export function evalSuite<I, O, E>(definition: SuiteDefinition<I, O, E>): void {
   const { claims, ...ctx } = runContext()
-  const suite = resolveSuite(definition)
-  // Refused at collection, before any call, when another file of this launch declares the same suite.
   const file = getCurrentSuite()?.file?.filepath
+  let suite: ResolvedSuite
+  try {
+    suite = resolveSuite(definition)
+  } catch (error) {
+    recordRefusalInManifest(file)
+    throw error
+  }
+  // Refused at collection, before any call, when another file of this launch declares the same suite.
   const claim: SuiteClaim | undefined = claims === undefined || file === undefined ? undefined : claimSuiteName(claims, ctx.tenant, suite.name, file, ctx.projectRoot)
   recordInManifest(suite, ctx, file)
   // The code the target runs starts at this file (the cache key covers it, ADR 0150).

@@ -4,7 +4,7 @@ import { appendFileSync } from 'node:fs'
 import type { RunContext } from '../src/host/index.js'
 import { suiteIdentity } from '../src/suite/resolve-suite.js'
 import type { ResolvedSuite } from '../src/suite/types.js'
-import type { SuiteManifestEntry } from '../src/host/index.js'
+import type { RefusedSuiteFile, SuiteManifestEntry } from '../src/host/index.js'
 import { inputDigest, targetDigest } from '../src/suite/cache-key.js'
 
 export function recordInManifest(suite: ResolvedSuite, ctx: RunContext, file: string | undefined, env: NodeJS.ProcessEnv = process.env): void {
@@ -26,4 +26,12 @@ export function recordInManifest(suite: ResolvedSuite, ctx: RunContext, file: st
     },
   }
   appendFileSync(path, `${JSON.stringify(entry)}\n`)
+}
+
+/** A file whose evalSuite() is refused still declares a suite: a launch narrowed to suite files must run it, so the refusal is seen. */
+export function recordRefusalInManifest(file: string | undefined, env: NodeJS.ProcessEnv = process.env): void {
+  const path = env.DIGLINE_MANIFEST
+  if (path === undefined || path === '' || file === undefined) return
+  const line: RefusedSuiteFile = { refused_file: file }
+  appendFileSync(path, `${JSON.stringify(line)}\n`)
 }

@@ -76,10 +76,13 @@ export async function planLaunch(project: LaunchProject, request: LaunchRequest)
   const plain = { resumed: {}, passedOver: [], notes: [] }
   if (request.suite === undefined && request.suitesOnly !== true) return { ...plain, vitestArgs: given, env: encodeDirective(env, { kind: 'fresh' }) }
   const { tenant } = await project.open()
-  const declared = (await manifestOf(project, encodeDirective(env, { kind: 'fresh' }), given)).filter(
+  const refused: string[] = []
+  const declared = (await manifestOf(project, encodeDirective(env, { kind: 'fresh' }), given, refused)).filter(
     (e) => e.tenant === tenant && (request.suite === undefined || e.suite === request.suite),
   )
-  if (declared.length === 0) {
+  // Every suite file, also one whose suite is refused at collection: the launch shows that refusal.
+  const suiteFiles = request.suite === undefined ? [...filesOf(project, declared), ...refused.map((f) => relative(project.cwd, f) || f)] : filesOf(project, declared)
+  if (suiteFiles.length === 0) {
     throw new SuiteNotDeclaredError(
       request.suite === undefined
         ? `no suite file this launch runs declares a digline suite (tenant ${tenant}), so there is nothing to run; nothing was called`
@@ -89,7 +92,7 @@ export async function planLaunch(project: LaunchProject, request: LaunchRequest)
     )
   }
   const directive: LaunchDirective = request.suite === undefined ? { kind: 'fresh' } : { kind: 'fresh', suites: [request.suite] }
-  return { ...plain, vitestArgs: [...given, ...filesOf(project, declared)], env: encodeDirective(env, directive) }
+  return { ...plain, vitestArgs: [...given, ...new Set(suiteFiles)], env: encodeDirective(env, directive) }
 }
 
 async function planResume(project: LaunchProject, request: Extract<LaunchRequest, { kind: 'resume' }>, given: string[]): Promise<PlannedLaunch> {
@@ -209,8 +212,8 @@ async function planMergeLaunch(project: LaunchProject, request: Extract<LaunchRe
   }
 }
 
-function manifestOf(project: LaunchProject, env: NodeJS.ProcessEnv, vitestArgs: readonly string[]): Promise<SuiteManifestEntry[]> {
-  return collectSuiteManifest(vitestBin(project.cwd), project.cwd, env, undefined, vitestArgs)
+function manifestOf(project: LaunchProject, env: NodeJS.ProcessEnv, vitestArgs: readonly string[], refusedFiles?: string[]): Promise<SuiteManifestEntry[]> {
+  return collectSuiteManifest(vitestBin(project.cwd), project.cwd, env, undefined, vitestArgs, refusedFiles)
 }
 
 /** The suite files of these entries, as vitest file filters relative to the project. */

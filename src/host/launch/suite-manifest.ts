@@ -17,6 +17,11 @@ export interface SuiteManifestEntry {
   cache?: ManifestCacheParts
 }
 
+/** A manifest line for a file whose evalSuite() was refused at collection: it declares a suite, which cannot start. */
+export interface RefusedSuiteFile {
+  refused_file: string
+}
+
 export interface ManifestCacheParts {
   /** sha256 of the declared target config. */
   target: string
@@ -37,6 +42,8 @@ export async function collectSuiteManifest(
   env: NodeJS.ProcessEnv,
   configFile?: string,
   vitestArgs: readonly string[] = [],
+  /** Filled with the files whose evalSuite() was refused at collection (they declare a suite that cannot start). */
+  refusedFiles?: string[],
 ): Promise<SuiteManifestEntry[]> {
   const dir = mkdtempSync(join(tmpdir(), 'digline-manifest-'))
   const path = join(dir, 'manifest.jsonl')
@@ -55,10 +62,12 @@ export async function collectSuiteManifest(
     } catch {
       if (stderr.trim() !== '') process.stderr.write(stderr)
     }
-    return text
+    const lines = text
       .split('\n')
       .filter((l) => l !== '')
-      .map((l) => JSON.parse(l) as SuiteManifestEntry)
+      .map((l) => JSON.parse(l) as SuiteManifestEntry | RefusedSuiteFile)
+    for (const line of lines) if ('refused_file' in line) refusedFiles?.push(line.refused_file)
+    return lines.filter((line): line is SuiteManifestEntry => !('refused_file' in line))
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
