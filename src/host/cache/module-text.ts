@@ -94,7 +94,7 @@ function tokenize(text: string): Token[] {
   return tokens
 }
 
-/** The string specifiers of `import … from`, `export … from`, `import '…'`, `import('…')` and `require('…')`. */
+/** The string specifiers of static imports and re-exports, bare side-effect imports, dynamic imports and require calls (literal strings only). */
 export function importSpecifiers(text: string): string[] {
   const tokens = tokenize(text)
   const out: string[] = []
