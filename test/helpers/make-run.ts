@@ -2,6 +2,8 @@
 // driver. Every result passes its one exact scorer unless its index says otherwise; without filler
 // reasons a document is one the driver could have written (import checks that, ADR 0163).
 import { runDocumentSchema, SCHEMA_VERSION, type CaseResult, type RunDocument } from '../../src/document/schema.js'
+import { baselineOf } from '../../src/document/baseline.js'
+import type { Store } from '../../src/store/contract.js'
 import { keyFor } from '../../src/suite/keys.js'
 import { wilson } from '../../src/stats/wilson.js'
 
@@ -75,4 +77,27 @@ export function keyOf(doc: RunDocument): string {
 /** created_at values one second apart, in order, for listing tests. */
 export function createdAtSeconds(count: number, base = '2026-11-29T22:39'): string[] {
   return Array.from({ length: count }, (_, i) => `${base}:${String(10 + i).padStart(2, '0')}.000001Z`)
+}
+
+/** Makes `doc` its suite's first baseline straight through the store (no promotion checks): the request every promote builds. */
+export async function promoteFirst(store: Pick<Store, 'promote'>, doc: RunDocument, promotedAt: string): Promise<void> {
+  const key = keyOf(doc)
+  const a = doc.aggregates
+  await store.promote({
+    tenant: doc.tenant,
+    suite: doc.suite,
+    expected: null,
+    baseline: baselineOf(doc, key, promotedAt),
+    entry: {
+      promoted_at: promotedAt,
+      suite: doc.suite,
+      key,
+      replaced: null,
+      config_hash: doc.config_hash,
+      cases: a.cases,
+      passed: a.passed,
+      failed: a.failed,
+      pass_rate: a.pass_rate,
+    },
+  })
 }

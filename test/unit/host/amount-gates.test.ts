@@ -14,7 +14,7 @@ import { outcomeOf } from '../../../src/host/judge/suite-outcome.js'
 import { judgeThresholds } from '../../../src/driver/thresholds.js'
 import { withTargetCosts } from '../../../src/driver/cost.js'
 import type { RuleTolerances } from '../../../src/suite/types.js'
-import { keyOf, makeRun } from '../../helpers/make-run.js'
+import { keyOf, makeRun, promoteFirst } from '../../helpers/make-run.js'
 
 interface CaseSpec {
   /** Passed samples out of `samples`. */
@@ -195,24 +195,7 @@ describe('flaky cases', () => {
     const base = run([{ passed: 1 }, { passed: 1 }], { createdAt: at(1) })
     await store.writeRun(base)
     const key = keyOf(base)
-    const a = base.aggregates
-    await store.promote({
-      tenant: base.tenant,
-      suite: base.suite,
-      expected: null,
-      baseline: baselineOf(base, key, at(1)),
-      entry: {
-        promoted_at: at(1),
-        suite: base.suite,
-        key,
-        replaced: null,
-        config_hash: base.config_hash,
-        cases: a.cases,
-        passed: a.passed,
-        failed: a.failed,
-        pass_rate: a.pass_rate,
-      },
-    })
+    await promoteFirst(store, base, at(1))
     // c000 failed in an earlier run of these rules: flaky. c001 failed only in a run of other rules, a replay and a later run.
     await store.writeRun(run([{ passed: 0 }, { passed: 1 }], { createdAt: at(2) }))
     await store.writeRun({ ...run([{ passed: 1 }, { passed: 0 }], { createdAt: at(3) }), config_hash: 'ffffffffffff' })

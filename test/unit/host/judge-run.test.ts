@@ -4,11 +4,10 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, test } from 'vitest'
-import { baselineOf } from '../../../src/document/baseline.js'
 import type { CaseResult, RunDocument } from '../../../src/document/schema.js'
 import { aggregate } from '../../../src/driver/aggregate.js'
 import { exitCodeForStatus, judgeRun, openStore, type Store } from '../../../src/host/index.js'
-import { keyOf, makeRun } from '../../helpers/make-run.js'
+import { keyOf, makeRun, promoteFirst } from '../../helpers/make-run.js'
 
 const BASELINE_AT = '2026-11-29T10:00:00.000001Z'
 const RUN_AT = '2026-11-30T10:00:00.000001Z'
@@ -46,25 +45,7 @@ async function file(doc: RunDocument) {
 }
 
 async function promote(doc: RunDocument): Promise<void> {
-  const key = keyOf(doc)
-  const a = doc.aggregates
-  await store.promote({
-    tenant: doc.tenant,
-    suite: doc.suite,
-    expected: null,
-    baseline: baselineOf(doc, key, '2026-11-29T12:00:00.000001Z'),
-    entry: {
-      promoted_at: '2026-11-29T12:00:00.000001Z',
-      suite: doc.suite,
-      key,
-      replaced: null,
-      config_hash: doc.config_hash,
-      cases: a.cases,
-      passed: a.passed,
-      failed: a.failed,
-      pass_rate: a.pass_rate,
-    },
-  })
+  await promoteFirst(store, doc, '2026-11-29T12:00:00.000001Z')
 }
 
 async function withBaseline(verdicts = 'p'.repeat(20)): Promise<RunDocument> {

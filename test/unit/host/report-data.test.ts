@@ -3,11 +3,10 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
-import { baselineOf } from '../../../src/document/baseline.js'
 import type { RunDocument } from '../../../src/document/schema.js'
 import { reportData } from '../../../src/host/report-data/report-data.js'
 import { openStore } from '../../../src/store/open-store.js'
-import { keyOf, makeRun } from '../../helpers/make-run.js'
+import { keyOf, makeRun, promoteFirst } from '../../helpers/make-run.js'
 
 function storeWith(docs: RunDocument[]) {
   const store = openStore({ store: join(mkdtempSync(join(tmpdir(), 'digline-report-data-')), '.digline') })
@@ -15,25 +14,7 @@ function storeWith(docs: RunDocument[]) {
 }
 
 async function promote(store: ReturnType<typeof openStore>, doc: RunDocument) {
-  const key = keyOf(doc)
-  const a = doc.aggregates
-  await store.promote({
-    tenant: doc.tenant,
-    suite: doc.suite,
-    expected: null,
-    baseline: baselineOf(doc, key, '2026-11-29T23:00:00.000001Z'),
-    entry: {
-      promoted_at: '2026-11-29T23:00:00.000001Z',
-      suite: doc.suite,
-      key,
-      replaced: null,
-      config_hash: doc.config_hash,
-      cases: a.cases,
-      passed: a.passed,
-      failed: a.failed,
-      pass_rate: a.pass_rate,
-    },
-  })
+  await promoteFirst(store, doc, '2026-11-29T23:00:00.000001Z')
 }
 
 describe('reportData', () => {

@@ -5,13 +5,12 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, test } from 'vitest'
-import { baselineOf } from '../../../src/document/baseline.js'
 import type { CaseResult, RunDocument } from '../../../src/document/schema.js'
 import { aggregate } from '../../../src/driver/aggregate.js'
 import { compareWithBaseline } from '../../../src/host/judge/compare.js'
 import { planSuite } from '../../../src/host/plan/plan.js'
 import { openStore } from '../../../src/store/open-store.js'
-import { keyOf, makeRun } from '../../helpers/make-run.js'
+import { makeRun, promoteFirst } from '../../helpers/make-run.js'
 
 const at = (day: number) => `2026-01-${String(day).padStart(2, '0')}T12:00:00.000001Z`
 
@@ -37,25 +36,7 @@ test('runs of another target config or another reported model are not the histor
   const store = openStore({ store: join(mkdtempSync(join(tmpdir(), 'digline-same-target-')), '.digline') })
   const base = run('pppp', 1)
   await store.writeRun(base)
-  const key = keyOf(base)
-  const a = base.aggregates
-  await store.promote({
-    tenant: base.tenant,
-    suite: base.suite,
-    expected: null,
-    baseline: baselineOf(base, key, at(1)),
-    entry: {
-      promoted_at: at(1),
-      suite: base.suite,
-      key,
-      replaced: null,
-      config_hash: base.config_hash,
-      cases: a.cases,
-      passed: a.passed,
-      failed: a.failed,
-      pass_rate: a.pass_rate,
-    },
-  })
+  await promoteFirst(store, base, at(1))
   // A deliberately worse target version (same rules, so the same config_hash): every case failed.
   await store.writeRun(run('ffff', 2, { config: { version: 2 } }))
   await store.writeRun(run('ffff', 3, { model: 'm-2' }))
@@ -75,25 +56,7 @@ test('plan --detect no larger than the tolerance is refused with the reason: suc
   const base = run('ppppfppppf', 1)
   base.rules = { ...base.rules, tolerances: { pass_rate: 0.05 } }
   await store.writeRun(base)
-  const key = keyOf(base)
-  const a = base.aggregates
-  await store.promote({
-    tenant: base.tenant,
-    suite: base.suite,
-    expected: null,
-    baseline: baselineOf(base, key, at(1)),
-    entry: {
-      promoted_at: at(1),
-      suite: base.suite,
-      key,
-      replaced: null,
-      config_hash: base.config_hash,
-      cases: a.cases,
-      passed: a.passed,
-      failed: a.failed,
-      pass_rate: a.pass_rate,
-    },
-  })
+  await promoteFirst(store, base, at(1))
   const refused = await planSuite(store, base.tenant, base.suite, { detect: 0.05, power: 0.8, seed: 1, repetitions: 50 }).catch((e: unknown) => e)
   expect(refused).toMatchObject({ name: 'UsageError' })
   expect(String((refused as Error).message)).toContain('a drop of 5.0 points is never a regression')
