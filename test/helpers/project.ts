@@ -2,9 +2,9 @@
 // files, and real `vitest run` / `digline` processes.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { dirname, join } from 'node:path'
-import { inject } from 'vitest'
+import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { basename, dirname, join, relative } from 'node:path'
+import { expect, inject } from 'vitest'
 import { installEnded } from './installed-package.js'
 
 export interface ProcessResult {
@@ -37,6 +37,14 @@ export function installRoot(): string {
   return inject('installRoot')
 }
 
+/** DIGLINE_TEST_SPAWN_LOG=FILE: one line per process a test file starts, to count them per file (ADR 0200). */
+function logSpawn(bin: string, args: readonly string[]): void {
+  const log = process.env.DIGLINE_TEST_SPAWN_LOG
+  if (!log) return
+  const file = relative(process.cwd(), expect.getState().testPath ?? '?')
+  appendFileSync(log, `${file}\t${basename(dirname(bin)) === 'vitest' ? 'vitest' : 'digline'}\t${args.join(' ')}\n`)
+}
+
 export function defaultConfig(tenant = 'acme', extra = ''): string {
   return `import { defineConfig } from 'vitest/config'
 import { digline } from 'digline/plugin'
@@ -64,6 +72,7 @@ export function makeProject(files: Record<string, string> = {}): Project {
     return { ...clean, NO_COLOR: '1', FORCE_COLOR: '0', CI: '1', ...env }
   }
   const start = (bin: string, args: string[], env?: NodeJS.ProcessEnv, detached = false) => {
+    logSpawn(bin, args)
     const child = spawn(process.execPath, [bin, ...args], { cwd: dir, env: baseEnv(env), stdio: ['ignore', 'pipe', 'pipe'], detached }) as ChildProcess & {
       done: Promise<ProcessResult>
     }
