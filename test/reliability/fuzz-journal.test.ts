@@ -2,7 +2,8 @@
 // DIGLINE_RELIABILITY_LONG=1) made by fast-check, mostly by mutating a valid leg, through pending()
 // and the strict read dropPending() makes before it removes anything. Each answers or refuses by
 // name, and the store is byte-identical afterwards. The exact torn-tail rule holds too: a cut anywhere
-// keeps every whole record before it, and a flipped bit anywhere but the last newline refuses.
+// keeps every whole record before it, and a flipped bit anywhere but the last newline refuses (every
+// byte is flipped: in CI one bit of each, bits 0, 3 and 6 in turn; all three of each in the long mode).
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
@@ -10,7 +11,7 @@ import { FileJournal } from '../../src/store/file/journal.js'
 import { FileResultStore } from '../../src/store/file/store.js'
 import { DECLARED, expectedDone, journalHeader, KEY, LEG_1, SUITE, TENANT } from '../store/journal-fixtures.js'
 import { mountTmpfs, type Tmpfs } from '../helpers/tmpfs.js'
-import { figure, FUZZ_RUNS } from './support/figures.js'
+import { figure, FUZZ_RUNS, LONG } from './support/figures.js'
 import { assertNamed, assertRefusalData, fuzzReader, plant } from './support/fuzz.js'
 import { dropWorld, makeWorld, type World } from './support/run-scenario.js'
 
@@ -84,7 +85,7 @@ describe('fuzzing the journal reader (pending, and the strict read before a drop
       inputs++
     }
     for (let at = 0; at < valid.length - 1; at++) {
-      for (const bit of [0, 3, 6]) {
+      for (const bit of LONG ? [0, 3, 6] : [[0, 3, 6][at % 3]!]) {
         const flipped = Buffer.from(valid)
         flipped[at] = flipped[at]! ^ (1 << bit)
         plant(leg, flipped)
@@ -94,6 +95,6 @@ describe('fuzzing the journal reader (pending, and the strict read before a drop
         inputs++
       }
     }
-    figure('inputs fuzzed', inputs, 'journal legs: every cut and three bit flips at every byte, held to the torn-tail rule')
+    figure('inputs fuzzed', inputs, `journal legs: every cut and ${LONG ? 'three bit flips' : 'a bit flip'} at every byte, held to the torn-tail rule`)
   })
 })
