@@ -147,17 +147,14 @@ describe('the response cache', () => {
       expect(r.code, r.stdout + r.stderr).toBe(0)
       return r.stdout
     }
-    expect(await why('--case', 'c0')).toContain('case c0 of suite cached, sample 0: cached')
+    expect(await why('--case', 'c0', '--sample', '1')).toContain('case c0 of suite cached, sample 1: cached')
 
     const edited = [...INPUTS]
     edited[2] = 'oslo, norway'
-    project.write('evals/cached.eval.ts', suite({ inputs: edited, cache: 'cache: true,' }))
-    expect(await why('--case', 'c2')).toMatch(/a cache miss\. Since the answer cached at .* \(sample 0\), the case input changed/)
-    expect(await why('--case', 'c1', '--sample', '3')).toMatch(/\(sample \d\), the sample index changed/)
-
+    // One miss through the suite file as Vitest collects it, naming the two parts it reads from there
+    // (the input, the target config); each part's own row is in test/unit/host/cache-why.test.ts.
     project.write('evals/cached.eval.ts', suite({ inputs: edited, model: 'up-v2', cache: 'cache: true,' }))
-    expect(await why('--case', 'c2')).toContain('the case input, the target config changed')
-    expect(await why('--case', 'c1')).toMatch(/\(sample 0\), the target config changed/)
+    expect(await why('--case', 'c2')).toMatch(/a cache miss\. Since the answer cached at .* \(sample 0\), the case input, the target config changed/)
 
     project.write('evals/cached.eval.ts', suite({ cache: 'cache: true,' }))
     const off = await project.digline(['run', '--no-cache'])

@@ -9,6 +9,12 @@ import { killAfterCalls } from '../helpers/kill.js'
 
 const TOOLS = ['compare_run', 'list_runs', 'list_suites', 'pending', 'plan_run', 'resume_run', 'run_suite', 'show_run']
 
+/** A plain Vitest test beside the suites, with a side effect: MCP's launches must never run it. */
+const PLAIN_TEST = `import { test } from 'vitest'
+import { appendFileSync } from 'node:fs'
+test('a test of the project with a side effect', () => appendFileSync('side.log', 'ran\\n'))
+`
+
 const open: Connected[] = []
 afterEach(async () => {
   for (const c of open.splice(0)) await c.client.close().catch(() => undefined)
@@ -49,8 +55,9 @@ test('--root serves a project from elsewhere; a root that is not a directory is 
   expect(refused.stderr).toContain('UsageError: digline mcp: --root "no-such-dir" was refused: it is not a directory')
 })
 
-test('plan_run announces the bill without a call; run_suite refuses another number and runs nothing, then makes exactly the calls acknowledged', async () => {
-  const project = makeProject({ 'evals/triage.eval.ts': countingSuite({ name: 'triage', cases: 5, samples: 3 }) })
+// issue 23 item 4 too: planning and running through MCP touch digline suites only (the plain test file beside the suite never runs).
+test('plan_run announces the bill without a call; run_suite refuses another number and runs nothing, then makes exactly the calls acknowledged; no other test of the project runs', async () => {
+  const project = makeProject({ 'evals/triage.eval.ts': countingSuite({ name: 'triage', cases: 5, samples: 3 }), 'evals/plain.eval.ts': PLAIN_TEST })
   const mcp = await serve(project)
 
   const plan = await mcp.call('plan_run', {})
@@ -58,6 +65,7 @@ test('plan_run announces the bill without a call; run_suite refuses another numb
   expect(plan.structuredContent).toMatchObject({ calls: 15, suites: [{ suite: 'triage', plan: { cases: 5, toCall: 5, samples: 3, calls: 15 } }] })
   expect((plan.structuredContent as { suites: { announcement: string }[] }).suites[0]!.announcement).toContain('5 of 5 cases × 3 samples = 15 calls to the target')
   expect(callsMade(project)).toBe(0)
+  expect(existsSync(join(project.dir, 'side.log'))).toBe(false)
 
   const wrong = await mcp.call('run_suite', { acknowledgedCalls: 14 })
   expect(wrong.isError).toBe(true)
@@ -74,6 +82,7 @@ test('plan_run announces the bill without a call; run_suite refuses another numb
   expect(progress.every((p) => p.total === 5)).toBe(true)
   expect(progress.map((p) => p.message).sort()).toEqual(['c000', 'c001', 'c002', 'c003', 'c004'].map((id) => `triage › ${id}: pass`))
   expect(project.runFiles('acme', 'triage')).toHaveLength(1)
+  expect(existsSync(join(project.dir, 'side.log'))).toBe(false)
 })
 
 test('compare_run explains a regression: the flipped cases with their reasons; a regressed run is not proposed, and the command to accept it on purpose is named', async () => {
@@ -236,25 +245,6 @@ test('resume_run finishes a killed run with exactly the calls plan_run announced
   // the cases judged in the killed leg are reported first, then the ones called now
   expect(progress).toEqual(Array.from({ length: 30 }, (_, i) => i + 1))
   expect(project.runFiles('acme', 'killed')).toEqual([`${row!.key}.json`])
-})
-
-// issue 23 item 4: planning and running through MCP touch digline suites only.
-test('plan_run and run_suite start vitest on the digline suite files only: no other test of the project runs', async () => {
-  const project = makeProject({
-    'evals/triage.eval.ts': countingSuite({ name: 'triage', cases: 2 }),
-    'evals/plain.eval.ts': `import { test } from 'vitest'
-import { appendFileSync } from 'node:fs'
-test('a test of the project with a side effect', () => appendFileSync('side.log', 'ran\\n'))
-`,
-  })
-  const mcp = await serve(project)
-  const plan = await mcp.call('plan_run', {})
-  expect(plan.structuredContent, textOf(plan)).toMatchObject({ calls: 2 })
-  expect(existsSync(join(project.dir, 'side.log'))).toBe(false)
-  const ran = await mcp.call('run_suite', { acknowledgedCalls: 2 })
-  expect(ran.structuredContent, textOf(ran) + mcp.stderr()).toMatchObject({ exit_code: 0, outcomes: [{ suite: 'triage', status: 'held' }] })
-  expect(callsMade(project)).toBe(2)
-  expect(existsSync(join(project.dir, 'side.log'))).toBe(false)
 })
 
 // issue 23 item 3: the acknowledgement binds the run (SPEC §13).
