@@ -59,7 +59,7 @@ export async function readDataset<I = unknown, E = unknown>(pattern: string, opt
     }
     files[file] = hash.digest('hex')
   }
-  if (cases.length === 0) throw new InvalidDatasetError(`dataset ${pattern} was refused: it holds no rows`, `Add rows to ${pattern}, or point dataset() at the file that has them.`, [pattern])
+  if (cases.length === 0) throw new InvalidDatasetError(`dataset ${pattern} was refused: it holds no rows`, `Add rows to ${pattern} (or point dataset() at the file that has them), then run \`vitest run\` again.`, [pattern])
   return { kind: 'digline-dataset', cases, files }
 }
 
