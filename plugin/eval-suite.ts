@@ -6,6 +6,7 @@ import { BudgetReachedError } from '../src/host/index.js'
 import { InvalidOptionsError } from '../src/suite/errors.js'
 import { reviveError } from '../src/errors/recognise.js'
 import { resolveSuite } from '../src/suite/resolve-suite.js'
+import { sliceSuite, sliceTags } from '../src/suite/slice.js'
 import type { ResolvedSuite, SuiteDefinition } from '../src/suite/types.js'
 import { PLANNED_NOTE, suiteLaunchFor, type RunContext, type SuiteOutcome } from '../src/host/index.js'
 import { SuiteRun } from './suite-run.js'
@@ -56,7 +57,8 @@ export function evalSuite<I, O, E>(definition: SuiteDefinition<I, O, E>): void {
   const file = getCurrentSuite()?.file?.filepath
   let suite: ResolvedSuite
   try {
-    suite = resolveSuite(definition)
+    // A launch by tag (digline run --tag T) runs the suite's slice: its cases that carry the tag.
+    suite = sliceSuite(resolveSuite(definition), sliceTags())
   } catch (error) {
     recordRefusalInManifest(file)
     throw error

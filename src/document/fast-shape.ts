@@ -14,6 +14,7 @@ import {
   observedSchema,
   rulesSchema,
   runDocumentSchema,
+  runHeaderSchema,
   sampleResultSchema,
   scorerScoreSchema,
   type CaseResult,
@@ -39,6 +40,7 @@ const TOLERANCES_KEYS = keysOf(rulesSchema.shape.tolerances)
 const JUDGE_CONFIG_KEYS = keysOf(judgeConfigSchema)
 const JUDGE_SCORER_KEYS = keysOf(judgeConfigSchema.shape.scorers.element)
 const OBSERVED_KEYS = keysOf(observedSchema)
+const SLICE_KEYS = keysOf(runHeaderSchema.shape.slice.unwrap())
 const DOCUMENT_KEYS = keysOf(runDocumentSchema)
 const BASELINE_KEYS = keysOf(baselineDocumentSchema)
 const DOCUMENT_KEY_SET: ReadonlySet<string> = new Set(DOCUMENT_KEYS)
@@ -111,6 +113,7 @@ export function isCanonicalCaseResult(value: unknown): value is CaseResult {
   if (typeof value.case_id !== 'string' || (verdict !== 'pass' && verdict !== 'fail' && verdict !== 'error')) return false
   if (!isUnitOrNull(value.score) || !isCount(value.passed_samples) || !isStringOrNull(value.reason) || !isCaseError(value.error)) return false
   if (!Array.isArray(value.samples) || !optional(value.target_cost, isAmount)) return false
+  if (!optional(value.tags, isStringList) || !optional(value.metadata, isPlainRecord)) return false
   const samples = value.samples as unknown[]
   for (let i = 0; i < samples.length; i++) if (!isSample(samples[i])) return false
   return true
@@ -177,6 +180,16 @@ function isObserved(value: unknown): boolean {
 
 const isString = (x: unknown): boolean => typeof x === 'string'
 
+function isStringList(value: unknown): boolean {
+  if (!Array.isArray(value)) return false
+  for (let i = 0; i < value.length; i++) if (typeof value[i] !== 'string') return false
+  return true
+}
+
+function isSlice(value: unknown): boolean {
+  return isShape(value, SLICE_KEYS) && isStringList(value.tags) && isCount(value.suite_cases)
+}
+
 function hasDocumentFields(value: Shape): boolean {
   if (value.schema_version !== 1) return false
   if (!isString(value.digline_version) || !isString(value.tenant) || !isString(value.environment) || !isString(value.suite)) return false
@@ -186,6 +199,7 @@ function hasDocumentFields(value: Shape): boolean {
   if (typeof value.record_responses !== 'boolean' || !isPlainRecord(value.target_config) || !isPlainRecord(value.metadata)) return false
   if (!isJudgeConfig(value.judge_config) || !isStringRecord(value.artifacts) || !isRules(value.rules) || !isObserved(value.observed)) return false
   if (!optional(value.cached_answers, isPositiveCount) || !isAggregates(value.aggregates) || !Array.isArray(value.results)) return false
+  if (!optional(value.datasets, isStringRecord) || !optional(value.slice, isSlice)) return false
   const results = value.results as unknown[]
   for (let i = 0; i < results.length; i++) if (!isCanonicalCaseResult(results[i])) return false
   return true

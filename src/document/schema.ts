@@ -40,6 +40,9 @@ export const caseResultSchema = z.object({
   samples: z.array(sampleResultSchema),
   /** What the target's tokens of this case cost; present only when the suite gates on cost (tolerances.cost_per_case). */
   target_cost: z.number().nonnegative().optional(),
+  /** The case's tags and metadata, as declared; absent when it declares none. */
+  tags: z.array(z.string()).optional(),
+  metadata: jsonObject.optional(),
   /** The case's input and expected value; present only when the run records responses. */
   input: z.unknown().optional(),
   expected: z.unknown().optional(),
@@ -112,6 +115,10 @@ export const runHeaderSchema = z.object({
   judge_config: judgeConfigSchema,
   artifacts: z.record(z.string(), z.string()),
   metadata: jsonObject,
+  /** Dataset files the cases were read from, path → sha256; absent when the cases are inline. */
+  datasets: z.record(z.string(), z.string()).optional(),
+  /** Present when the run is a slice of the suite by tag (never promoted). */
+  slice: z.object({ tags: z.array(z.string()), suite_cases: z.number().int().nonnegative() }).optional(),
   rules: rulesSchema,
   observed: observedSchema,
   /** How many answers came from the response cache; absent when none did (such a run is never promoted). */

@@ -38,6 +38,8 @@ export const journalHeaderSchema = z.object({
     .string()
     .regex(/^[1-9][0-9]*\/[1-9][0-9]*$/)
     .optional(),
+  datasets: z.record(z.string(), z.string()).optional(),
+  slice: z.object({ tags: z.array(z.string()), suite_cases: z.number().int().nonnegative() }).optional(),
 }) satisfies z.ZodType<JournalHeader>
 
 const declaredCasesSchema = z.object({

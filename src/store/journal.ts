@@ -56,6 +56,10 @@ export interface JournalHeader {
   lease: Lease
   /** `i/N` when the leg is written by shard i of a run split across N machines; absent otherwise. */
   shard?: string
+  /** Dataset files the cases were read from, path → sha256; absent when the cases are inline. */
+  datasets?: Record<string, string>
+  /** The tags of a slice run (`digline run --tag T`); absent for a run of the whole suite. */
+  slice?: { tags: string[]; suite_cases: number }
 }
 
 /** What a leg is opened with: its header (leg apart) and the cases it declares (line 2). */
@@ -72,6 +76,8 @@ export const RESUME_CHECKED_FIELDS = [
   'tenant',
   'environment',
   'suite',
+  'slice',
+  'datasets',
   'cases_digest',
   'artifacts',
   'target_config',

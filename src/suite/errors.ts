@@ -12,6 +12,9 @@ export class InvalidSuiteError extends DiglineRefusal {
 export class InvalidOptionsError extends DiglineRefusal {
   readonly name = 'InvalidOptionsError'
 }
+export class InvalidDatasetError extends DiglineRefusal {
+  readonly name = 'InvalidDatasetError'
+}
 
 export const SUITE_REFUSALS = {
   PathRefusedError: {
@@ -23,6 +26,11 @@ export const SUITE_REFUSALS = {
     error: InvalidSuiteError,
     when: 'An evalSuite definition is invalid: an unsafe name, samples < 1, minAgreement outside 0..1, duplicate case ids, a bad scorer or target.',
     next: 'Fix the field named in the message in the suite file, then run `vitest run` again.',
+  },
+  InvalidDatasetError: {
+    error: InvalidDatasetError,
+    when: 'A dataset() file cannot be read, or one of its rows is bad: not JSON, not a CSV row of the header, a missing or invalid field, an id that is no safe path segment or that two rows share.',
+    next: 'Fix the file, line or row and the field the message names (or the dataset map), then run `vitest run` again.',
   },
   InvalidOptionsError: {
     error: InvalidOptionsError,

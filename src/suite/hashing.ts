@@ -73,7 +73,7 @@ export function casesDigest(cases: readonly EvalCase[]): string {
  * JSON joined by commas in brackets, so `all` is the same bytes as hashing the whole list.
  */
 export function casesDigests(cases: readonly EvalCase[]): { all: string; each: Record<string, string> } {
-  const subjects = cases.map((c) => ({ id: c.id, input: c.input, expected: c.expected, metadata: c.metadata }))
+  const subjects = cases.map((c) => ({ id: c.id, input: c.input, expected: c.expected, metadata: c.metadata, tags: c.tags }))
   assertPlainData(subjects, [])
   const items = subjects.map((subject) => JSON.stringify(sortKeys(subject)))
   const each: Record<string, string> = {}

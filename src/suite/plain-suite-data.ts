@@ -2,10 +2,10 @@
 // name and path before any call when it is not.
 import { InvalidSuiteError } from './errors.js'
 import { describeNotPlain, findNotPlain, readablePath, type NotPlain } from './plain-data.js'
-import type { ResolvedScorer, SuiteDefinition } from './types.js'
+import type { InlineCasesDefinition, ResolvedScorer } from './types.js'
 
 /** Throws InvalidSuiteError naming the first value that is not plain JSON data. */
-export function refuseNotPlainSuiteData(def: SuiteDefinition, scorers: readonly ResolvedScorer[]): void {
+export function refuseNotPlainSuiteData(def: InlineCasesDefinition, scorers: readonly ResolvedScorer[]): void {
   const offence = firstNotPlain(def, scorers)
   if (offence === undefined) return
   const where = readablePath(offence.path)
@@ -16,7 +16,7 @@ export function refuseNotPlainSuiteData(def: SuiteDefinition, scorers: readonly 
   )
 }
 
-function firstNotPlain(def: SuiteDefinition, scorers: readonly ResolvedScorer[]): NotPlain | undefined {
+function firstNotPlain(def: InlineCasesDefinition, scorers: readonly ResolvedScorer[]): NotPlain | undefined {
   for (const [i, c] of def.cases.entries()) {
     const offence =
       findNotPlain(c.input, ['cases', i, 'input'], { allowUndefinedRoot: true }) ??

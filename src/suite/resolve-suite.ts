@@ -5,7 +5,9 @@ import { configHash, casesDigest } from './hashing.js'
 import { refuseNotPlainSuiteData } from './plain-suite-data.js'
 import { isSafeSegment, SAFE_SEGMENT_RULE } from './safe-segment.js'
 import { describeZodError } from './issue-sentence.js'
-import type { ResolvedScorer, ResolvedSuite, Scorer, SuiteDefinition, TargetAnswer, TargetContext } from './types.js'
+import type { InlineCasesDefinition, ResolvedScorer, ResolvedSuite, Scorer, SuiteDefinition, TargetAnswer, TargetContext } from './types.js'
+import { isTag, TAG_RULE } from './slice.js'
+import { isDataset } from './dataset.js'
 
 const unit = z.number().min(0).max(1)
 /** A relative rise: 0.2 allows 20% more than the baseline. */
@@ -19,6 +21,7 @@ const definitionSchema = z.object({
         input: z.unknown(),
         expected: z.unknown().optional(),
         metadata: z.record(z.string(), z.unknown()).optional(),
+        tags: z.array(z.string().refine(isTag, { message: `must be a tag (${TAG_RULE})` })).optional(),
       }),
     )
     .min(1, { message: 'a suite needs at least one case' }),
@@ -96,7 +99,9 @@ function resolveScorer(scorer: Scorer, index: number, seen: Set<string>): Resolv
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any suite, whatever its input, expected and output types
-export function resolveSuite(definition: SuiteDefinition<any, any, any>): ResolvedSuite {
+export function resolveSuite(declared: SuiteDefinition<any, any, any>): ResolvedSuite {
+  const datasets = casesFromDataset(declared)
+  const definition = datasets === undefined ? declared : { ...declared, cases: (declared.cases as { cases: unknown }).cases }
   const parsed = definitionSchema.safeParse(definition)
   if (!parsed.success) {
     const { path, sentence } = describeZodError(parsed.error, definition, 'suite', definitionSchema)
@@ -108,7 +113,7 @@ export function resolveSuite(definition: SuiteDefinition<any, any, any>): Resolv
       path,
     )
   }
-  const def = definition as SuiteDefinition
+  const def = definition as InlineCasesDefinition
   if (def.budget?.usd !== undefined && def.prices === undefined)
     refuse(['budget', 'usd'], "needs prices: spend is counted from the tokens the target and judges report, priced by the suite's prices table", def.name)
   const ids = new Set<string>()
@@ -161,7 +166,18 @@ export function resolveSuite(definition: SuiteDefinition<any, any, any>): Resolv
     ...(def.prices === undefined ? {} : { prices: def.prices }),
     ...(def.budget === undefined ? {} : { budget: { ...def.budget } }),
     ...(def.cache === undefined ? {} : { cache: def.cache }),
+    datasets: datasets ?? {},
   }
+}
+
+/** The files of a dataset given as `cases`; undefined for inline cases. A dataset still being read (not awaited) is refused. */
+function casesFromDataset(definition: SuiteDefinition): Record<string, string> | undefined {
+  const cases = (definition as { cases?: unknown } | undefined)?.cases
+  if (isDataset(cases)) return { ...cases.files }
+  if (typeof (cases as { then?: unknown } | undefined)?.then === 'function') {
+    refuse(['cases'], 'is a dataset that is still being read: write `cases: await dataset(…)` (the suite file may await at its top level)', definition.name)
+  }
+  return undefined
 }
 
 function dropUndefined<T extends Record<string, number | undefined>>(value: T): { [K in keyof T]?: number } {

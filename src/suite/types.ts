@@ -9,6 +9,24 @@ export interface EvalCase<I = unknown, E = unknown> {
   expected?: E
   /** Free-form data about the case (tags, source); part of the cases digest, not passed to the target. */
   metadata?: JsonObject
+  /** Labels for slices (`digline run --tag T`) and the per-tag breakdown; part of the cases digest, not passed to the target. */
+  tags?: readonly string[]
+}
+
+/** Cases read from files by dataset() (suite/dataset.ts): the cases, and each file read, by sha256. */
+export interface Dataset<I = unknown, E = unknown> {
+  readonly kind: 'digline-dataset'
+  readonly cases: readonly EvalCase<I, E>[]
+  /** path (relative to the Vitest root) → sha256 of the file's bytes, in the order read. */
+  readonly files: Readonly<Record<string, string>>
+}
+
+/** A slice of a suite's cases, chosen by tag (`digline run --tag T`, DIGLINE_TAGS). */
+export interface Slice {
+  /** A case is in the slice when it carries any of these tags. */
+  tags: readonly string[]
+  /** How many cases the whole suite declares. */
+  suite_cases: number
 }
 
 export interface TargetContext {
@@ -102,7 +120,8 @@ export interface Tolerances {
 
 export interface SuiteDefinition<I = unknown, O = unknown, E = unknown> {
   name: string
-  cases: readonly EvalCase<I, E>[]
+  /** The cases, or a dataset read from files: `cases: await dataset('data/tickets.jsonl')`. */
+  cases: readonly EvalCase<I, E>[] | Dataset<I, E>
   target: Target<I, O>
   samples?: number
   minAgreement?: number
@@ -130,6 +149,9 @@ export interface SuiteDefinition<I = unknown, O = unknown, E = unknown> {
   /** Reuse a target answer when its case input, target config, sample and artifacts are unchanged (default: on under `vitest --watch`). */
   cache?: boolean
 }
+
+/** A definition whose cases are a list (a dataset's cases taken out of it). */
+export type InlineCasesDefinition = Omit<SuiteDefinition, 'cases'> & { cases: readonly EvalCase[] }
 
 /** A launch's spending cap: money (in the currency of `prices`, which it needs) and/or calls to the target. */
 export interface Budget {
@@ -190,4 +212,8 @@ export interface ResolvedSuite {
   budget?: Budget
   /** The suite's own `cache` option; the launch decides whether the cache is on (host/cache/cache-setting.ts). */
   cache?: boolean
+  /** Dataset files the cases were read from: path → sha256 (empty when the cases are inline). */
+  datasets: Readonly<Record<string, string>>
+  /** Set when this launch runs a slice of the suite by tag: `cases` are the slice's. */
+  slice?: Slice
 }

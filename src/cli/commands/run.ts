@@ -1,4 +1,5 @@
 import { isKey } from '../../suite/keys.js'
+import { TAGS_ENV } from '../../suite/slice.js'
 import { CACHE_ENV, decodeShard, launchVitest, openProject, OVER_BUDGET_ENV, parseShard, planLaunch, UsageError, type LaunchProject } from '../../host/index.js'
 import { exitCodesLine } from '../../exit-codes.js'
 import type { Command } from '../command.js'
@@ -14,6 +15,8 @@ interface RunArgs {
   tenant: string | undefined
   store: string | undefined
   shard: string | undefined
+  /** --tag T (repeatable): run the slice of each suite whose cases carry any of these tags. */
+  tags: string[]
   vitest: string[]
 }
 
@@ -30,6 +33,7 @@ function splitArgs(argv: string[]): RunArgs {
     tenant: undefined,
     store: undefined,
     shard: undefined,
+    tags: [],
     vitest: [],
   }
   const value = (i: number, flag: string) => {
@@ -63,6 +67,8 @@ function splitArgs(argv: string[]): RunArgs {
     else if (arg === '--tenant') out.tenant = value(i++, '--tenant')
     else if (arg === '--store') out.store = value(i++, '--store')
     else if (arg === '--shard') out.shard = value(i++, '--shard')
+    else if (arg === '--tag') out.tags.push(value(i++, '--tag'))
+    else if (arg.startsWith('--tag=')) out.tags.push(arg.slice('--tag='.length))
     else if (arg === '--config') {
       out.config = value(i++, '--config')
       out.vitest.push('--config', out.config)
@@ -88,7 +94,7 @@ function splitArgs(argv: string[]): RunArgs {
 export const runCommand: Command = {
   name: 'run',
   summary: 'run the suites with Vitest, or finish a killed run with --resume',
-  help: `Usage: digline run [--resume [KEY]] [--keep-errors] [--suite S] [--shard i/N] [--over-budget] [--no-cache] [vitest arguments…]
+  help: `Usage: digline run [--resume [KEY]] [--keep-errors] [--suite S] [--tag T…] [--shard i/N] [--over-budget] [--no-cache] [vitest arguments…]
 
 Launches \`vitest run\` in the current directory with the vitest arguments given (file filters,
 -t patterns, --config…). The digline() plugin does the rest; the exit code is vitest run's:
@@ -102,6 +108,10 @@ ${exitCodesLine()} (docs/cli.md#exit-codes).
   --suite S        only suite S: vitest runs the files that declare it (found with
                    \`vitest list\`), and their other suites are skipped; with --resume: only
                    the pending run of suite S
+  --tag T          run a slice: only the cases tagged T (repeat --tag for any of several
+                   tags; as DIGLINE_TAGS=T1,T2). Each suite's slice is filed as its own run,
+                   marked as a slice, billed for its cases only and never promoted; a suite
+                   with no case tagged T is skipped. A resumed slice needs the same --tag.
   --shard i/N      run shard i of N: every suite file, but only this shard's share of each
                    suite's cases (as DIGLINE_SHARD=i/N). Every shard needs the same
                    DIGLINE_CREATED_AT; the shard that finishes last files the run (docs/ci.md).
@@ -137,6 +147,7 @@ another config, for Vitest and for digline alike).`,
     const env = { ...launch.env }
     if (args.overBudget) env[OVER_BUDGET_ENV] = '1'
     if (args.noCache) env[CACHE_ENV] = '0'
+    if (args.tags.length > 0) env[TAGS_ENV] = args.tags.join(',')
     return launchVitest(io, launch.vitestArgs, env, 'run')
   },
 }

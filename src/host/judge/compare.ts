@@ -12,6 +12,7 @@ import { canonicalJson } from '../../suite/hashing.js'
 import { AMOUNT_GATES, amountGate, amountReason, type AmountGate } from './amount-gates.js'
 import { flakyCases, type CaseHistory, type FlakyCases } from './flaky-cases.js'
 import { sameRulesAndTarget } from './same-history.js'
+import { tagBreakdown, type TagSlice } from './tag-breakdown.js'
 
 export interface ComparedSide {
   key: string
@@ -47,6 +48,8 @@ export interface ComparedBaseline {
   reasons: string[]
   /** What a reader must know about the comparison itself. */
   warnings: string[]
+  /** Every metric by tag, against the baseline's cases of the tag; absent when no case of the run has a tag. */
+  tags?: TagSlice[]
 }
 
 export interface UnreadableBaseline {
@@ -89,6 +92,8 @@ function promotableAfterReview(run: RunDocument): boolean {
 
 export function compareRuns(baseline: BaselineDocument, run: RunDocument, recent: readonly RunDocument[] = []): ComparedBaseline {
   const pairing = pairCases(baseline.results, run.results)
+  // A slice leaves the suite's other cases out by design: they are not "removed since the baseline".
+  if (run.slice !== undefined) pairing.removed = []
   // ADR 0122: with `gateOn: 'samples'` each case counts by its share of passing samples (a t interval).
   const onSamples = run.rules.gate_on === 'samples'
   const difference = (onSamples ? differenceOf(pairing.pairs, sampleShare) : verdictDifferenceOf(pairing.pairs)) ?? null
@@ -166,7 +171,13 @@ export function compareRuns(baseline: BaselineDocument, run: RunDocument, recent
     regressed: reasons.length > 0,
     reasons,
     warnings,
+    ...tagsOf(run, baseline),
   }
+}
+
+function tagsOf(run: RunDocument, baseline: BaselineDocument): { tags?: TagSlice[] } {
+  const tags = tagBreakdown(run.results, baseline.results)
+  return tags.length === 0 ? {} : { tags }
 }
 
 /**

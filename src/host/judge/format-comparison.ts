@@ -8,6 +8,7 @@ import { percent } from './percent.js'
 import type { BaselineComparison, ComparedBaseline } from './compare.js'
 import { AMOUNT_UNITS, describeAmountGate, type AmountGate } from './amount-gates.js'
 import { describeFlaky } from './flaky-cases.js'
+import { describeMovedTags, describeTagSlice } from './tag-breakdown.js'
 import type { SuiteOutcome, SuiteStatus } from './suite-outcome.js'
 import { printable } from '../../suite/printable-text.js'
 
@@ -78,8 +79,16 @@ export function formatComparisonText(c: BaselineComparison): string[] {
   if (c.added.length > 0) lines.push(`    added since the baseline (${c.added.length}): ${idList(c.added, MAX_IDS_TEXT, quote)}`)
   if (c.removed.length > 0) lines.push(`    removed since the baseline (${c.removed.length}): ${idList(c.removed, MAX_IDS_TEXT, quote)}`)
   if (c.flaky.cases.length > 0) lines.push(`    ${pc.dim(describeFlaky(c.flaky))}: ${idList(c.flaky.cases, MAX_IDS_TEXT, quote)}`)
+  lines.push(...tagLines(c, (line) => `    ${line}`))
   for (const warning of c.warnings) lines.push(`    ${pc.yellow('warning')} ${printable(warning)}`)
   return lines
+}
+
+/** The breakdown by tag, one line per tag, then the tags that moved. */
+function tagLines(c: ComparedBaseline, shape: (line: string) => string): string[] {
+  if (c.tags === undefined) return []
+  const moved = describeMovedTags(c.tags)
+  return [...c.tags.map((s) => shape(`by tag ${describeTagSlice(s)}`)), ...(moved === undefined ? [] : [shape(moved)])]
 }
 
 function missLine(m: ThresholdMiss): string {
@@ -118,6 +127,8 @@ export function formatVerdictMarkdown(v: VerdictView): string {
     if (c.added.length > 0) out.push('', `Added since the baseline (${c.added.length}): ${idList(c.added, MAX_IDS_MD, quote)}`)
     if (c.removed.length > 0) out.push('', `Removed since the baseline (${c.removed.length}): ${idList(c.removed, MAX_IDS_MD, quote)}`)
     if (c.flaky.cases.length > 0) out.push('', `${describeFlaky(c.flaky)}: ${idList(c.flaky.cases, MAX_IDS_MD, quote)}`)
+    const byTag = tagLines(c, (line) => `- ${printable(line)}`)
+    if (byTag.length > 0) out.push('', '**By tag:**', '', ...byTag)
   }
   for (const m of v.misses) out.push('', `**Missed** ${missLine(m)}`)
   for (const warning of c?.warnings ?? []) if (c?.status !== 'unreadable') out.push('', `> Warning: ${printable(warning)}`)

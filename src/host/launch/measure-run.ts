@@ -96,6 +96,8 @@ export function buildRunHeader(prepared: Prepared, observed: Execution['observed
     judge_config: judgeConfigOf(suite.scorers),
     artifacts: prepared.artifacts,
     metadata: suite.metadata,
+    ...(Object.keys(suite.datasets).length === 0 ? {} : { datasets: { ...suite.datasets } }),
+    ...(suite.slice === undefined ? {} : { slice: { tags: [...suite.slice.tags], suite_cases: suite.slice.suite_cases } }),
     rules: suite.rules,
     observed,
   }

@@ -11,6 +11,7 @@ import { describeEstimate, type UsageEstimate } from './usage-estimate.js'
 import { casesOfShard, nextLegOf, readShardLabel, shardLabel, type Shard } from './shard.js'
 import type { CallPlan, Prepared } from './prepared.js'
 import { InvalidShardError } from './errors.js'
+import { describeSliceTags } from '../../suite/slice.js'
 
 export type { CallPlan, Prepared } from './prepared.js'
 
@@ -62,6 +63,7 @@ export async function prepareRun(suite: ResolvedSuite, ctx: RunContext, only?: R
       reused: 0,
       retried: 0,
       resumed: false,
+      ...(suite.slice === undefined ? {} : { slice: suite.slice }),
     },
     only,
     done: new Map(),
@@ -77,7 +79,17 @@ export async function prepareRun(suite: ResolvedSuite, ctx: RunContext, only?: R
     done,
     observedSeed: resume.pending.observed,
     leg: Math.max(0, ...resume.pending.legs) + 1,
-    plan: { cases, toCall, samples: suite.rules.samples, calls: toCall * suite.rules.samples, cached: 0, reused: done.size, retried, resumed: true },
+    plan: {
+      cases,
+      toCall,
+      samples: suite.rules.samples,
+      calls: toCall * suite.rules.samples,
+      cached: 0,
+      reused: done.size,
+      retried,
+      resumed: true,
+      ...(suite.slice === undefined ? {} : { slice: suite.slice }),
+    },
   }
 }
 
@@ -120,7 +132,11 @@ export function announce(suite: string, plan: CallPlan, estimate?: UsageEstimate
     plan.filteredFrom === undefined
       ? ''
       : `a filtered run of ${plan.cases} of ${plan.filteredFrom} cases, judged by the thresholds alone and not filed (a run of the whole suite is); `
-  let line = `digline ${suite}: ${filtered}${plan.toCall} of ${plan.cases} cases × ${plan.samples} sample${plan.samples === 1 ? '' : 's'} = ${plan.calls} call${plan.calls === 1 ? '' : 's'} to the target${cachedClause(plan)}`
+  const slice =
+    plan.slice === undefined
+      ? ''
+      : `a slice (${describeSliceTags(plan.slice.tags)}) of ${plan.cases} of ${plan.slice.suite_cases} cases, filed as a slice of the suite and never its baseline; `
+  let line = `digline ${suite}: ${filtered}${slice}${plan.toCall} of ${plan.cases} cases × ${plan.samples} sample${plan.samples === 1 ? '' : 's'} = ${plan.calls} call${plan.calls === 1 ? '' : 's'} to the target${cachedClause(plan)}`
   if (plan.resumed || plan.reused > 0 || plan.retried > 0) line += `; ${plan.reused} case(s) already judged, ${plan.retried} retried after an error`
   if (estimate !== undefined && plan.calls > 0) line += `; ${describeEstimate(plan.calls, estimate)}`
   if (budgetClause !== undefined) line += `; ${budgetClause}`

@@ -3,7 +3,7 @@
 // prepare-run.ts, resume.ts and answer-cache.ts, which all import them, so none imports another's types.
 import type { CaseResult, Observed } from '../../document/schema.js'
 import type { CachedTargetAnswer } from '../../suite/cache-key.js'
-import type { Budget, ResolvedSuite } from '../../suite/types.js'
+import type { Budget, ResolvedSuite, Slice } from '../../suite/types.js'
 import type { Shard } from './shard.js'
 
 export interface CallPlan {
@@ -24,6 +24,8 @@ export interface CallPlan {
   retried: number
   /** This launch finishes a journaled run. */
   resumed: boolean
+  /** A slice by tag (`digline run --tag T`): `cases` are the slice's, of the suite's `slice.suite_cases`. */
+  slice?: Slice
   /** A sharded launch: its shard (`i/N`) and how many cases are its share. */
   shard?: string
   share?: number

@@ -9,6 +9,7 @@ import type { CaseResult } from '../../document/schema.js'
 import { DIGLINE_VERSION } from '../../version.js'
 import type { Prepared } from './prepared.js'
 import { shardLabel } from './shard.js'
+import { describeSliceTags } from '../../suite/slice.js'
 
 /** The header a leg of this launch carries (leg number apart), and the cases it declares. */
 export function journalHeaderFor(prepared: Prepared, startedAt: string): JournalOpening {
@@ -30,6 +31,8 @@ export function journalHeaderFor(prepared: Prepared, startedAt: string): Journal
     lease: leaseOfThisProcess(),
     declared: { samples: prepared.suite.rules.samples, digests: prepared.caseDigests },
     ...(prepared.shard === undefined ? {} : { shard: shardLabel(prepared.shard) }),
+    ...(Object.keys(prepared.suite.datasets).length === 0 ? {} : { datasets: { ...prepared.suite.datasets } }),
+    ...(prepared.suite.slice === undefined ? {} : { slice: { tags: [...prepared.suite.slice.tags], suite_cases: prepared.suite.slice.suite_cases } }),
   }
 }
 
@@ -62,6 +65,8 @@ const WHY: Record<(typeof RESUME_CHECKED_FIELDS)[number], string> = {
   tenant: 'it is a run of another tenant',
   environment: 'it is a run of another environment',
   suite: 'it is a run of another suite',
+  slice: 'the run was started as another slice of the suite (its --tag)',
+  datasets: 'a dataset file the cases are read from changed',
   config_hash: 'the rules changed (samples, minAgreement, thresholds, tolerances, scorers)',
   cases_digest: 'the cases changed',
   artifacts: 'an artifact the suite depends on changed',
@@ -78,6 +83,8 @@ export function assertResumable(pending: Pending, now: JournalOpening): void {
     const then = header[field]
     const current = now[field]
     if (canonicalJson(then) !== canonicalJson(current)) {
+      if (field === 'datasets') refuseChangedDataset(pending, then as Record<string, string> | undefined, current as Record<string, string> | undefined)
+      if (field === 'slice') refuseOtherSlice(pending, then as JournalOpening['slice'], current as JournalOpening['slice'])
       const why =
         field === 'cases_digest' && pending.declared !== undefined ? `the cases changed: ${describeCaseChanges(pending.declared.digests, now.declared.digests)}` : WHY[field]
       throw new ResumeMismatchError(
@@ -87,6 +94,36 @@ export function assertResumable(pending: Pending, now: JournalOpening): void {
       )
     }
   }
+}
+
+/** Names the dataset files that changed, appeared or went away since the journal's leg began. */
+function refuseChangedDataset(pending: Pending, then: Record<string, string> | undefined, now: Record<string, string> | undefined): never {
+  const before = then ?? {}
+  const after = now ?? {}
+  const changed = Object.keys(after).filter((f) => Object.hasOwn(before, f) && before[f] !== after[f])
+  const added = Object.keys(after).filter((f) => !Object.hasOwn(before, f))
+  const removed = Object.keys(before).filter((f) => !Object.hasOwn(after, f))
+  const parts = [
+    ...changed.map((f) => `${f} changed (sha256 ${before[f]!.slice(0, 12)}… in the journal, ${after[f]!.slice(0, 12)}… now)`),
+    ...added.map((f) => `${f} is read now and was not then`),
+    ...removed.map((f) => `${f} was read then and is not now`),
+  ]
+  throw new ResumeMismatchError(
+    `resume of run ${pending.key} (suite ${pending.suite}) was refused: dataset ${parts.join('; ')}; the cases of the two legs would not be one dataset`,
+    `Restore ${[...changed, ...removed, ...added][0] ?? 'the dataset'} as it was and run \`digline run --resume ${pending.key}\` again, or start a fresh run with \`digline run\`; the journal is left as it was.`,
+    ['datasets', ...changed, ...removed, ...added],
+  )
+}
+
+function refuseOtherSlice(pending: Pending, then: JournalOpening['slice'], now: JournalOpening['slice']): never {
+  const was = then === undefined ? 'the whole suite' : `the slice ${describeSliceTags(then.tags)}`
+  const is = now === undefined ? 'the whole suite' : `the slice ${describeSliceTags(now.tags)}`
+  const tags = then === undefined ? '' : then.tags.map((t) => ` --tag ${t}`).join('')
+  throw new ResumeMismatchError(
+    `resume of run ${pending.key} (suite ${pending.suite}) was refused: slice differs — the run is ${was}, this launch runs ${is}; nothing was called`,
+    `digline run --resume ${pending.key}${tags}`,
+    ['slice'],
+  )
 }
 
 function shown(value: unknown): string {

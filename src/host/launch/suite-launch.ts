@@ -26,6 +26,8 @@ export type SuiteLaunch =
 
 /** What this launch does with suite `name`, whose cases are `caseIds`; a directive that does not decode is refused by name. */
 export function suiteLaunchFor(name: string, caseIds: readonly string[], env: NodeJS.ProcessEnv = process.env): SuiteLaunch {
+  // Only a slice by tag leaves a suite without cases: none of them carries the tag.
+  if (caseIds.length === 0) return { kind: 'skip', why: 'no case of the suite carries the tag of this launch' }
   const directive = decodeDirective(env)
   if (directive.kind === 'merge') {
     const run = Object.hasOwn(directive.runs, name) ? directive.runs[name] : undefined

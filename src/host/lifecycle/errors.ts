@@ -6,6 +6,9 @@ import { DiglineRefusal, DiglineFailure, type RefusalFamily, type FailureFamily 
 export class ReplayNotPromotableError extends DiglineRefusal {
   readonly name = 'ReplayNotPromotableError'
 }
+export class SliceNotPromotableError extends DiglineRefusal {
+  readonly name = 'SliceNotPromotableError'
+}
 export class ErroredRunNotPromotableError extends DiglineRefusal {
   readonly name = 'ErroredRunNotPromotableError'
 }
@@ -54,6 +57,11 @@ export const LIFECYCLE_REFUSALS = {
     error: ReplayNotPromotableError,
     when: 'A promotion named a replay (a run with rejudged_from): a replay never called the target, so it is never a baseline.',
     next: 'Run the suite with `vitest run` and promote that run.',
+  },
+  SliceNotPromotableError: {
+    error: SliceNotPromotableError,
+    when: 'A promotion named a slice (a run of the cases of some tags, `digline run --tag T`): a slice is never the baseline of the whole suite.',
+    next: 'Run the whole suite with `digline run` (no --tag) and promote that run.',
   },
   ErroredRunNotPromotableError: {
     error: ErroredRunNotPromotableError,

@@ -4,7 +4,8 @@
 // baseline, when another promotion landed since (docs/adr/0027): the register never forks.
 import { baselineOf, type RegisterEntry } from '../../document/baseline.js'
 import type { RunDocument } from '../../document/schema.js'
-import { CachedRunNotPromotableError, ConfigHashMismatchError, ErroredRunNotPromotableError, ReplayNotPromotableError } from './errors.js'
+import { CachedRunNotPromotableError, ConfigHashMismatchError, ErroredRunNotPromotableError, ReplayNotPromotableError, SliceNotPromotableError } from './errors.js'
+import { describeSliceTags } from '../../suite/slice.js'
 import { ReplacingMismatchError, ReplacingRequiredError } from '../../store/errors.js'
 import { SuiteNotDeclaredError } from '../errors.js'
 import type { Store } from '../../store/contract.js'
@@ -83,6 +84,13 @@ export async function promoteRun(request: PromoteRequest): Promise<Promotion> {
       `refused to promote run ${key} of suite ${suite}: it is a replay of ${run.rejudged_from_suite ?? suite}/${run.rejudged_from} (re-judged without calling the target), and a replay is never a baseline`,
       `vitest run (then ${promoteCommand(suite, 'KEY', current?.promoted_from)} with the new run's key)`,
       ['rejudged_from'],
+    )
+  }
+  if (run.slice !== undefined) {
+    throw new SliceNotPromotableError(
+      `refused to promote run ${key} of suite ${suite}: it is a slice (${describeSliceTags(run.slice.tags)}: ${run.results.length} of the suite's ${run.slice.suite_cases} cases), and a slice is never the suite's baseline`,
+      `digline run --suite ${suite} (the whole suite, no --tag), then ${promoteCommand(suite, 'NEW_KEY', current?.promoted_from)} with the new run's key`,
+      ['slice'],
     )
   }
   if (run.cached_answers !== undefined) {
