@@ -6,6 +6,7 @@
 // forgot one. A field is added here, with its kind, and nowhere else.
 import { z } from 'zod'
 import type { CachedTargetAnswer } from '../suite/cache-key.js'
+import type { AnswerStep } from '../suite/steps.js'
 import type { TokenUsage } from '../suite/types.js'
 
 type Shape = Readonly<Record<string, unknown>>
@@ -79,6 +80,64 @@ const jsonKind: AnswerKind<unknown> = { schema: z.unknown(), isCanonical: () => 
 
 const modelIdKind: AnswerKind<string> = { schema: z.string(), isCanonical: (x) => typeof x === 'string', toDisk: (x) => x, example: 'geo-v1-2026-01' }
 
+// ── an agent's steps (SPEC §16) ─────────────────────────────────────────────────────────────────
+
+const modelStepSchema = z.object({
+  type: z.literal('model'),
+  model: z.string().optional(),
+  usage: tokenUsageSchema.optional(),
+  latency_ms: z.number().int().nonnegative().optional(),
+})
+
+/** A tool call; `arguments`, `result` and `error` are there only when the run records responses. */
+const toolStepSchema = z.object({
+  type: z.literal('tool'),
+  name: z.string(),
+  ok: z.boolean(),
+  latency_ms: z.number().int().nonnegative().optional(),
+  arguments: z.unknown().optional(),
+  result: z.unknown().optional(),
+  error: z.string().optional(),
+})
+
+export const answerStepSchema = z.discriminatedUnion('type', [modelStepSchema, toolStepSchema])
+
+const MODEL_STEP_KEYS = Object.keys(modelStepSchema.shape)
+const TOOL_STEP_KEYS = Object.keys(toolStepSchema.shape)
+
+function isCanonicalStep(value: unknown): boolean {
+  if (!isObject(value)) return false
+  const optional = (x: unknown, check: (y: unknown) => boolean): boolean => x === undefined || check(x)
+  if (value.type === 'model') {
+    return keysInOrder(value, MODEL_STEP_KEYS) && optional(value.model, (x) => typeof x === 'string') && optional(value.usage, isCanonicalUsage) && optional(value.latency_ms, isCount)
+  }
+  if (value.type !== 'tool' || !keysInOrder(value, TOOL_STEP_KEYS)) return false
+  return typeof value.name === 'string' && typeof value.ok === 'boolean' && optional(value.latency_ms, isCount) && optional(value.error, (x) => typeof x === 'string')
+}
+
+/** A step in its on-disk key order, absent fields left out. */
+export function stepToDisk(step: AnswerStep): AnswerStep {
+  const order = step.type === 'model' ? MODEL_STEP_KEYS : TOOL_STEP_KEYS
+  const out: Record<string, unknown> = {}
+  for (const key of order) {
+    const value = (step as unknown as Shape)[key]
+    if (value !== undefined) out[key] = key === 'usage' ? usageToDisk(value as TokenUsage) : value
+  }
+  return out as unknown as AnswerStep
+}
+
+const stepsKind: AnswerKind<AnswerStep[]> = {
+  schema: z.array(answerStepSchema) as z.ZodType<AnswerStep[]>,
+  isCanonical: (x) => Array.isArray(x) && x.every(isCanonicalStep),
+  toDisk: (steps) => steps.map(stepToDisk),
+  example: [
+    { type: 'model', model: 'geo-v1-2026-01', usage: { input_tokens: 20, output_tokens: 4 }, latency_ms: 12 },
+    { type: 'tool', name: 'lookup_city', ok: true, latency_ms: 3, arguments: { city: 'Lima' }, result: { country: 'Peru' } },
+    { type: 'tool', name: 'weather', ok: false, arguments: { city: 'Lima' }, error: 'no station' },
+    { type: 'model', model: 'geo-v1-2026-01', usage: { input_tokens: 31, output_tokens: 2 }, latency_ms: 9 },
+  ],
+}
+
 // ── the fields ──────────────────────────────────────────────────────────────────────────────────
 
 /** Where the report data carries a sample's field, or why it does not. */
@@ -110,24 +169,34 @@ export const ANSWER_FIELDS = {
   output: { kind: jsonKind, from: 'target', recordedOnly: true, report: { row: 'answers' } } satisfies AnswerField<unknown>,
   /** The observed identity: pinned for the whole run in the header's `observed`, not kept per sample. */
   model: { kind: modelIdKind, from: 'target', recordedOnly: false, report: { omitted: "the run's identity shows the observed model" } } satisfies AnswerField<string>,
+  /**
+   * The steps an agent took (model calls, tool calls), in order. Always kept as counts, model ids,
+   * usage, durations and tool names; a tool call's arguments, result and error message only when
+   * the run records responses (the driver leaves them out otherwise, ADR 0270).
+   */
+  steps: {
+    kind: stepsKind,
+    from: 'target',
+    recordedOnly: false,
+    report: { omitted: "the report's trajectory timeline is issue 26 item 5; the comparison counts tool calls and steps per case" },
+  } satisfies AnswerField<AnswerStep[]>,
 } as const
 
 export type AnswerFieldName = keyof typeof ANSWER_FIELDS
 
 /**
- * Names kept free for the conversations and agents issue (SPEC §16), in the order they will follow
- * `output` on disk: `steps` (model calls: model, usage, latency; tool calls: name, arguments, result
- * or error) and `turns` (a conversation's turns, each with its steps). They are not accepted yet: a
- * document that has them is not one this version wrote. To add one, give it a kind and an entry in
+ * Names kept free for the conversations issue (SPEC §16), in the order they will follow `steps` on
+ * disk: `turns` (a conversation's turns, each with its steps). It is not accepted yet: a document
+ * that has it is not one this version wrote. To add one, give it a kind and an entry in
  * ANSWER_FIELDS and SAMPLE_ANSWER_FIELDS (and CACHED_ANSWER_FIELDS when the cache keeps it).
  */
-export const RESERVED_ANSWER_FIELDS = ['steps', 'turns'] as const
+export const RESERVED_ANSWER_FIELDS = ['turns'] as const
 
 /** A sample's answer fields, after its verdict (pass, score, scorers), in on-disk order. */
-export const SAMPLE_ANSWER_FIELDS = ['usage', 'latency_ms', 'cached', 'output'] as const satisfies readonly AnswerFieldName[]
+export const SAMPLE_ANSWER_FIELDS = ['usage', 'latency_ms', 'cached', 'output', 'steps'] as const satisfies readonly AnswerFieldName[]
 
 /** A cached answer's fields, in its entry's order: what the target gave, nothing the driver measured. */
-export const CACHED_ANSWER_FIELDS = ['output', 'model', 'usage'] as const satisfies readonly AnswerFieldName[]
+export const CACHED_ANSWER_FIELDS = ['output', 'model', 'usage', 'steps'] as const satisfies readonly AnswerFieldName[]
 
 type SampleAnswerName = (typeof SAMPLE_ANSWER_FIELDS)[number]
 type KindValue<N extends AnswerFieldName> = (typeof ANSWER_FIELDS)[N]['kind'] extends AnswerKind<infer T> ? T : never

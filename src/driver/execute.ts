@@ -45,7 +45,7 @@ export interface Execution {
   /** In suite order, done ones included; with `only`, just the selected cases. */
   results: CaseResult[]
   observed: Observed
-  /** Calls to the target actually made by this execution. */
+  /** Calls actually made by this execution, as the budget counts them (an agent's every model call). */
   targetCalls: number
 }
 

@@ -28,7 +28,10 @@ export interface CaseContext {
   readonly cached: readonly (CachedTargetAnswer | undefined)[] | undefined
   /** Hears every answer the target gave (the response cache keeps it). */
   readonly onAnswer: ((caseId: string, sample: number, answer: CachedTargetAnswer) => Promise<void>) | undefined
-  /** Calls made to the target for this case; a step counts each call it makes. */
+  /**
+   * Calls made for this case, as the budget counts them: each call to the target, and each model
+   * call beyond the first that an agent's answer reports in its steps. A step counts each call it makes.
+   */
   readonly calls: { count: number }
 }
 

@@ -11,13 +11,18 @@ import { preview } from '../suite/preview.js'
 import type { ResolvedScorer, ScorerReturn, TargetAnswer, TokenUsage } from '../suite/types.js'
 import { describeIdentityChange } from './observed-identity.js'
 import { CaseError, type CaseContext, type SampleStep } from './sample-step.js'
+import { checkSteps, stepsForDocument, stepsUsage } from './answer-steps.js'
+import { modelCallsOf, type AnswerStep } from '../suite/steps.js'
 
 /** A target's answer that has the right shape. */
 interface CheckedAnswer {
   output: unknown
   usage: TokenUsage | undefined
   model: string | undefined
+  steps: AnswerStep[] | undefined
 }
+
+const NO_STEPS: readonly AnswerStep[] = Object.freeze([])
 
 export const singleAnswerStep: SampleStep = async (context, sample) => {
   const { suite, evalCase, signal, identity } = context
@@ -44,32 +49,46 @@ export const singleAnswerStep: SampleStep = async (context, sample) => {
   } catch (error) {
     throw new CaseError('target', `${where}: ${messageOf(error)}`)
   }
+  // An agent's answer counts every model call it made (the budget sees them; SPEC §16).
+  if (hit === undefined && answer.steps !== undefined) context.calls.count += Math.max(0, modelCallsOf(answer.steps) - 1)
   if (hit === undefined && context.onAnswer !== undefined) await context.onAnswer(evalCase.id, sample, cachedAnswerOf(answer))
-  const result = await scoreAnswer(context, answer.output, sample)
+  const result = await scoreAnswer(context, answer.output, answer.steps ?? NO_STEPS, sample)
   if (answer.usage !== undefined) result.usage = answer.usage
   if (latencyMs !== undefined) result.latency_ms = latencyMs
   if (hit !== undefined) result.cached = true
   if (suite.recordResponses && answer.output !== undefined) result.output = jsonValue(answer.output)
+  if (answer.steps !== undefined) result.steps = stepsForDocument(answer.steps, suite.recordResponses)
   return result
 }
 
 /** The answer, or why it is malformed. */
 function checkAnswer(raw: unknown, record: boolean): CheckedAnswer | string {
-  if (raw === null || typeof raw !== 'object' || !('output' in raw)) return 'the target must answer { output, model?, usage? }'
+  if (raw === null || typeof raw !== 'object' || !('output' in raw)) return 'the target must answer { output, model?, usage?, steps? }'
   const { output, model, usage } = raw as TargetAnswer
   if (model !== undefined && (typeof model !== 'string' || model === '')) return `model must be a non-empty string, got ${preview(model)}`
-  const checkedUsage = usage === undefined ? undefined : usageFrom(usage)
+  let checkedUsage = usage === undefined ? undefined : usageFrom(usage)
   if (typeof checkedUsage === 'string') return `usage must be ${checkedUsage}, got ${preview(usage)}`
   if (record) {
     const offence = findNotPlain(output, ['output'])
     if (offence !== undefined) return `the answer cannot be recorded (recordResponses is true): ${describeNotPlain(offence)}`
   }
-  return { output, model, usage: checkedUsage }
+  const rawSteps = (raw as TargetAnswer).steps
+  if (rawSteps === undefined) return { output, model, usage: checkedUsage, steps: undefined }
+  const steps = checkSteps(rawSteps, record)
+  if (typeof steps === 'string') return steps
+  const summed = stepsUsage(steps)
+  if (summed !== undefined) {
+    if (checkedUsage !== undefined && (checkedUsage.input_tokens !== summed.input_tokens || checkedUsage.output_tokens !== summed.output_tokens)) {
+      return `usage ${preview(checkedUsage)} is not the sum of its model calls' usage ${preview(summed)}; give one or make them agree`
+    }
+    checkedUsage = summed
+  }
+  return { output, model, usage: checkedUsage, steps }
 }
 
-async function scoreAnswer(context: CaseContext, output: unknown, index: number): Promise<SampleResult> {
+async function scoreAnswer(context: CaseContext, output: unknown, steps: readonly AnswerStep[], index: number): Promise<SampleResult> {
   const { suite, evalCase, signal, identity } = context
-  const args = { input: evalCase.input, output, expected: evalCase.expected, caseId: evalCase.id, signal, recorded: suite.recordResponses }
+  const args = { input: evalCase.input, output, expected: evalCase.expected, caseId: evalCase.id, signal, recorded: suite.recordResponses, steps }
   const settled = await Promise.allSettled(suite.scorers.map(async (scorer) => scorer.score(args)))
   // map, not push: the scores are held until the run ends, in an array of exactly their number.
   const scores = settled.map((outcome, i): ScorerScore => {

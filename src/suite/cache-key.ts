@@ -5,6 +5,7 @@
 // entry so that a miss can be explained part by part, and a changed code file by its path.
 import { PathRefusedError } from './errors.js'
 import { canonicalJson, sha256Hex } from './hashing.js'
+import type { AnswerStep } from './steps.js'
 import type { JsonObject, TokenUsage } from './types.js'
 
 /** The parts of a cache key, each a sha256 hex digest except the sample index. */
@@ -28,6 +29,8 @@ export interface CachedTargetAnswer {
   output: unknown
   model?: string
   usage?: TokenUsage
+  /** An agent's steps, whole (a cached answer is an answer, ADR 0151). */
+  steps?: AnswerStep[]
 }
 
 /** One entry of the response cache. */

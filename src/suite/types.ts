@@ -1,5 +1,7 @@
 // The suite as a user declares it in a *.eval.ts file, and the values the driver produces from it.
 
+import type { AnswerStep, TargetStep } from './steps.js'
+
 export type JsonObject = Record<string, unknown>
 
 export interface EvalCase<I = unknown, E = unknown> {
@@ -46,6 +48,11 @@ export interface TargetAnswer<O = unknown> {
   /** The identity the provider reports for the model that answered (the observed identity). */
   model?: string
   usage?: TokenUsage
+  /**
+   * The steps an agent took: model calls and tool calls, in order (SPEC §16). The sample's usage is
+   * the sum of its model calls' usage, and each model call counts against the budget.
+   */
+  steps?: readonly TargetStep[]
 }
 
 export type TargetFunction<I = unknown, O = unknown> = (input: I, ctx: TargetContext) => O | Promise<O>
@@ -71,6 +78,8 @@ export interface ScorerArgs<I = unknown, O = unknown, E = unknown> {
    * without quoting it, because reasons are written to journals, documents and baselines.
    */
   recorded?: boolean
+  /** The steps the target took (model calls and tool calls), whole; empty when it reported none. */
+  steps?: readonly AnswerStep[]
 }
 
 export interface ScoreResult {

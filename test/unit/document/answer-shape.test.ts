@@ -47,6 +47,7 @@ const DRIVER_FILLS: Record<AnswerFieldName, { suite: Partial<SuiteDefinition>; c
   model: { suite: {} },
   latency_ms: { suite: { tolerances: { latencyPerCase: 0.1 } } },
   cached: { suite: {}, cached: { output: 'c' } },
+  steps: { suite: { recordResponses: true } },
 }
 
 describe('every field of the answer shape', () => {
@@ -135,7 +136,7 @@ describe('every field of the answer shape', () => {
     })
   }
 
-  it('a reserved name (steps, turns) is accepted nowhere yet: zod strips it, the fast reader says no, the serializer leaves it out', () => {
+  it('a reserved name (turns) is accepted nowhere yet: zod strips it, the fast reader says no, the serializer leaves it out', () => {
     for (const name of RESERVED_ANSWER_FIELDS) {
       const result = withAnswer(name, [{ kind: 'tool', name: 'search' }])
       expect(caseResultSchema.parse(result).samples[0]).not.toHaveProperty(name)
