@@ -13,7 +13,8 @@ import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js'
 import { splitCases } from '../../src/host/launch/shard.js'
 
 const CREATED_AT = '2026-11-29T22:39:56.123456Z'
-const N = 4
+/** Machines in the matrix: three in CI (a first, a middle and a last shard), four in the long mode (ADR 0200). */
+const N = process.env.DIGLINE_RELIABILITY_LONG === '1' ? 4 : 3
 /** Cases per suite; DIGLINE_SHARD_TEST_CASES makes the CI run larger. */
 const CASES = Number(process.env.DIGLINE_SHARD_TEST_CASES ?? 40)
 const CONCURRENCY = 4
@@ -102,13 +103,15 @@ function expectEveryCaseOnce(projects: readonly Project[], inFlightAllowance = 0
 }
 
 const output = (r: ProcessResult) => r.stdout + r.stderr
+/** The machine indexes of the matrix but one. */
+const othersThan = (victim: number) => Array.from({ length: N }, (_, i) => i).filter((i) => i !== victim)
 
-describe.each(SHARED_STORES)('four shards against one $name', (locator) => {
-  test('started at once as four machines, they file one run sha256-identical to an unsharded run; the target sees every case once', async () => {
+describe.each(SHARED_STORES)(`${N} shards against one $name`, (locator) => {
+  test(`started at once as ${N} machines, they file one run sha256-identical to an unsharded run; the target sees every case once`, async () => {
     const ref = await reference()
     const shared = await locator.make()
     const machines = Array.from({ length: N }, () => machine())
-    // Half take --shard, half DIGLINE_SHARD, as CI configs do both.
+    // Odd shards take --shard, even ones DIGLINE_SHARD, as CI configs do both.
     const results = await Promise.all(
       machines.map((m, i) =>
         i % 2 === 0
@@ -117,8 +120,8 @@ describe.each(SHARED_STORES)('four shards against one $name', (locator) => {
       ),
     )
     for (const r of results) expect(r.code, output(r)).toBe(0)
-    const announced = results.map((r) => /shard (\d)\/4 takes (\d+) of (\d+) cases/.exec(output(r)))
-    expect(announced.map((m) => m?.[1])).toEqual(['1', '2', '3', '4'])
+    const announced = results.map((r) => new RegExp(`shard (\\d)/${N} takes (\\d+) of (\\d+) cases`).exec(output(r)))
+    expect(announced.map((m) => m?.[1])).toEqual(Array.from({ length: N }, (_, i) => String(i + 1)))
     const shares = announced.map((m) => Number(m![2]))
     expect(shares.reduce((a, b) => a + b, 0)).toBe(CASES)
     expect(Math.max(...shares) - Math.min(...shares)).toBeLessThanOrEqual(1)
@@ -132,7 +135,7 @@ describe.each(SHARED_STORES)('four shards against one $name', (locator) => {
     expectEveryCaseOnce(machines)
   })
 
-  test("one after another: the first three exit 0 and name the missing shards, the last gives the whole run's verdict (exit 1)", async () => {
+  test("one after another: all but the last exit 0 and name the missing shards, the last gives the whole run's verdict (exit 1)", async () => {
     const file = suite({ thresholds: '{ passRate: 0.95 }' })
     const ref = await reference(file)
     expect(ref.result.code).toBe(1)
@@ -147,13 +150,14 @@ describe.each(SHARED_STORES)('four shards against one $name', (locator) => {
       expect(output(r)).not.toContain('every suite holds')
     }
     const pending = await machines[0]!.digline(['pending'], envOf(machines[0]!, { DIGLINE_STORE: shared }))
-    expect(pending.stdout).toContain('shard 1/4  done')
-    expect(pending.stdout).toContain(`shard 4/4  missing  0 of`)
-    expect(pending.stdout).toContain(`digline run --resume ${ref.key} --shard 4/4`)
-    const last = await machines[3]!.digline(['run', '--shard', '4/4'], envOf(machines[3]!, { DIGLINE_STORE: shared }))
+    expect(pending.stdout).toContain(`shard 1/${N}  done`)
+    expect(pending.stdout).toContain(`shard ${N}/${N}  missing  0 of`)
+    expect(pending.stdout).toContain(`digline run --resume ${ref.key} --shard ${N}/${N}`)
+    const lastMachine = machines[N - 1]!
+    const last = await lastMachine.digline(['run', '--shard', `${N}/${N}`], envOf(lastMachine, { DIGLINE_STORE: shared }))
     expect(last.code, output(last)).toBe(1)
     expect(output(last)).toContain('missed')
-    expect((await filed(machines[3]!, envOf(machines[3]!, { DIGLINE_STORE: shared }))).digest).toBe(ref.digest)
+    expect((await filed(lastMachine, envOf(lastMachine, { DIGLINE_STORE: shared }))).digest).toBe(ref.digest)
     expectEveryCaseOnce(machines)
   })
 
@@ -166,14 +170,14 @@ describe.each(SHARED_STORES)('four shards against one $name', (locator) => {
     const share = CASES / N
     const killAt = 1 + Math.floor(Math.random() * Math.max(1, share - 2))
     const child = victim.spawnDigline(['run', '--shard', `3/${N}`], envOf(victim, { DIGLINE_STORE: shared }))
-    const others = Promise.all([0, 1, 3].map((i) => machines[i]!.digline(['run', '--shard', `${i + 1}/${N}`], envOf(machines[i]!, { DIGLINE_STORE: shared }))))
+    const others = Promise.all(othersThan(2).map((i) => machines[i]!.digline(['run', '--shard', `${i + 1}/${N}`], envOf(machines[i]!, { DIGLINE_STORE: shared }))))
     const deadline = Date.now() + 120_000
     while (callLines(victim).length < killAt && child.exitCode === null && Date.now() < deadline) await new Promise((r) => setTimeout(r, 2))
     process.kill(-child.pid!, 'SIGKILL')
     await child.done
     for (const r of await others) expect(r.code, output(r)).toBe(0)
     const pending = await machines[0]!.digline(['pending'], envOf(machines[0]!, { DIGLINE_STORE: shared }))
-    expect(pending.stdout).toMatch(/shard 3\/4 {2}missing/)
+    expect(pending.stdout).toMatch(new RegExp(`shard 3/${N} {2}missing`))
     const elsewhere = machine(file)
     const resumed = await elsewhere.digline(['run', '--resume', ref.key, '--shard', `3/${N}`], envOf(elsewhere, { DIGLINE_STORE: shared, DIGLINE_CREATED_AT: '' }))
     expect(resumed.code, output(resumed)).toBe(0)
@@ -182,8 +186,8 @@ describe.each(SHARED_STORES)('four shards against one $name', (locator) => {
   })
 })
 
-describe('four shards in four file stores, filed by digline merge', () => {
-  /** Four machines, each with its own .digline, as four CI jobs uploading their store as an artifact. */
+describe(`${N} shards in ${N} file stores, filed by digline merge`, () => {
+  /** N machines, each with its own .digline, as N CI jobs uploading their store as an artifact. */
   async function shardsInOwnStores(file = suite()) {
     const machines = Array.from({ length: N }, () => machine(file))
     const results = await Promise.all(machines.map((m, i) => m.digline(['run', '--shard', `${i + 1}/${N}`], envOf(m))))
@@ -191,7 +195,7 @@ describe('four shards in four file stores, filed by digline merge', () => {
     return machines
   }
   const storeOf = (m: Project) => join(m.dir, '.digline')
-  // The merge only reads the shards' stores: one set of four serves every test that merges it.
+  // The merge only reads the shards' stores: one set of them serves every test that merges it.
   let clean: Promise<Project[]> | undefined
   const cleanShards = () => (clean ??= shardsInOwnStores())
 
@@ -201,7 +205,7 @@ describe('four shards in four file stores, filed by digline merge', () => {
     for (const m of machines) expect(m.runFiles('acme', 'big')).toEqual([])
     const gate = machine()
     const refusals: [string[], string][] = [
-      [machines.slice(0, 3).map(storeOf), 'ShardMissingError'],
+      [machines.slice(0, N - 1).map(storeOf), 'ShardMissingError'],
       [[...machines.map(storeOf), storeOf(machines[1]!)], 'ShardTwiceError'],
     ]
     for (const [dirs, name] of refusals) {
@@ -241,7 +245,7 @@ describe('four shards in four file stores, filed by digline merge', () => {
     const machines = Array.from({ length: N }, () => machine(file))
     const victim = machines[1]!
     const child = victim.spawnDigline(['run', '--shard', `2/${N}`], envOf(victim))
-    const others = Promise.all([0, 2, 3].map((i) => machines[i]!.digline(['run', '--shard', `${i + 1}/${N}`], envOf(machines[i]!))))
+    const others = Promise.all(othersThan(1).map((i) => machines[i]!.digline(['run', '--shard', `${i + 1}/${N}`], envOf(machines[i]!))))
     const killAt = 1 + Math.floor(Math.random() * Math.max(1, CASES / N - 2))
     const deadline = Date.now() + 120_000
     while (callLines(victim).length < killAt && child.exitCode === null && Date.now() < deadline) await new Promise((r) => setTimeout(r, 2))
@@ -252,7 +256,7 @@ describe('four shards in four file stores, filed by digline merge', () => {
     const early = await gate.digline(['merge', ...machines.map(storeOf)], envOf(gate))
     expect(early.code, output(early)).toBe(64)
     expect(output(early)).toContain('ShardMissingError')
-    expect(output(early)).toContain(`digline run --resume ${ref.key} --shard 2/4`)
+    expect(output(early)).toContain(`digline run --resume ${ref.key} --shard 2/${N}`)
     const resumed = await victim.digline(['run', '--resume', ref.key, '--shard', `2/${N}`], envOf(victim, { DIGLINE_CREATED_AT: '' }))
     expect(resumed.code, output(resumed)).toBe(0)
     expect(output(resumed)).toContain('still open')
@@ -266,7 +270,7 @@ describe('four shards in four file stores, filed by digline merge', () => {
 test('a shard is refused (64, nothing called) when it is not i/N or has no DIGLINE_CREATED_AT', async () => {
   const project = machine()
   // one malformed i/N per door; the table of them is parseShard's (test/unit/host/shard-split.test.ts)
-  const flag = await project.digline(['run', '--shard', '5/4'], envOf(project))
+  const flag = await project.digline(['run', '--shard', `${N + 1}/${N}`], envOf(project))
   expect(flag.code, output(flag)).toBe(64)
   expect(output(flag)).toContain('InvalidShardError')
   const viaEnv = await project.vitest([], envOf(project, { DIGLINE_SHARD: '3/2' }))
