@@ -1,10 +1,11 @@
 // Promotion is a compare-and-swap (SPEC §7): real `digline promote` processes racing from the same
 // baseline (each runs a Vitest collect between its check and its write), round after round: exactly
 // one lands, the others are refused (64) naming the baseline that landed, and the register never forks.
+// Three racers in CI (two rounds: three, then two); six in the long mode, DIGLINE_RELIABILITY_LONG=1 (ADR 0200).
 import { beforeAll, describe, expect, test } from 'vitest'
 import { countingSuite, makeProject, type Project } from '../helpers/project.js'
 
-const RACERS = 4
+const RACERS = process.env.DIGLINE_RELIABILITY_LONG === '1' ? 6 : 3
 let project: Project
 let keys: string[] = []
 
