@@ -59,20 +59,48 @@ export async function createTestDatabase(label: string): Promise<TestDatabase> {
   await withClient(PG_BASE_URL, (client) => client.query(`CREATE DATABASE ${name}`))
   const url = databaseUrl(name)
   const sql = (text: string, values: unknown[] = []) => withClient(url, (client) => client.query(text, values))
+  // Snapshots are taken by the hundred (before and after every refusal of a contract test): they share
+  // one connection, opened on first use and again after the server dropped it (a restart, a drop).
+  let reader: Promise<pg.Client> | undefined
+  const readerClient = (): Promise<pg.Client> =>
+    (reader ??= (async () => {
+      const client = new pg.Client({ connectionString: url })
+      client.on('error', () => (reader = undefined))
+      client.on('end', () => (reader = undefined))
+      try {
+        await client.connect()
+      } catch (error) {
+        reader = undefined
+        throw new Error(`${startHint()} (connecting failed: ${error instanceof Error ? error.message : String(error)})`, { cause: error })
+      }
+      return client
+    })())
+  const readAll = async (client: pg.Client): Promise<Record<string, string[]>> => {
+    const tables = await client.query(`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE' ORDER BY table_name`)
+    const out: Record<string, string[]> = {}
+    for (const { table_name: table } of tables.rows as { table_name: string }[]) {
+      const { rows } = await client.query(`SELECT (to_jsonb(t) - 'lease_expires_at')::text AS row FROM ${table} t`)
+      out[table] = (rows as { row: string }[]).map((r) => r.row).sort()
+    }
+    return out
+  }
+  const endReader = async (): Promise<void> => {
+    const open = reader
+    reader = undefined
+    if (open !== undefined) await (await open.catch(() => undefined))?.end().catch(() => undefined)
+  }
   return {
     name,
     url,
     sql,
     async snapshot() {
-      return withClient(url, async (client) => {
-        const tables = await client.query(`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE' ORDER BY table_name`)
-        const out: Record<string, string[]> = {}
-        for (const { table_name: table } of tables.rows as { table_name: string }[]) {
-          const { rows } = await client.query(`SELECT (to_jsonb(t) - 'lease_expires_at')::text AS row FROM ${table} t`)
-          out[table] = (rows as { row: string }[]).map((r) => r.row).sort()
-        }
-        return out
-      })
+      try {
+        return await readAll(await readerClient())
+      } catch {
+        // the shared connection was lost: once more on a new one, whose failure is the test's
+        await endReader()
+        return readAll(await readerClient())
+      }
     },
     async truncate() {
       await withClient(url, async (client) => {
@@ -83,6 +111,7 @@ export async function createTestDatabase(label: string): Promise<TestDatabase> {
       })
     },
     async drop() {
+      await endReader()
       await withClient(PG_BASE_URL, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`))
     },
   }
