@@ -207,7 +207,16 @@ function sizeFor(z: Sizer, options: Required<PlanOptions>, tolerance: number): P
 }
 
 /** The suite as it is: its power and false alarms for the drop, and the smallest drop it catches. */
-function currentFor(chances: readonly number[], form: GateForm, samples: number, minAgreement: number, cases: number, options: Required<PlanOptions>, tolerance: number, passRate: number): CurrentRow {
+function currentFor(
+  chances: readonly number[],
+  form: GateForm,
+  samples: number,
+  minAgreement: number,
+  cases: number,
+  options: Required<PlanOptions>,
+  tolerance: number,
+  passRate: number,
+): CurrentRow {
   const at = (detect: number) => sizer(chances, form, samples, minAgreement, detect, tolerance)
   const z = at(options.detect)
   const salt = (what: number, detect = 0) => seedFor(options.seed, samples, cases, what, FORM_SALT[form], Math.round(detect * 1e6))

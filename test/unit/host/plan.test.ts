@@ -88,7 +88,9 @@ describe('digline plan against a brute-force simulation', () => {
     const at = bruteForce(row.cases!, closedFormFactor(0.1), 400, 11)
     const third = bruteForce(Math.round(row.cases! / 3), closedFormFactor(0.1), 400, 12)
     const aa = bruteForce(row.cases!, 1, 400, 13)
-    console.log(`[plan] ${row.cases} cases: brute-force power ${at} (plan ${row.power}, rechecked ${row.rechecked_power}), at a third ${third}; A/A ${aa} (plan ${row.false_alarm})`)
+    console.log(
+      `[plan] ${row.cases} cases: brute-force power ${at} (plan ${row.power}, rechecked ${row.rechecked_power}), at a third ${third}; A/A ${aa} (plan ${row.false_alarm})`,
+    )
     // the plan rests on one baseline of 240 cases, not on the truth: what it delivers is near what it promised
     expect(at).toBeGreaterThan(0.72)
     expect(at).toBeLessThan(0.92)
