@@ -3,7 +3,7 @@
 import type { Plugin } from 'vite'
 import type { Vitest } from 'vitest/node'
 import { InternalError, isDiglineError } from '../src/errors/base.js'
-import { resolveOptions, type DiglineOptions } from '../src/host/index.js'
+import { resolveOptions, type DiglineOptions, type FamilyWise } from '../src/host/index.js'
 import { DiglineReporter } from './reporter.js'
 import { AnnotationFiler } from './annotation-filer.js'
 import { startModelSlots } from './model-slots.js'
@@ -53,8 +53,10 @@ export function digline(options: DiglineOptions): Plugin {
     configureVitest({ vitest, project }) {
       const root = project.config.root
       let provided: ProvidedDigline
+      let familyWise: FamilyWise = 'holm'
       try {
-        const { tenant, environment, storeRoot } = resolveOptions(options, root)
+        const { tenant, environment, storeRoot, familyWise: method } = resolveOptions(options, root)
+        familyWise = method
         provided = { tenant, environment, storeRoot, projectRoot: root, claims: claimDir(vitest), ...(vitest.config.watch ? { watch: true } : {}) }
       } catch (error) {
         // resolveOptions refuses bad options by name; anything else it throws is a defect of digline
@@ -68,7 +70,7 @@ export function digline(options: DiglineOptions): Plugin {
         withReporter.add(vitest)
         // first, so the reporters after it see a case's annotations when its result arrives
         vitest.config.reporters.unshift(new AnnotationFiler())
-        vitest.config.reporters.push(new DiglineReporter())
+        vitest.config.reporters.push(new DiglineReporter(familyWise))
         exitTwoWhenStopped()
         return startModelSlots(vitest)
       }

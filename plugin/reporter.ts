@@ -8,11 +8,14 @@ import { EXIT_CODES, exitCodeForLaunch, type ExitCode } from '../src/exit-codes.
 import type { SuiteOutcome } from '../src/host/index.js'
 import { formatOutcome } from '../src/host/index.js'
 import { formatLaunchMarkdown } from '../src/host/index.js'
+import { describeFamily, familyWise, type FamilyWise, type LaunchFamily } from '../src/host/index.js'
 import './provided.js'
 import { printable } from '../src/suite/printable-text.js'
 
 interface Collected {
   outcomes: SuiteOutcome[]
+  /** The launch-wide decision over every gate of every judged suite (ADR 0242). */
+  family?: LaunchFamily
   refusals: string[]
   failures: string[]
   failedTests: number
@@ -26,6 +29,8 @@ export class DiglineReporter implements Reporter {
   private exitCode: ExitCode | undefined
   private vitest: Vitest | undefined
 
+  constructor(private readonly familyWiseMethod: FamilyWise = 'holm') {}
+
   onInit(vitest: Vitest): void {
     this.vitest = vitest
     vitest.onClose(() => {
@@ -35,6 +40,10 @@ export class DiglineReporter implements Reporter {
 
   onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<SerializedError>): void {
     const collected = this.collect(testModules, unhandledErrors)
+    // The launch-wide decision is made here, from the outcomes alone: a replayed reporter reaches the same one.
+    const decided = familyWise(collected.outcomes, this.familyWiseMethod)
+    collected.outcomes = decided.outcomes
+    collected.family = decided.family
     const hasDigline = collected.outcomes.length > 0 || collected.refusals.length > 0 || collected.failures.length > 0
     if (!hasDigline) return
     const exitCode = exitCodeForLaunch({
@@ -54,6 +63,8 @@ export class DiglineReporter implements Reporter {
     const path = process.env.GITHUB_STEP_SUMMARY
     if (path === undefined || path === '') return
     let text = formatLaunchMarkdown(c.outcomes, exitCode)
+    const family = c.family === undefined ? undefined : describeFamily(c.family)
+    if (family !== undefined) text += `\n${family}\n`
     const other = [...c.refusals.map((r) => `- refused ${r}`), ...c.failures.map((f) => `- failed ${f}`)]
     if (c.failedTests > 0) other.push(`- ${c.failedTests} other test(s) failed`)
     if (other.length > 0) text += `\n${other.map((line) => line.split('\n')[0]).join('\n')}\n`
@@ -120,6 +131,8 @@ export class DiglineReporter implements Reporter {
     for (const r of c.refusals) out.push(`${pc.red('refused')} ${r}`)
     for (const f of c.failures) out.push(`${pc.red('failed')} ${f}`)
     if (c.failedTests > 0) out.push(`${c.failedTests} other test(s) failed`)
+    const family = c.family === undefined ? undefined : describeFamily(c.family)
+    if (family !== undefined) out.push(pc.dim(printable(family)))
     out.push(`${pc.bold('digline')} exit ${exitCode}: ${exitMeaning(c, exitCode)}`)
     ;(this.vitest?.logger ?? console).log(out.join('\n'))
   }

@@ -2,6 +2,7 @@
 import { importDist, reply } from './common.js'
 import { simulateSizes } from '../lib/small-n-simulation.js'
 import { simulateAmountGate } from '../lib/amount-gate-simulation.js'
+import { simulateLaunches } from '../lib/launch-simulation.js'
 
 const { pkg, repetitions } = JSON.parse(process.argv[2])
 const digline = {
@@ -11,6 +12,8 @@ const digline = {
   ...(await importDist(pkg, 'src/suite/keys.js')),
   ...(await importDist(pkg, 'src/host/judge/compare.js')),
   ...(await importDist(pkg, 'src/stats/prng.js')),
+  ...(await importDist(pkg, 'src/host/judge/suite-outcome.js')),
+  ...(await importDist(pkg, 'src/host/judge/family-wise.js')),
 }
 const t = Date.now()
 const sizes = simulateSizes(digline, { sizes: [5, 10, 20, 50, 300], repetitions, seed: 42 })
@@ -19,4 +22,5 @@ const spread = [0.6, 1.5, 2.0].map((between) => ({
   aa: simulateAmountGate(digline, { gate: 'cost_per_case', cases: 300, repetitions: Math.ceil(repetitions / 2), seed: 42, rise: 0, between }),
   power: simulateAmountGate(digline, { gate: 'cost_per_case', cases: 300, repetitions: Math.ceil(repetitions / 2), seed: 42, rise: 0.2, between }),
 }))
-reply({ sizes, spread, ms: Date.now() - t })
+const launch = simulateLaunches(digline, { suites: 20, cases: 100, launches: Math.ceil(repetitions / 4), seed: 42 })
+reply({ sizes, spread, launch, ms: Date.now() - t })

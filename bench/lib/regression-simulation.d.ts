@@ -44,3 +44,11 @@ export function caseProbabilities(cases: number, random: () => number): number[]
 export function simulateRegressionGate(digline: SimulationParts, options: SimulationOptions): SimulationResult
 /** One line for a person: what was simulated and how often the gate fired. */
 export function describeSimulation(r: SimulationResult): string
+/** One run document of a stochastic target: case i passes with probabilities[i]. */
+export function drawRun(
+  digline: Pick<SimulationParts, 'SCHEMA_VERSION' | 'aggregate'>,
+  probabilities: readonly number[],
+  random: () => number,
+  tolerance: number,
+  createdAt: string,
+): RunDocument

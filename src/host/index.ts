@@ -8,6 +8,7 @@ export { localCacheBeside } from './cache/cache-store.js'
 // front end can assemble an outcome of its own.
 export type { BaselineComparison, ComparedBaseline, ComparedSide, UnreadableBaseline } from './judge/compare.js'
 export * from './judge/explain-run.js'
+export * from './judge/family-wise.js'
 export * from './judge/format-comparison.js'
 export * from './judge/format-outcome.js'
 export * from './judge/judge-run.js'

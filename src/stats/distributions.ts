@@ -120,3 +120,27 @@ export function studentQuantile(p: number, df: number): number {
 
 /** The t of a two-sided 95% interval (each side 2.5%). */
 export const t95 = (df: number): number => studentQuantile(0.975, df)
+
+/** P(Z ≤ z) for the standard normal (erfc by its Chebyshev fit, relative error below 1.2e-7). */
+export function normalCdf(z: number): number {
+  const x = Math.abs(z) / Math.SQRT2
+  const t = 1 / (1 + 0.5 * x)
+  const poly =
+    -x * x -
+    1.26551223 +
+    t * (1.00002368 + t * (0.37409196 + t * (0.09678418 + t * (-0.18628806 + t * (0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277))))))))
+  const erfc = t * Math.exp(poly)
+  return z >= 0 ? 1 - erfc / 2 : erfc / 2
+}
+
+/** The z with P(Z ≤ z) = p, by bisection. */
+export function normalQuantile(p: number): number {
+  let lo = -40
+  let hi = 40
+  for (let i = 0; i < 100; i++) {
+    const mid = (lo + hi) / 2
+    if (normalCdf(mid) < p) lo = mid
+    else hi = mid
+  }
+  return (lo + hi) / 2
+}

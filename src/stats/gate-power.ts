@@ -104,3 +104,43 @@ export function amountGateRate(random: Random, draw: AmountGateDraw): number {
   }
   return flagged / draw.repetitions
 }
+
+export interface ShareGateDraw {
+  /** Per case of the population: its chance that one sample passes, in the baseline and in the run. */
+  base: readonly number[]
+  run: readonly number[]
+  samples: number
+  cases: number
+  repetitions: number
+  tolerance: number
+}
+
+/** Passed samples of `samples`, each passing with chance q. */
+function binomialDraw(random: Random, samples: number, q: number): number {
+  let passed = 0
+  for (let s = 0; s < samples; s++) if (random() < q) passed++
+  return passed
+}
+
+/** The share of repetitions the pass-rate gate on each case's share of passing samples flags (ADR 0122: a paired t interval). */
+export function shareGateRate(random: Random, draw: ShareGateDraw): number {
+  const population = draw.base.length
+  let flagged = 0
+  for (let rep = 0; rep < draw.repetitions; rep++) {
+    let sum = 0
+    let squares = 0
+    for (let i = 0; i < draw.cases; i++) {
+      const j = Math.floor(random() * population)
+      const d = (binomialDraw(random, draw.samples, draw.run[j]!) - binomialDraw(random, draw.samples, draw.base[j]!)) / draw.samples
+      sum += d
+      squares += d * d
+    }
+    const n = draw.cases
+    if (n < 2) continue
+    const mean = sum / n
+    const sd = Math.sqrt(Math.max(0, (squares - n * mean * mean) / (n - 1)))
+    const half = (t95(n - 1) * sd) / Math.sqrt(n)
+    if (dropBeyond({ low: Math.max(-1, mean - half), high: Math.min(1, mean + half) }, draw.tolerance)) flagged++
+  }
+  return flagged / draw.repetitions
+}

@@ -8,6 +8,7 @@ import { describeZodError } from './issue-sentence.js'
 import type { InlineCasesDefinition, ResolvedScorer, ResolvedSuite, Scorer, SuiteDefinition, TargetAnswer, TargetContext } from './types.js'
 import { isTag, TAG_RULE } from './slice.js'
 import { isDataset } from './dataset.js'
+import { agreementAmbiguity } from './agreement-fraction.js'
 
 const unit = z.number().min(0).max(1)
 /** A relative rise: 0.2 allows 20% more than the baseline. */
@@ -116,6 +117,8 @@ export function resolveSuite(declared: SuiteDefinition<any, any, any>): Resolved
   const def = definition as InlineCasesDefinition
   if (def.budget?.usd !== undefined && def.prices === undefined)
     refuse(['budget', 'usd'], "needs prices: spend is counted from the tokens the target and judges report, priced by the suite's prices table", def.name)
+  const ambiguous = agreementAmbiguity(def.minAgreement ?? 1, def.samples ?? 1)
+  if (ambiguous !== undefined) refuse(['minAgreement'], ambiguous, def.name)
   const ids = new Set<string>()
   def.cases.forEach((c, i) => {
     if (ids.has(c.id)) refuse(['cases', i, 'id'], `repeats the case id ${JSON.stringify(c.id)}; case ids must be unique`, def.name)

@@ -23,15 +23,15 @@ test('plan: no baseline is refused (64) naming digline promote; then a seeded pl
   expect(text.stdout).toContain('digline plan s: catching a drop of 10.0 points in 80.0% of runs')
   expect(text.stdout).toContain(`from baseline ${key}: 40 cases, 3 sample(s) each, minAgreement 0.6 (2 of 3 samples)`)
   expect(text.stdout).toContain('seed 7, 1000 simulated baseline/run pairs per figure')
-  expect(text.stdout).toMatch(/samples +cases needed +calls +power +false alarm/)
+  expect(text.stdout).toMatch(/gate +samples +cases needed +closed form +calls +power +rechecked +false alarm/)
   expect(text.stdout).toContain('tokens per case: not simulated')
 
   const json = await project.digline(['plan', '--suite', 's', '--detect', '0.1', '--power', '0.9', '--json'])
   expect(json.code, json.stderr).toBe(0)
   const plan = JSON.parse(json.stdout)
   expect(plan).toMatchObject({ suite: 's', baseline: key, seed: 42, detect: 0.1, power: 0.9, evidence: { runs: 1, cases: 40, samples: 3 } })
-  expect(plan.options.map((r: { samples: number }) => r.samples)).toEqual([1, 3, 5])
-  for (const row of plan.options) if (row.cases !== null) expect(row.power).toBeGreaterThanOrEqual(0.9)
+  expect(plan.options.map((r: { gate: string; samples: number }) => `${r.gate} ${r.samples}`)).toEqual(['verdicts 1', 'verdicts 3', 'verdicts 5', 'samples 3', 'samples 5'])
+  for (const row of plan.options) if (row.cases !== null) expect(row.rechecked_power).toBeGreaterThanOrEqual(0.9)
   const again = await project.digline(['plan', '--suite', 's', '--detect', '0.1', '--power', '0.9', '--json'])
   expect(again.stdout).toBe(json.stdout)
 

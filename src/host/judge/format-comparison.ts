@@ -9,6 +9,7 @@ import type { BaselineComparison, ComparedBaseline } from './compare.js'
 import { AMOUNT_UNITS, describeAmountGate, type AmountGate } from './amount-gates.js'
 import { describeFlaky } from './flaky-cases.js'
 import { describeMovedTags, describeTagSlice } from './tag-breakdown.js'
+import { dropBeyond } from '../../stats/gate-rule.js'
 import type { SuiteOutcome, SuiteStatus } from './suite-outcome.js'
 import { printable } from '../../suite/printable-text.js'
 
@@ -69,7 +70,7 @@ export function formatComparisonText(c: BaselineComparison): string[] {
   ]
   for (const g of declaredGates(c)) lines.push(`    ${AMOUNT_UNITS[g.gate].padEnd(17)}${g.regressed ? pc.red(describeAmountGate(g)) : describeAmountGate(g)}`)
   for (const reason of c.reasons) lines.push(`    ${pc.red('regressed')} ${printable(reason)}`)
-  if (c.status === 'compared' && !c.regressed && c.difference?.ci95 != null) {
+  if (c.status === 'compared' && !c.regressed && c.difference?.ci95 != null && !dropBeyond(c.difference.ci95, c.tolerances.pass_rate)) {
     const floor = c.tolerances.pass_rate === 0 ? 'zero' : `−${(c.tolerances.pass_rate * 100).toFixed(1)} points`
     lines.push(`    ${pc.green('no regression')}: the interval reaches ${floor} or above`)
   }

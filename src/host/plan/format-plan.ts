@@ -1,28 +1,48 @@
 // `digline plan` in words: what the figures rest on, the table of sizes, and the cost figure.
 import { requiredPasses } from '../../driver/execute.js'
 import { percent } from '../judge/percent.js'
-import type { Plan, PlanRow } from './plan.js'
+import type { CurrentRow, GateForm, Plan, PlanRow } from './plan.js'
 
 const pts = (x: number): string => `${(x * 100).toFixed(1)} points`
 const rate = (x: number | null): string => (x === null ? '—' : percent(x))
 // 2/3 is kept as 0.6666666666666666: say it as a person wrote it, with the passes it asks for.
 const agreement = (share: number, samples: number): string => `${Number(share.toFixed(3))} (${requiredPasses(share, samples)} of ${samples} samples)`
+const FORM_WORDS: Record<GateForm, string> = { verdicts: 'verdicts', samples: 'shares' }
 
 function row(r: PlanRow, maxCases: string): string {
   const cases = r.cases === null ? `more than ${maxCases}` : String(r.cases)
-  return `  ${String(r.samples).padStart(7)}  ${cases.padStart(16)}  ${(r.calls === null ? '—' : String(r.calls)).padStart(8)}  ${rate(r.power).padStart(7)}  ${rate(r.false_alarm).padStart(11)}`
+  const closed = r.closed_form === null ? '—' : String(r.closed_form)
+  return `  ${FORM_WORDS[r.gate].padEnd(8)}  ${String(r.samples).padStart(7)}  ${cases.padStart(16)}  ${closed.padStart(11)}  ${(r.calls === null ? '—' : String(r.calls)).padStart(8)}  ${rate(r.power).padStart(7)}  ${rate(r.rechecked_power).padStart(9)}  ${rate(r.false_alarm).padStart(11)}`
+}
+
+function current(c: CurrentRow, p: Plan): string[] {
+  const basis = c.gate === 'samples' ? " (gateOn: 'samples')" : ''
+  const detectable =
+    c.detectable === null
+      ? `no drop the pass rate can take is caught in ${percent(p.power)} of runs`
+      : `the smallest drop caught in ${percent(p.power)} of runs is ${pts(c.detectable)} (closed form: ${c.detectable_closed_form === null ? '—' : pts(c.detectable_closed_form)})`
+  return [
+    `  as it is (${c.cases} cases × ${c.samples} sample(s)${basis}): the gate catches that drop in ${rate(c.power)} of runs (fresh seed: ${rate(c.rechecked_power)}); false alarms ${rate(c.false_alarm)}`,
+    `  at this size ${detectable}`,
+  ]
 }
 
 export function formatPlan(p: Plan): string {
   const e = p.evidence
+  const spread = e.spread.identified
+    ? `cases' chances fitted as Beta with mean ${percent(e.spread.mean)}, concentration ${Number(e.spread.concentration.toPrecision(3))}`
+    : 'every case was seen in one sample only, so how a case varies between samples is unknown: the plan takes each case as unsure as the suite (the cautious reading); a second run under the same rules sharpens it'
   const lines = [
     `digline plan ${p.suite}: catching a drop of ${pts(p.detect)} in ${percent(p.power)} of runs (tolerance ${pts(p.tolerance)})`,
     `  from baseline ${p.baseline}${e.runs > 1 ? ` and ${e.runs - 1} later run(s) under the same rules` : ''}: ${e.cases} cases, ${e.samples} sample(s) each, minAgreement ${agreement(e.min_agreement, e.samples)}, pass rate ${percent(e.pass_rate)}`,
-    `  seed ${p.seed}, ${p.repetitions} simulated baseline/run pairs per figure`,
+    `  ${spread}`,
+    `  seed ${p.seed}, ${p.repetitions} simulated baseline/run pairs per figure (${p.repetitions * 2} for the fresh-seed check)`,
     '',
-    `  as it is (${p.current.cases} cases × ${p.current.samples} sample(s)): the gate catches that drop in ${rate(p.current.power)} of runs; false alarms ${rate(p.current.false_alarm)}`,
+    ...current(p.current, p),
     '',
-    '  samples  cases needed      calls    power  false alarm',
+    "  verdicts: each case by its verdict (a drop of the pass rate); shares: by its share of passing samples (gateOn: 'samples', a drop of that share)",
+    "  closed form: Miller's n = ((z_α + z_β)·σ_d / (drop − tolerance))², from the same case population",
+    '  gate      samples      cases needed  closed form     calls    power  rechecked  false alarm',
     ...p.options.map((r) => row(r, String(p.max_cases))),
     '',
   ]

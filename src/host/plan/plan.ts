@@ -7,7 +7,9 @@ import type { CaseResult, RunDocument } from '../../document/schema.js'
 import { requiredPasses } from '../../driver/execute.js'
 import { NoBaselineError } from './errors.js'
 import { UsageError } from '../errors.js'
-import { amountGateRate, passChance, passGateRate } from '../../stats/gate-power.js'
+import { amountGateRate, passChance, passGateRate, shareGateRate } from '../../stats/gate-power.js'
+import { fitCasePrior, posteriorChances, type BetaPrior, type CaseCounts } from '../../stats/case-population.js'
+import { millerCases, millerDetectable } from '../../stats/closed-form-size.js'
 import { seededRandom } from '../../stats/prng.js'
 import type { Store } from '../../store/contract.js'
 import { amountOf } from '../judge/amount-gates.js'
@@ -27,17 +29,30 @@ export interface PlanOptions {
   samples?: readonly number[]
 }
 
+export type GateForm = 'verdicts' | 'samples'
+
 export interface PlanRow {
+  /** The gate sized: `verdicts` pairs each case's verdict; `samples` each case's share of passing samples (ADR 0122). */
+  gate: GateForm
   samples: number
   /** Cases needed; null when even maxCases does not reach the power. */
   cases: number | null
   /** cases × samples: the target calls of one run. */
   calls: number | null
-  /** At that size: the share of runs with the drop that the gate flags, and of unchanged runs. */
+  /** At that size: the share of runs with the drop that the gate flags (the search's seed), and of unchanged runs. */
   power: number | null
+  /** The power at that size measured again with a fresh seed and twice the repetitions: the figure to believe (ADR 0241). */
+  rechecked_power: number | null
   false_alarm: number | null
+  /** Miller's closed-form size for the same drop, from the same case population (normal approximation). */
+  closed_form: number | null
 }
 
+export interface CurrentRow extends PlanRow {
+  /** The smallest drop the suite as it is catches with the asked power: by simulation, and in closed form; null when not even a drop to zero is. */
+  detectable: number | null
+  detectable_closed_form: number | null
+}
 export interface AmountPlan {
   gate: 'cost_per_case' | 'tokens_per_case'
   cases: number
@@ -63,20 +78,20 @@ export interface Plan {
   power: number
   /** The suite's pass-rate tolerance, which the simulated gate uses. */
   tolerance: number
-  /** What the per-case estimates rest on. */
-  evidence: { runs: number; cases: number; samples: number; min_agreement: number; pass_rate: number }
-  /** The suite as it is: its cases and samples, and how its gate fares against the drop. */
-  current: PlanRow
-  /** Per sample count: the cases needed. */
+  /** What the per-case estimates rest on; `spread` is the beta-binomial fit of the cases' chances (ADR 0241). */
+  evidence: { runs: number; cases: number; samples: number; min_agreement: number; pass_rate: number; gate_on: GateForm; spread: BetaPrior }
+  /** The suite as it is: its cases, samples and gate, how that gate fares against the drop, and the smallest drop it catches. */
+  current: CurrentRow
+  /** Per gate form and sample count: the cases needed. */
   options: PlanRow[]
   amount: AmountPlan
 }
 
 const MAX_RISE = 4
 
-/** Per case of the baseline: its chance that one sample passes, pooled over the runs (Jeffreys: (passed + ½) / (samples + 1)). */
-function sampleRates(baseline: RunDocument, others: readonly RunDocument[]): Map<string, number> {
-  const counts = new Map<string, { passed: number; samples: number }>()
+/** Per case of the baseline: its passed samples and samples, pooled over the runs. */
+function caseCounts(baseline: RunDocument, others: readonly RunDocument[]): CaseCounts[] {
+  const counts = new Map<string, CaseCounts>()
   for (const r of baseline.results) if (r.verdict !== 'error') counts.set(r.case_id, { passed: r.passed_samples, samples: r.samples.length || baseline.rules.samples })
   for (const doc of others) {
     for (const r of doc.results) {
@@ -86,10 +101,66 @@ function sampleRates(baseline: RunDocument, others: readonly RunDocument[]): Map
       c.samples += r.samples.length || doc.rules.samples
     }
   }
-  return new Map([...counts].map(([id, c]) => [id, (c.passed + 0.5) / (c.samples + 1)]))
+  return [...counts.values()]
 }
 
 const mean = (xs: readonly number[]): number => xs.reduce((s, x) => s + x, 0) / xs.length
+
+/** Chances drawn per case from its posterior: enough that the population's mean and spread are not themselves noise. */
+const DRAWS_PER_CASE = 16
+
+/** A seed per figure, so a figure does not depend on which figures were computed before it. */
+const seedFor = (seed: number, ...parts: number[]): number => parts.reduce((s, p) => (Math.imul(s ^ p, 0x9e3779b1) + 0x7f4a7c15) >>> 0, seed >>> 0)
+
+const SEARCH = 1
+const ALARM = 2
+const RECHECK = 7
+const FORM_SALT: Record<GateForm, number> = { verdicts: 0, samples: 0x5a }
+
+/** One gate form at one sample count, over the population of per-sample chances: how it fares for a drop. */
+interface Sizer {
+  gate: GateForm
+  samples: number
+  /** The gate's rate (power when `dropped`, false alarms otherwise) at `cases`, with `repetitions`, from `seed`. */
+  rate(cases: number, dropped: boolean, seed: number, repetitions: number): number
+  /** σ of one case's paired difference under the drop: what Miller's formula needs. */
+  sd: number
+}
+
+function sizer(chances: readonly number[], gate: GateForm, samples: number, minAgreement: number, detect: number, tolerance: number): Sizer {
+  if (gate === 'samples') {
+    const factor = Math.max(0, 1 - detect / mean(chances))
+    const worse = chances.map((q) => q * factor)
+    let squares = 0
+    chances.forEach((q, i) => {
+      const r = worse[i]!
+      squares += (q * (1 - q) + r * (1 - r)) / samples + (r - q) ** 2
+    })
+    const sd = Math.sqrt(Math.max(0, squares / chances.length - detect ** 2))
+    return {
+      gate,
+      samples,
+      sd,
+      rate: (cases, dropped, seed, repetitions) => shareGateRate(seededRandom(seed), { base: chances, run: dropped ? worse : chances, samples, cases, repetitions, tolerance }),
+    }
+  }
+  const required = requiredPasses(minAgreement, samples)
+  const base = chances.map((q) => passChance(q, samples, required))
+  const worse = droppedChances(chances, samples, required, detect)
+  let discordant = 0
+  base.forEach((b, i) => {
+    const r = worse[i]!
+    discordant += b * (1 - r) + r * (1 - b)
+  })
+  const shift = mean(base) - mean(worse)
+  const sd = Math.sqrt(Math.max(0, discordant / base.length - shift ** 2))
+  return {
+    gate,
+    samples,
+    sd,
+    rate: (cases, dropped, seed, repetitions) => passGateRate(seededRandom(seed), { base, run: dropped ? worse : base, cases, repetitions, tolerance }),
+  }
+}
 
 /** The per-sample cut that lowers the expected pass rate by exactly `detect` (bisection). */
 function droppedChances(rates: readonly number[], samples: number, required: number, detect: number): number[] {
@@ -105,20 +176,16 @@ function droppedChances(rates: readonly number[], samples: number, required: num
   return chances(lo)
 }
 
-/** A seed per figure, so a figure does not depend on which figures were computed before it. */
-const seedFor = (seed: number, ...parts: number[]): number => parts.reduce((s, p) => (Math.imul(s ^ p, 0x9e3779b1) + 0x7f4a7c15) >>> 0, seed >>> 0)
-
-function sizeFor(rates: readonly number[], samples: number, minAgreement: number, options: Required<PlanOptions>, tolerance: number, current?: number): PlanRow {
-  const required = requiredPasses(minAgreement, samples)
-  const base = rates.map((q) => passChance(q, samples, required))
-  const worse = droppedChances(rates, samples, required, options.detect)
-  const powerAt = (cases: number) => passGateRate(seededRandom(seedFor(options.seed, samples, cases, 1)), { base, run: worse, cases, repetitions: options.repetitions, tolerance })
-  const alarmAt = (cases: number) => passGateRate(seededRandom(seedFor(options.seed, samples, cases, 2)), { base, run: base, cases, repetitions: options.repetitions, tolerance })
-  if (current !== undefined) return { samples, cases: current, calls: current * samples, power: powerAt(current), false_alarm: alarmAt(current) }
+function sizeFor(z: Sizer, options: Required<PlanOptions>, tolerance: number): PlanRow {
+  const salt = (cases: number, what: number) => seedFor(options.seed, z.samples, cases, what, FORM_SALT[z.gate])
+  const powerAt = (cases: number) => z.rate(cases, true, salt(cases, SEARCH), options.repetitions)
+  const recheckAt = (cases: number) => z.rate(cases, true, salt(cases, RECHECK), options.repetitions * 2)
+  const closed = millerCases(z.sd, options.detect, tolerance, options.power)
+  const none: PlanRow = { gate: z.gate, samples: z.samples, cases: null, calls: null, power: null, rechecked_power: null, false_alarm: null, closed_form: closed }
   let lo = 1
   let hi = 10
   while (powerAt(hi) < options.power) {
-    if (hi >= options.maxCases) return { samples, cases: null, calls: null, power: null, false_alarm: null }
+    if (hi >= options.maxCases) return none
     lo = hi
     hi = Math.min(options.maxCases, hi * 2)
   }
@@ -128,7 +195,57 @@ function sizeFor(rates: readonly number[], samples: number, minAgreement: number
     if (powerAt(mid) >= options.power) hi = mid
     else lo = mid
   }
-  return { samples, cases: hi, calls: hi * samples, power: powerAt(hi), false_alarm: alarmAt(hi) }
+  // The search stops at the first size whose estimate clears the power, so it favours sizes whose
+  // estimate came out high. A fresh seed measures the size again; short of the power, the size grows.
+  let rechecked = recheckAt(hi)
+  for (let step = 0; rechecked < options.power && step < 40 && hi < options.maxCases; step++) {
+    hi = Math.min(options.maxCases, hi + Math.max(1, Math.ceil(hi * 0.03)))
+    rechecked = recheckAt(hi)
+  }
+  if (rechecked < options.power) return none
+  return { ...none, cases: hi, calls: hi * z.samples, power: powerAt(hi), rechecked_power: rechecked, false_alarm: z.rate(hi, false, salt(hi, ALARM), options.repetitions) }
+}
+
+/** The suite as it is: its power and false alarms for the drop, and the smallest drop it catches. */
+function currentFor(
+  chances: readonly number[],
+  form: GateForm,
+  samples: number,
+  minAgreement: number,
+  cases: number,
+  options: Required<PlanOptions>,
+  tolerance: number,
+  passRate: number,
+): CurrentRow {
+  const at = (detect: number) => sizer(chances, form, samples, minAgreement, detect, tolerance)
+  const z = at(options.detect)
+  const salt = (what: number, detect = 0) => seedFor(options.seed, samples, cases, what, FORM_SALT[form], Math.round(detect * 1e6))
+  const power = z.rate(cases, true, salt(SEARCH), options.repetitions)
+  const row: CurrentRow = {
+    gate: form,
+    samples,
+    cases,
+    calls: cases * samples,
+    power,
+    rechecked_power: z.rate(cases, true, salt(RECHECK), options.repetitions * 2),
+    false_alarm: z.rate(cases, false, salt(ALARM), options.repetitions),
+    closed_form: millerCases(z.sd, options.detect, tolerance, options.power),
+    detectable: null,
+    detectable_closed_form: null,
+  }
+  const largest = form === 'samples' ? mean(chances) : passRate
+  row.detectable_closed_form = millerDetectable((d) => at(d).sd, cases, tolerance, options.power, largest)
+  const caught = (detect: number) => at(detect).rate(cases, true, salt(SEARCH, detect), options.repetitions) >= options.power
+  let lo = tolerance
+  let hi = largest * 0.999
+  if (!(hi > lo) || !caught(hi)) return row
+  while (hi - lo > 0.001) {
+    const mid = (lo + hi) / 2
+    if (caught(mid)) hi = mid
+    else lo = mid
+  }
+  row.detectable = Math.ceil(hi * 1000) / 1000
+  return row
 }
 
 function tokensOf(result: CaseResult): number[] | undefined {
@@ -198,11 +315,18 @@ function amountPlan(baseline: RunDocument, others: readonly RunDocument[], optio
 /** The plan from what the store already holds: no I/O. */
 export function planFrom(baseline: BaselineDocument, others: readonly RunDocument[], options: PlanOptions): Plan {
   const full: Required<PlanOptions> = { repetitions: 1000, maxCases: 5000, samples: [1, 3, 5], ...options }
-  const rates = sampleRates(baseline, others)
+  const counts = caseCounts(baseline, others)
+  const spread = fitCasePrior(counts)
+  const chances = posteriorChances(counts, spread, DRAWS_PER_CASE, seededRandom(seedFor(full.seed, 0xca5e)))
   const { samples, min_agreement } = baseline.rules
+  const form: GateForm = baseline.rules.gate_on === 'samples' ? 'samples' : 'verdicts'
   const tolerance = baseline.rules.tolerances.pass_rate ?? 0
-  const values = [...rates.values()]
-  const counts = [...new Set([samples, ...full.samples])].sort((a, b) => a - b)
+  const passRate = baseline.aggregates.pass_rate ?? 0
+  const sampleCounts = [...new Set([samples, ...full.samples])].sort((a, b) => a - b)
+  const forms: GateForm[] = ['verdicts', 'samples']
+  const rows = forms.flatMap((gate) =>
+    sampleCounts.filter((k) => gate === 'verdicts' || k >= 2).map((k) => sizeFor(sizer(chances, gate, k, min_agreement, full.detect, tolerance), full, tolerance)),
+  )
   return {
     suite: baseline.suite,
     baseline: baseline.promoted_from,
@@ -213,9 +337,9 @@ export function planFrom(baseline: BaselineDocument, others: readonly RunDocumen
     detect: full.detect,
     power: full.power,
     tolerance,
-    evidence: { runs: 1 + others.length, cases: values.length, samples, min_agreement, pass_rate: baseline.aggregates.pass_rate ?? 0 },
-    current: sizeFor(values, samples, min_agreement, full, tolerance, values.length),
-    options: counts.map((k) => sizeFor(values, k, min_agreement, full, tolerance)),
+    evidence: { runs: 1 + others.length, cases: counts.length, samples, min_agreement, pass_rate: passRate, gate_on: form, spread },
+    current: currentFor(chances, form, samples, min_agreement, counts.length, full, tolerance, passRate),
+    options: rows,
     amount: amountPlan(baseline, others, full),
   }
 }

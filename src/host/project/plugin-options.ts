@@ -3,6 +3,7 @@ import { isAbsolute, resolve } from 'node:path'
 import { assertStoreAvailable, storeLocator } from '../../store/open-store.js'
 import { InvalidOptionsError } from '../../suite/errors.js'
 import { isSafeSegment, SAFE_SEGMENT_RULE } from '../../suite/safe-segment.js'
+import { FAMILY_WISE_METHODS, type FamilyWise } from '../judge/family-wise.js'
 
 export interface DiglineOptions {
   /** Who the runs belong to; one safe path segment. Required. */
@@ -13,6 +14,8 @@ export interface DiglineOptions {
   store?: string
   /** Files (relative to the Vitest root) that register onCase() hooks; loaded in every worker. */
   hooks?: string[]
+  /** How a launch that gates several suites and gates shares its false-alarm budget (ADR 0242): 'holm' (default) or 'none'. */
+  familyWise?: FamilyWise
 }
 
 export interface ResolvedOptions {
@@ -22,6 +25,7 @@ export interface ResolvedOptions {
   storeRoot: string
   /** Absolute paths of the hook files. */
   hooks: string[]
+  familyWise: FamilyWise
 }
 
 export function resolveOptions(options: unknown, root: string, env: NodeJS.ProcessEnv = process.env): ResolvedOptions {
@@ -34,6 +38,8 @@ export function resolveOptions(options: unknown, root: string, env: NodeJS.Proce
   if (typeof store !== 'string' || store === '') throw invalid('store', 'must be a non-empty directory path', ['store'])
   const hooks = opts.hooks ?? []
   if (!Array.isArray(hooks) || hooks.some((h) => typeof h !== 'string' || h === '')) throw invalid('hooks', 'must be a list of file paths', ['hooks'])
+  const familyWise = opts.familyWise ?? 'holm'
+  if (!FAMILY_WISE_METHODS.includes(familyWise)) throw invalid('familyWise', `must be 'holm' or 'none'; got ${JSON.stringify(familyWise)}`, ['familyWise'])
   const storeRoot = storeLocator(store, root, env)
   assertStoreAvailable(storeRoot)
   return {
@@ -41,6 +47,7 @@ export function resolveOptions(options: unknown, root: string, env: NodeJS.Proce
     environment,
     storeRoot,
     hooks: hooks.map((h) => (isAbsolute(h) ? h : resolve(root, h))),
+    familyWise,
   }
 }
 
