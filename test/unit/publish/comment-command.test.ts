@@ -247,6 +247,29 @@ describe('digline comment on GitLab', () => {
   })
 })
 
+describe('many regressed cases', () => {
+  test('more than 50 annotations go in updates of the same check run', async () => {
+    const s = openStore({ store })
+    const base = makeRun({ suite: 'wide', results: 70, createdAt: '2026-11-29T10:00:00.000001Z' })
+    await s.writeRun(base)
+    await promoteFirst(s, base, '2026-11-29T11:00:00.000001Z')
+    const worse = makeRun({ suite: 'wide', results: 70, createdAt: '2026-11-30T10:00:00.000001Z' })
+    worse.results = worse.results.map((r) => ({ ...r, verdict: 'fail', score: 0, passed_samples: 0, samples: [{ ...r.samples[0]!, pass: false, score: 0 }] }))
+    worse.aggregates = { ...worse.aggregates, passed: 0, failed: 70, pass_rate: 0, pass_rate_ci95: wilson(0, 70) ?? null, mean_score: 0 }
+    await s.writeRun(worse)
+    await s.close?.()
+    const r = await comment(gitHubEnv(), ['--suite', 'wide'])
+    outputs.push(r.stdout, r.stderr)
+    expect(r.code).toBe(0)
+    const flipped = base.results.filter((x) => x.verdict === 'pass').length
+    expect(r.stdout).toContain(`created the check run with ${flipped} annotation(s)`)
+    const run = server.checkRuns.at(-1)!
+    const batches = [(run.body.output as { annotations: unknown[] }).annotations, ...run.updates.map((u) => (u.output as { annotations: unknown[] }).annotations)]
+    expect(batches.map((b) => b.length)).toEqual([50, flipped - 50])
+    expect(run.body).toMatchObject({ name: 'digline (wide)' })
+  })
+})
+
 describe('the parts', () => {
   test("a regressed case's annotation points at the line of its suite file that names it", () => {
     mkdirSync(join(dir, 'evals'), { recursive: true })
