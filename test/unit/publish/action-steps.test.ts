@@ -43,7 +43,8 @@ function stepsOf(yaml: string): Step[] {
         else if (key === 'if') step.if = value
         else if (key === 'uses') step.uses = value
         else if (key === 'env') block = 'env'
-        else if (key === 'run') value === '|' ? (block = 'run') : (step.run = `${value}\n`)
+        else if (key === 'run' && value === '|') block = 'run'
+        else if (key === 'run') step.run = `${value}\n`
       }
       return step
     })
