@@ -22,6 +22,7 @@ import { reportCommand } from './commands/report.js'
 import { viewCommand } from './commands/view.js'
 import { mcpCommand } from './commands/mcp.js'
 import { initCommand } from './commands/init.js'
+import { commentCommand } from './commands/comment.js'
 import { DIGLINE_VERSION } from '../version.js'
 import { printable } from '../suite/printable-text.js'
 
@@ -42,6 +43,7 @@ export const COMMANDS: readonly Command[] = [
   importCommand,
   mergeCommand,
   reportCommand,
+  commentCommand,
   viewCommand,
   mcpCommand,
 ]

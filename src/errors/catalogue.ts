@@ -14,6 +14,7 @@ import { HOST_REFUSALS } from '../host/errors.js'
 import { LAUNCH_REFUSALS, LAUNCH_FAILURES } from '../host/launch/errors.js'
 import { LIFECYCLE_REFUSALS, LIFECYCLE_FAILURES } from '../host/lifecycle/errors.js'
 import { PLAN_REFUSALS } from '../host/plan/errors.js'
+import { PUBLISH_REFUSALS, PUBLISH_FAILURES } from '../host/publish/errors.js'
 import { CLI_REFUSALS, CLI_FAILURES } from '../cli/errors.js'
 import { PLUGIN_REFUSALS } from '../../plugin/errors.js'
 
@@ -30,6 +31,7 @@ export const REFUSALS = {
   ...LAUNCH_REFUSALS,
   ...LIFECYCLE_REFUSALS,
   ...PLAN_REFUSALS,
+  ...PUBLISH_REFUSALS,
   ...CLI_REFUSALS,
   ...PLUGIN_REFUSALS,
 } as const satisfies Record<string, ErrorEntry<RefusalClass>>
@@ -41,6 +43,7 @@ export const FAILURES = {
   ...TEAM_STORE_FAILURES,
   ...LAUNCH_FAILURES,
   ...LIFECYCLE_FAILURES,
+  ...PUBLISH_FAILURES,
   ...CLI_FAILURES,
 } as const satisfies Record<string, ErrorEntry<FailureClass>>
 

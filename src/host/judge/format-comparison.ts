@@ -12,6 +12,7 @@ import { describeMovedTags, describeTagSlice } from './tag-breakdown.js'
 import { dropBeyond } from '../../stats/gate-rule.js'
 import type { SuiteOutcome, SuiteStatus } from './suite-outcome.js'
 import { printable } from '../../suite/printable-text.js'
+import { markdownText } from '../../suite/markdown-text.js'
 
 /** What a verdict is printed from: a SuiteOutcome, or what `digline compare` builds from a stored run. */
 export type VerdictView = Pick<SuiteOutcome, 'suite' | 'key' | 'status' | 'aggregates' | 'misses' | 'comparison'> & Partial<Pick<SuiteOutcome, 'shard'>>
@@ -110,7 +111,7 @@ export function formatVerdictMarkdown(v: VerdictView): string {
     out.push('| | this run |', '|---|---|', `| key | \`${v.key}\` |`)
     out.push(`| pass rate | ${percent(r.pass_rate)}${interval(r)} |`, `| mean score | ${score(r.mean_score)} |`)
     out.push(`| passed / failed / errored | ${r.passed} / ${r.failed} / ${r.errored} |`, '')
-    out.push(c === undefined ? 'No baseline: judged by its thresholds alone.' : `**Baseline unreadable** (${c.problem.name}): ${printable(c.problem.message.split('\n')[0]!)}`)
+    out.push(c === undefined ? 'No baseline: judged by its thresholds alone.' : `**Baseline unreadable** (${c.problem.name}): ${markdownText(c.problem.message.split('\n')[0]!)}`)
   } else {
     const b = c.baseline.aggregates
     out.push(`| | baseline | this run |`, '|---|---|---|', `| key | \`${c.baseline.key}\` | \`${c.run.key}\` |`)
@@ -121,7 +122,7 @@ export function formatVerdictMarkdown(v: VerdictView): string {
     for (const g of declaredGates(c))
       out.push('', `**${AMOUNT_UNITS[g.gate][0]!.toUpperCase()}${AMOUNT_UNITS[g.gate].slice(1)}:** ${describeAmountGate(g)}${g.regressed ? ' — **regressed**' : ''}.`)
     if (c.status === 'not-comparable') out.push('', '_Not comparable: the baseline was judged by other rules, so this comparison does not gate._')
-    for (const reason of c.reasons) out.push('', `**Regressed:** ${printable(reason)}.`)
+    for (const reason of c.reasons) out.push('', `**Regressed:** ${markdownText(reason)}.`)
     const quote = (id: string) => `\`${id}\``
     out.push('', `**pass → fail (${c.flipped.pass_to_fail.length})**${c.flipped.pass_to_fail.length === 0 ? '' : `: ${idList(c.flipped.pass_to_fail, MAX_IDS_MD, quote)}`}`)
     out.push('', `**fail → pass (${c.flipped.fail_to_pass.length})**${c.flipped.fail_to_pass.length === 0 ? '' : `: ${idList(c.flipped.fail_to_pass, MAX_IDS_MD, quote)}`}`)
@@ -132,7 +133,7 @@ export function formatVerdictMarkdown(v: VerdictView): string {
     if (byTag.length > 0) out.push('', '**By tag:**', '', ...byTag)
   }
   for (const m of v.misses) out.push('', `**Missed** ${missLine(m)}`)
-  for (const warning of c?.warnings ?? []) if (c?.status !== 'unreadable') out.push('', `> Warning: ${printable(warning)}`)
+  for (const warning of c?.warnings ?? []) if (c?.status !== 'unreadable') out.push('', `> Warning: ${markdownText(warning)}`)
   return `${out.join('\n')}\n`
 }
 

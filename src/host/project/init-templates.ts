@@ -61,6 +61,9 @@ on:
 
 permissions:
   contents: read
+  # for digline's comment on the pull request and its check run
+  pull-requests: write
+  checks: write
 
 jobs:
   evals:
@@ -72,9 +75,10 @@ jobs:
           node-version: 20
           cache: npm
       - run: npm ci
-      # Exit 1 on a regression or a missed threshold, 2 when a suite could not be judged.
+      # The gate (exit 1 on a regression or a missed threshold, 2 when a suite could not be judged),
+      # the HTML report as an artifact, and the verdict as one pull-request comment and a check run.
       - name: Eval suites
-        run: npx vitest run
+        uses: ./node_modules/digline
         env:
           DIGLINE_ENVIRONMENT: ci
 `
