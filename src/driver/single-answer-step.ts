@@ -88,7 +88,7 @@ function checkAnswer(raw: unknown, record: boolean): CheckedAnswer | string {
 
 async function scoreAnswer(context: CaseContext, output: unknown, steps: readonly AnswerStep[], index: number): Promise<SampleResult> {
   const { suite, evalCase, signal, identity } = context
-  const args = { input: evalCase.input, output, expected: evalCase.expected, caseId: evalCase.id, signal, recorded: suite.recordResponses, steps }
+  const args = { input: evalCase.input, output, expected: evalCase.expected, caseId: evalCase.id, context: evalCase.context, signal, recorded: suite.recordResponses, steps }
   const settled = await Promise.allSettled(suite.scorers.map(async (scorer) => scorer.score(args)))
   // map, not push: the scores are held until the run ends, in an array of exactly their number.
   const scores = settled.map((outcome, i): ScorerScore => {
