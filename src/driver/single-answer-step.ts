@@ -10,6 +10,7 @@ import { describeNotPlain, findNotPlain } from '../suite/plain-data.js'
 import { preview } from '../suite/preview.js'
 import type { ResolvedScorer, ScorerReturn, TargetAnswer, TokenUsage } from '../suite/types.js'
 import { describeIdentityChange } from './observed-identity.js'
+import { isBorderline } from './borderline.js'
 import { CaseError, type CaseContext, type SampleStep } from './sample-step.js'
 import { checkSteps, stepsForDocument, stepsUsage } from './answer-steps.js'
 import { modelCallsOf, type AnswerStep } from '../suite/steps.js'
@@ -104,6 +105,7 @@ async function scoreAnswer(context: CaseContext, output: unknown, steps: readonl
     }
     const score: ScorerScore = { name: scorer.name, pass: normal.pass, score: normal.score, reason: normal.reason }
     if (normal.usage !== undefined) score.usage = normal.usage
+    if (isBorderline(normal.score, scorer.passAt, suite.borderline)) score.borderline = true
     return score
   })
   const { pass, score } = sampleOutcome(scores)

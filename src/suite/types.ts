@@ -151,6 +151,12 @@ export interface SuiteDefinition<I = unknown, O = unknown, E = unknown> {
    */
   gateOn?: 'verdicts' | 'samples'
   recordResponses?: boolean
+  /**
+   * A band around each scorer's passAt (0 < band < 0.5, on the 0..1 score): a score within it is
+   * marked borderline in the document and counted apart in the summary and the comparison, so a
+   * verdict that straddles the threshold shows. Not in config_hash: it changes no verdict.
+   */
+  borderline?: number
   concurrency?: number
   /** Files or globs (such as prompts/**\/*.md) the suite depends on, relative to the Vitest root; each file recorded by sha256 in the run; not in config_hash. */
   artifacts?: readonly string[]
@@ -220,6 +226,8 @@ export interface ResolvedSuite {
   targetConfig: JsonObject
   ask(input: unknown, ctx: TargetContext): Promise<TargetAnswer>
   recordResponses: boolean
+  /** The suite's `borderline` band, when it sets one. */
+  borderline?: number
   concurrency: number
   artifacts: readonly string[]
   metadata: JsonObject
