@@ -79,11 +79,16 @@ export function contextPrecision(options: ContextPrecisionOptions): ScorerObject
       const useful = passages.map((_, i) => byPassage.get(i + 1))
       const unrated = useful.findIndex((u) => u === undefined)
       if (unrated !== -1 || byPassage.size !== passages.length) {
-        throw new JudgeReplyError(`the judge's reply rates ${byPassage.size} passages by number, not each of the ${passages.length} once${unrated === -1 ? '' : ` (passage ${unrated + 1} has no verdict)`}`)
+        throw new JudgeReplyError(
+          `the judge's reply rates ${byPassage.size} passages by number, not each of the ${passages.length} once${unrated === -1 ? '' : ` (passage ${unrated + 1} has no verdict)`}`,
+        )
       }
       const score = averagePrecision(useful as boolean[])
       const ranks = useful.flatMap((u, i) => (u === true ? [i + 1] : []))
-      const said = ranks.length === 0 ? `none of the ${passages.length} passages is useful` : `useful passages at ranks ${ranks.join(', ')} of ${passages.length}: average precision ${figure(score)}`
+      const said =
+        ranks.length === 0
+          ? `none of the ${passages.length} passages is useful`
+          : `useful passages at ranks ${ranks.join(', ')} of ${passages.length}: average precision ${figure(score)}`
       return judged(answer, score, passAt, said)
     },
   }

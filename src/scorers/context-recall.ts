@@ -72,7 +72,12 @@ export function contextRecall(options: ContextRecallOptions): ScorerObject {
       const held = statements.filter((s) => s.attributed).length
       const score = held / statements.length
       const missing = statements.filter((s) => !s.attributed).map((s) => s.statement)
-      return judged(answer, score, passAt, `${held} of ${statements.length} statements of the reference are in the context (${figure(score)})${listed('missing', missing, args.recorded)}`)
+      return judged(
+        answer,
+        score,
+        passAt,
+        `${held} of ${statements.length} statements of the reference are in the context (${figure(score)})${listed('missing', missing, args.recorded)}`,
+      )
     },
   }
   return withPath(scorer, options.path, owner)

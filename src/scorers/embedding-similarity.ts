@@ -36,7 +36,8 @@ export function cosine(a: readonly number[], b: readonly number[]): number {
 export function embeddingSimilarity(options: EmbeddingSimilarityOptions): ScorerObject {
   const owner = 'scorers.embeddingSimilarity()'
   const model = options?.model
-  if (model === null || typeof model !== 'object' || typeof model.embed !== 'function') throw invalid(owner, 'model', "must come from openaiEmbeddings() or aiSdkEmbeddings() in 'digline/models'")
+  if (model === null || typeof model !== 'object' || typeof model.embed !== 'function')
+    throw invalid(owner, 'model', "must come from openaiEmbeddings() or aiSdkEmbeddings() in 'digline/models'")
   const passAt = unitOption(options.passAt, 0.8, owner, 'passAt')
   const scorer: ScorerObject = {
     name: options.name ?? 'embedding_similarity',

@@ -70,7 +70,11 @@ export function faithfulness(options: FaithfulnessOptions): ScorerObject {
       const said =
         claims.length === 0
           ? 'the answer makes no factual claim'
-          : `${supported} of ${claims.length} claims supported by the context (${figure(score)})${listed('unsupported', claims.filter((c) => !c.supported).map((c) => c.claim), args.recorded)}`
+          : `${supported} of ${claims.length} claims supported by the context (${figure(score)})${listed(
+              'unsupported',
+              claims.filter((c) => !c.supported).map((c) => c.claim),
+              args.recorded,
+            )}`
       return judged(answer, score, passAt, said)
     },
   }

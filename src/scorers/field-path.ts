@@ -86,7 +86,10 @@ export function withPath(scorer: ScorerObject, path: string | undefined, owner: 
     async score(args: ScorerArgs): Promise<ScorerReturn> {
       const read = structured(args.output)
       if ('notJson' in read) {
-        const why = args.recorded === true ? `output is not JSON (${read.notJson}): ${preview(args.output)}` : 'the output is a string that is not JSON (not quoted, as answers are not recorded)'
+        const why =
+          args.recorded === true
+            ? `output is not JSON (${read.notJson}): ${preview(args.output)}`
+            : 'the output is a string that is not JSON (not quoted, as answers are not recorded)'
         return { pass: false, score: 0, reason: `${why}, so it has no field ${path}` }
       }
       const field = select(read.value, steps)

@@ -60,7 +60,9 @@ export function unitOption(value: unknown, fallback: number, owner: string, name
 
 /** A scorer's option that is refused where the suite file creates the scorer. */
 export function refuseOption(owner: string, field: string, problem: string): InvalidSuiteError {
-  return new InvalidSuiteError(`${owner}: ${field} ${problem}`, `Fix ${field} where the suite file creates the scorer (see docs/scorers.md), then run \`vitest run\` again.`, ['scorers'])
+  return new InvalidSuiteError(`${owner}: ${field} ${problem}`, `Fix ${field} where the suite file creates the scorer (see docs/scorers.md), then run \`vitest run\` again.`, [
+    'scorers',
+  ])
 }
 
 const REASONING_CHARS = 400

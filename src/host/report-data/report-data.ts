@@ -146,7 +146,10 @@ export function caseRow(result: CaseResult, recorded: boolean, baseline: Verdict
     usage: sumUsage(result.samples.map((s) => s.usage)),
     judge_usage: sumUsage(result.samples.flatMap((s) => s.scorers.map((sc) => sc.usage))),
     reason: result.reason,
-    scores: result.samples.map((s, sample) => ({ sample, scorers: s.scorers.map(({ name, pass, score, reason, borderline }) => ({ name, pass, score, reason, ...(borderline === true ? { borderline } : {}) })) })),
+    scores: result.samples.map((s, sample) => ({
+      sample,
+      scorers: s.scorers.map(({ name, pass, score, reason, borderline }) => ({ name, pass, score, reason, ...(borderline === true ? { borderline } : {}) })),
+    })),
   }
   if (recorded) {
     row.input = result.input

@@ -21,7 +21,10 @@ const definition = (scores: Record<string, number>, band?: number): SuiteDefinit
   name: 'edge',
   cases: Object.keys(scores).map((id) => ({ id, input: id })),
   target: (input) => input,
-  scorers: [{ name: 'judge', passAt: 0.5, score: ({ output }) => scores[output as string]! }, { name: 'always', score: () => true }],
+  scorers: [
+    { name: 'judge', passAt: 0.5, score: ({ output }) => scores[output as string]! },
+    { name: 'always', score: () => true },
+  ],
   ...(band === undefined ? {} : { borderline: band }),
 })
 
@@ -54,7 +57,12 @@ describe('borderline', () => {
     expect(line).toContain('"reason":null,"borderline":true}')
     expect(caseResultSchema.parse(JSON.parse(line))).toEqual(doc.results[0])
     expect(isCanonicalCaseResult(JSON.parse(line))).toBe(true)
-    expect(isCanonicalCaseResult({ ...doc.results[0], samples: [{ ...doc.results[0]!.samples[0], scorers: [{ name: 'judge', pass: true, score: 0.52, reason: null, borderline: false }] }] })).toBe(false)
+    expect(
+      isCanonicalCaseResult({
+        ...doc.results[0],
+        samples: [{ ...doc.results[0]!.samples[0], scorers: [{ name: 'judge', pass: true, score: 0.52, reason: null, borderline: false }] }],
+      }),
+    ).toBe(false)
     expect(suiteIdentity(resolveSuite(definition({ a: 1 }, 0.1))).configHash).toBe(suiteIdentity(resolveSuite(definition({ a: 1 }, undefined))).configHash)
   })
 

@@ -40,7 +40,13 @@ describe('embeddingSimilarity', () => {
   ])('through %s: one call embeds both texts; the score is the cosine, its usage input tokens, its model the reported id', async (_label, model) => {
     const start = server.requests.length
     const scorer = embeddingSimilarity({ model: model() })
-    expect(await score(scorer, 'Paris.', 'Paris')).toEqual({ pass: true, score: 0.8, reason: 'cosine similarity 0.80', model: 'embed-small', usage: { input_tokens: 2, output_tokens: 0 } })
+    expect(await score(scorer, 'Paris.', 'Paris')).toEqual({
+      pass: true,
+      score: 0.8,
+      reason: 'cosine similarity 0.80',
+      model: 'embed-small',
+      usage: { input_tokens: 2, output_tokens: 0 },
+    })
     expect(await score(scorer, 'paris, France', 'Paris')).toMatchObject({ pass: false, reason: 'cosine similarity 0.60, below pass_at 0.80' })
     expect(await score(scorer, 'Quito', 'Lima')).toMatchObject({ pass: false, score: 0 })
     expect(server.requests.slice(start).map((r) => r.input)).toEqual([
@@ -94,6 +100,6 @@ describe('embeddingSimilarity', () => {
     expect(results[1]!.samples[0]!.scorers[0]!.reason).toBe('at city: cosine similarity 0.00, below pass_at 0.80')
     const aggregates = aggregate(results, suite.rules, pricingFor(suite.prices!, observed, suite.targetConfig, judgeConfigOf(suite.scorers)))
     expect(aggregates.judge_usage).toEqual({ input_tokens: 8, output_tokens: 0 })
-    expect(aggregates.cost).toMatchObject({ judge: 8 * 20 / 1e6, unpriced: [] })
+    expect(aggregates.cost).toMatchObject({ judge: (8 * 20) / 1e6, unpriced: [] })
   })
 })

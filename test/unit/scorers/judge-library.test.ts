@@ -28,7 +28,14 @@ function judgeSays(reply: unknown, model = 'judge-2026-01', usage = { prompt_tok
 }
 
 const PII = 'Jane Roe, card 4111 1111'
-const args = (over: Partial<ScorerArgs> = {}): ScorerArgs => ({ input: 'Who paid, and how?', output: `${PII} paid`, expected: 'Jane Roe paid by card', caseId: 'c', recorded: true, ...over })
+const args = (over: Partial<ScorerArgs> = {}): ScorerArgs => ({
+  input: 'Who paid, and how?',
+  output: `${PII} paid`,
+  expected: 'Jane Roe paid by card',
+  caseId: 'c',
+  recorded: true,
+  ...over,
+})
 const run = async (scorer: ScorerObject, over: Partial<ScorerArgs> = {}) => (await scorer.score(args(over))) as ScoreResult
 
 describe('factuality', () => {
@@ -78,7 +85,12 @@ describe('the RAG judges', () => {
   const context = ['Jane Roe paid the invoice.', 'Payment was by card.', 'The office is in Leeds.']
 
   it('faithfulness: the supported share of the claims; the context numbered in the prompt', async () => {
-    const judge = judgeSays({ claims: [{ claim: 'Jane Roe paid', supported: true }, { claim: 'card 4111 1111', supported: false }] })
+    const judge = judgeSays({
+      claims: [
+        { claim: 'Jane Roe paid', supported: true },
+        { claim: 'card 4111 1111', supported: false },
+      ],
+    })
     const scorer = scorers.faithfulness({ model: judgeModel() })
     expect(await run(scorer, { context })).toMatchObject({ pass: false, score: 0.5, reason: '1 of 2 claims supported by the context (0.50); unsupported: "card 4111 1111"' })
     expect(judge.last().user).toContain('Context:\n[1] Jane Roe paid the invoice.\n\n[2] Payment was by card.')
@@ -101,7 +113,13 @@ describe('the RAG judges', () => {
     expect(averagePrecision([true, false, true])).toBeCloseTo((1 + 2 / 3) / 2, 12)
     expect(averagePrecision([false, true])).toBe(0.5)
     expect(averagePrecision([false, false])).toBe(0)
-    const judge = judgeSays({ verdicts: [{ passage: 1, useful: true }, { passage: 2, useful: false }, { passage: 3, useful: true }] })
+    const judge = judgeSays({
+      verdicts: [
+        { passage: 1, useful: true },
+        { passage: 2, useful: false },
+        { passage: 3, useful: true },
+      ],
+    })
     const scorer = scorers.contextPrecision({ model: judgeModel() })
     expect(await run(scorer, { context })).toMatchObject({ pass: true, score: (1 + 2 / 3) / 2, reason: 'useful passages at ranks 1, 3 of 3: average precision 0.83' })
     expect(judge.last().user).toContain('Reference answer:\nJane Roe paid by card')
@@ -110,9 +128,19 @@ describe('the RAG judges', () => {
   })
 
   it('contextRecall: the attributed share of the expected answer’s statements; needs expected', async () => {
-    judgeSays({ statements: [{ statement: 'Jane Roe paid', attributed: true }, { statement: 'by card', attributed: true }, { statement: 'on Monday', attributed: false }] })
+    judgeSays({
+      statements: [
+        { statement: 'Jane Roe paid', attributed: true },
+        { statement: 'by card', attributed: true },
+        { statement: 'on Monday', attributed: false },
+      ],
+    })
     const scorer = scorers.contextRecall({ model: judgeModel() })
-    expect(await run(scorer, { context })).toMatchObject({ pass: false, score: 2 / 3, reason: '2 of 3 statements of the reference are in the context (0.67); missing: "on Monday"' })
+    expect(await run(scorer, { context })).toMatchObject({
+      pass: false,
+      score: 2 / 3,
+      reason: '2 of 3 statements of the reference are in the context (0.67); missing: "on Monday"',
+    })
     await expect(run(scorer, { context, expected: undefined })).rejects.toThrow(/no expected answer/)
   })
 })
@@ -188,7 +216,13 @@ describe('in a suite', () => {
     expect(results[0]!.verdict).toBe('pass')
     expect(results[0]!.samples[1]!.scorers).toEqual([
       { name: 'faithfulness', pass: true, score: 1, reason: '1 of 1 claims supported by the context (1.00)', usage: { input_tokens: 10, output_tokens: 2 } },
-      { name: 'factuality', pass: true, score: 1, reason: "same (1.00): the judge's reasoning is not kept, as answers are not recorded", usage: { input_tokens: 10, output_tokens: 2 } },
+      {
+        name: 'factuality',
+        pass: true,
+        score: 1,
+        reason: "same (1.00): the judge's reasoning is not kept, as answers are not recorded",
+        usage: { input_tokens: 10, output_tokens: 2 },
+      },
     ])
     expect(observed.judge_models).toEqual({ faithfulness: 'judge-x', factuality: 'judge-x' })
   })
