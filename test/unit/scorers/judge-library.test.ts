@@ -1,7 +1,11 @@
 // The scorer library's judges through the real `openai` SDK against the loopback chat server: what
 // each asks, how its reply scores, its calls counted, its prompt's version pinned to the prompt's
 // text, and reasons that quote nothing of the answer when answers are not recorded.
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { readDataset } from '../../../src/suite/dataset.js'
 import { openaiModel } from '../../../src/models/index.js'
 import { execute } from '../../../src/driver/execute.js'
 import { sha256Hex } from '../../../src/suite/hashing.js'
@@ -225,5 +229,17 @@ describe('in a suite', () => {
       },
     ])
     expect(observed.judge_models).toEqual({ faithfulness: 'judge-x', factuality: 'judge-x' })
+  })
+
+  it('a dataset row carries its context to the case; a context that is not passages is refused with the row', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'digline-rag-'))
+    writeFileSync(
+      join(root, 'rag.jsonl'),
+      `${JSON.stringify({ id: 'q1', input: 'Who paid?', context: ['Jane paid.', 'By card.'] })}\n${JSON.stringify({ id: 'q2', input: 'When?', context: 'Monday.' })}\n`,
+    )
+    const { cases } = await readDataset('rag.jsonl', { root })
+    expect(cases.map((c) => c.context)).toEqual([['Jane paid.', 'By card.'], 'Monday.'])
+    writeFileSync(join(root, 'bad.jsonl'), `${JSON.stringify({ id: 'q3', input: 'x', context: [1, 2] })}\n`)
+    await expect(readDataset('bad.jsonl', { root })).rejects.toThrow(/context.*must be a string or a list of strings/)
   })
 })
