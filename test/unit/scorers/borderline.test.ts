@@ -8,6 +8,7 @@ import { serializeCase } from '../../../src/document/serialize.js'
 import { caseResultSchema } from '../../../src/document/schema.js'
 import { aggregate } from '../../../src/driver/aggregate.js'
 import { execute } from '../../../src/driver/execute.js'
+import { blankJudging } from '../../../src/host/cache/module-text.js'
 import { compareRuns } from '../../../src/host/judge/compare.js'
 import { formatComparisonText, formatVerdictMarkdown } from '../../../src/host/judge/format-comparison.js'
 import { formatOutcome } from '../../../src/host/judge/format-outcome.js'
@@ -64,6 +65,11 @@ describe('borderline', () => {
       }),
     ).toBe(false)
     expect(suiteIdentity(resolveSuite(definition({ a: 1 }, 0.1))).configHash).toBe(suiteIdentity(resolveSuite(definition({ a: 1 }, undefined))).configHash)
+  })
+
+  it("the band is outside the response cache's code text: changing it keeps cached answers", () => {
+    const file = (band: string) => `evalSuite({ name: 'edge', cases, target: (input) => input, borderline: ${band}, scorers: [judge] })`
+    expect(blankJudging(file('0.05'))).toBe(blankJudging(file('0.2')))
   })
 
   it('refuses a band that is not inside (0, 0.5)', () => {
