@@ -86,7 +86,8 @@ function isScorerScore(value: unknown): boolean {
     typeof value.pass === 'boolean' &&
     isUnit(value.score) &&
     isStringOrNull(value.reason) &&
-    optional(value.usage, isUsage)
+    optional(value.usage, isUsage) &&
+    optional(value.borderline, (x) => x === true)
   )
 }
 

@@ -18,6 +18,8 @@ export const scorerScoreSchema = z.object({
   reason: z.string().nullable(),
   /** Tokens a judge's call spent scoring this sample. */
   usage: tokenUsageSchema.optional(),
+  /** The score lies within the suite's `borderline` band of the scorer's pass_at (ADR 0262); absent otherwise. */
+  borderline: z.literal(true).optional(),
 })
 
 /** A sample: its verdict, then its answer's fields (answer-shape.ts, the one definition of them). */

@@ -10,6 +10,7 @@ function sampleToJson(sample: SampleResult): Record<string, unknown> {
     scorers: sample.scorers.map((s) => {
       const score: Record<string, unknown> = { name: s.name, pass: s.pass, score: s.score, reason: s.reason }
       if (s.usage !== undefined) score.usage = usageToDisk(s.usage)
+      if (s.borderline === true) score.borderline = true
       return score
     }),
   }

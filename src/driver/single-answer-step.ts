@@ -10,6 +10,7 @@ import { describeNotPlain, findNotPlain } from '../suite/plain-data.js'
 import { preview } from '../suite/preview.js'
 import type { ResolvedScorer, ScorerReturn, TargetAnswer, TokenUsage } from '../suite/types.js'
 import { describeIdentityChange } from './observed-identity.js'
+import { isBorderline } from './borderline.js'
 import { CaseError, type CaseContext, type SampleStep } from './sample-step.js'
 import { checkSteps, stepsForDocument, stepsUsage } from './answer-steps.js'
 import { modelCallsOf, type AnswerStep } from '../suite/steps.js'
@@ -88,7 +89,7 @@ function checkAnswer(raw: unknown, record: boolean): CheckedAnswer | string {
 
 async function scoreAnswer(context: CaseContext, output: unknown, steps: readonly AnswerStep[], index: number): Promise<SampleResult> {
   const { suite, evalCase, signal, identity } = context
-  const args = { input: evalCase.input, output, expected: evalCase.expected, caseId: evalCase.id, signal, recorded: suite.recordResponses, steps }
+  const args = { input: evalCase.input, output, expected: evalCase.expected, caseId: evalCase.id, context: evalCase.context, signal, recorded: suite.recordResponses, steps }
   const settled = await Promise.allSettled(suite.scorers.map(async (scorer) => scorer.score(args)))
   // map, not push: the scores are held until the run ends, in an array of exactly their number.
   const scores = settled.map((outcome, i): ScorerScore => {
@@ -104,6 +105,7 @@ async function scoreAnswer(context: CaseContext, output: unknown, steps: readonl
     }
     const score: ScorerScore = { name: scorer.name, pass: normal.pass, score: normal.score, reason: normal.reason }
     if (normal.usage !== undefined) score.usage = normal.usage
+    if (isBorderline(normal.score, scorer.passAt, suite.borderline)) score.borderline = true
     return score
   })
   const { pass, score } = sampleOutcome(scores)

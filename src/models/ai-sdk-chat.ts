@@ -82,7 +82,7 @@ function identify(model: AiSdkLanguageModel, owner: string): { provider: string;
   return { provider: m.provider, modelId: m.modelId }
 }
 
-function classifyAiError(ai: AiModule, error: unknown): Failure {
+export function classifyAiError(ai: AiModule, error: unknown): Failure {
   if (ai.APICallError.isInstance(error)) {
     const status = error.statusCode
     if (typeof status === 'number') return statusFailure(status, (name) => headerOf(error.responseHeaders, name), `HTTP ${status}: ${error.message}`)

@@ -115,7 +115,7 @@ function responseFormat(structured: OpenAIChatOptions['structuredOutput'], json:
   return {}
 }
 
-function classifyOpenAIError(mod: OpenAIModule, error: unknown): Failure {
+export function classifyOpenAIError(mod: OpenAIModule, error: unknown): Failure {
   if (error instanceof mod.APIConnectionTimeoutError) return { retry: true, reason: 'timeout', message: describeError(error) }
   if (error instanceof mod.APIConnectionError || isNetworkError(error)) return { retry: true, reason: 'network', message: `connection failed: ${describeError(error)}` }
   if (error instanceof mod.APIError && typeof error.status === 'number') {
@@ -126,7 +126,7 @@ function classifyOpenAIError(mod: OpenAIModule, error: unknown): Failure {
 }
 
 /** The base URL as the config records it: no credentials, no query, no fragment, no trailing slash. */
-function publicBase(baseURL: string, owner: string): string {
+export function publicBase(baseURL: string, owner: string): string {
   let url: URL
   try {
     url = new URL(baseURL)

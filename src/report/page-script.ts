@@ -181,7 +181,7 @@ export const PAGE_SCRIPT = String.raw`
     // Rows of divs, not a table: the cases table's own rows stay the only rows in it.
     return el('div', { class: 'scores' }, scores.map(function (s) {
       return el('div', { class: 'sample' }, [el('b', { text: 'sample ' + s.sample + ' ' })].concat(s.scorers.map(function (sc) {
-        return el('span', { class: 'scorer ' + (sc.pass ? 'pass' : 'fail'), 'data-scorer': sc.name, text: sc.name + ' ' + sc.score.toFixed(2) + (sc.pass ? ' pass' : ' fail') + (sc.reason ? ': ' + sc.reason : '') })
+        return el('span', { class: 'scorer ' + (sc.pass ? 'pass' : 'fail'), 'data-scorer': sc.name, text: sc.name + ' ' + sc.score.toFixed(2) + (sc.pass ? ' pass' : ' fail') + (sc.borderline ? ' (borderline)' : '') + (sc.reason ? ': ' + sc.reason : '') })
       })))
     }))
   }

@@ -2,6 +2,7 @@ import { canonicalJson } from '../suite/hashing.js'
 import { describeNotPlain, findNotPlain } from '../suite/plain-data.js'
 import type { ScorerObject } from '../suite/types.js'
 import { kindOf, preview } from './reason-text.js'
+import { withPath } from './field-path.js'
 
 export { preview } from './reason-text.js'
 
@@ -11,6 +12,8 @@ export interface ExactOptions {
   caseInsensitive?: boolean
   /** The scorer's name in results (default "exact"); names are unique within a suite. */
   name?: string
+  /** Score one field of a structured answer (a JSON string or an object), e.g. "total" or "items[0].price"; in the config. */
+  path?: string
 }
 
 /** Output equals the case's expected value: strings by ===, anything else by canonical JSON. */
@@ -21,7 +24,7 @@ export function exact(options: ExactOptions = {}): ScorerObject {
     const trimmed = trim ? text.trim() : text
     return caseInsensitive ? trimmed.toLowerCase() : trimmed
   }
-  return {
+  const scorer: ScorerObject = {
     name: options.name ?? 'exact',
     config: { trim, case_insensitive: caseInsensitive },
     score({ output, expected, recorded }) {
@@ -39,4 +42,5 @@ export function exact(options: ExactOptions = {}): ScorerObject {
       return { pass: false, score: 0, reason: `the output does not equal the expected value (${kinds}; neither is quoted, as answers are not recorded)` }
     },
   }
+  return withPath(scorer, options.path, 'scorers.exact()')
 }

@@ -1,11 +1,14 @@
 import { InvalidSuiteError } from '../suite/errors.js'
 import type { ScorerObject } from '../suite/types.js'
 import { kindOf, preview, quoteIf } from './reason-text.js'
+import { withPath } from './field-path.js'
 
 export interface IncludesOptions {
   caseInsensitive?: boolean
   /** The scorer's name in results (default "includes"). */
   name?: string
+  /** Score one field of a structured answer (a JSON string or an object), e.g. "total" or "items[0].price"; in the config. */
+  path?: string
 }
 
 type Needle = string | readonly string[]
@@ -26,7 +29,7 @@ export function includes(needleOrOptions?: Needle | IncludesOptions, maybeOption
   }
   const caseInsensitive = options.caseInsensitive ?? false
   const fold = (text: string): string => (caseInsensitive ? text.toLowerCase() : text)
-  return {
+  const scorer: ScorerObject = {
     name: options.name ?? 'includes',
     config: { needle: fixed === undefined ? null : typeof fixed === 'string' ? fixed : [...fixed], case_insensitive: caseInsensitive },
     score({ output, expected, recorded }) {
@@ -43,6 +46,7 @@ export function includes(needleOrOptions?: Needle | IncludesOptions, maybeOption
       return { pass: false, score: 0, reason: `the output does not contain ${what} (the output is not quoted, as answers are not recorded)` }
     },
   }
+  return withPath(scorer, options.path, 'scorers.includes()')
 }
 
 function checkNeedles(needle: unknown): string | undefined {

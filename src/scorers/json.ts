@@ -3,10 +3,13 @@ import { InvalidSuiteError } from '../suite/errors.js'
 import type { JsonObject, ScorerObject } from '../suite/types.js'
 import { preview } from './reason-text.js'
 import { describeZodError } from '../suite/issue-sentence.js'
+import { withPath, type WholeAnswerArgs } from './field-path.js'
 
 export interface JsonOptions {
   /** The scorer's name in results (default "json"). */
   name?: string
+  /** Score one field of a structured answer (a JSON string or an object), e.g. "total" or "items[0].price"; in the config. */
+  path?: string
 }
 
 /**
@@ -19,12 +22,14 @@ export function json(schema: z.ZodType, options: JsonOptions = {}): ScorerObject
     throw new InvalidSuiteError('scorers.json() needs a zod schema', 'Pass a zod v4 schema, e.g. scorers.json(z.object({ … })).', ['scorers'])
   }
   const jsonSchema = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonObject
-  return {
+  const scorer: ScorerObject = {
     name: options.name ?? 'json',
     config: { schema: jsonSchema },
-    score({ output, recorded }) {
+    score(args) {
+      const { output, recorded } = args
       let value: unknown = output
-      if (typeof output === 'string') {
+      // A field taken by `path` was read out of the parsed answer already: a string there is a string.
+      if (typeof output === 'string' && (args as WholeAnswerArgs).wholeOutput === undefined) {
         try {
           value = JSON.parse(output)
         } catch (error) {
@@ -38,4 +43,5 @@ export function json(schema: z.ZodType, options: JsonOptions = {}): ScorerObject
       return { pass: false, score: 0, reason: describeZodError(parsed.error, value, 'output', schema, recorded === true).sentence }
     },
   }
+  return withPath(scorer, options.path, 'scorers.json()')
 }

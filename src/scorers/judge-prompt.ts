@@ -63,6 +63,11 @@ export function judgeMessages(args: { rubric: string; scale: JudgeScale; input: 
  * in the error only when `quote` (the run records answers): a judge's reply may repeat the answer.
  */
 export function readJudgement(text: string, schema: z.ZodType<Judgement>, quote = true): Judgement {
+  return readJsonReply(text, schema, quote, 'a judgement')
+}
+
+/** Any judge's reply read as JSON and checked against `schema` (`what` names the shape in the error). */
+export function readJsonReply<T>(text: string, schema: z.ZodType<T>, quote: boolean, what: string): T {
   const shown = quote ? `: ${preview(text, 120)}` : ' (the reply is not quoted, as answers are not recorded)'
   const body = text.trim().replace(/^```(?:json)?\s*([\s\S]*?)\s*```$/, '$1')
   let value: unknown
@@ -73,12 +78,13 @@ export function readJudgement(text: string, schema: z.ZodType<Judgement>, quote 
   }
   const parsed = schema.safeParse(value)
   if (!parsed.success) {
-    throw new JudgeReplyError(`the judge's reply is not a judgement (${describeZodError(parsed.error, value, 'reply', schema, quote).sentence})${shown}`)
+    throw new JudgeReplyError(`the judge's reply is not ${what} (${describeZodError(parsed.error, value, 'reply', schema, quote).sentence})${shown}`)
   }
   return parsed.data
 }
 
-function block(value: unknown): string {
+/** A value as a judge reads it: a string as it is, anything else as indented JSON. */
+export function block(value: unknown): string {
   if (typeof value === 'string') return value
   return JSON.stringify(value, null, 2) ?? String(value)
 }

@@ -2,6 +2,7 @@ import type { ChatModel } from '../models/chat-model.js'
 import type { ScorerObject } from '../suite/types.js'
 import { invalid } from '../models/model-options.js'
 import { judgeMessages, judgementJsonSchema, judgementSchema, JUDGE_TEMPLATE, readJudgement, type JudgeScale } from './judge-prompt.js'
+import { withPath } from './field-path.js'
 
 export interface LlmJudgeOptions {
   /** The model that judges: openaiModel(…) or aiSdkModel(…) from 'digline/models'. */
@@ -14,6 +15,8 @@ export interface LlmJudgeOptions {
   passAt?: number
   /** The scorer's name in results (default "llm_judge"); names are unique within a suite. */
   name?: string
+  /** Score one field of a structured answer (a JSON string or an object), e.g. "total" or "items[0].price"; in the config. */
+  path?: string
 }
 
 const MAX_STEPS = 100
@@ -42,7 +45,7 @@ export function llmJudge(options: LlmJudgeOptions): ScorerObject {
   const json = { name: 'judgement', schema: judgementJsonSchema(scale) }
   const normal = (score: number): number => (score - scale.min) / (scale.max - scale.min)
 
-  return {
+  const scorer: ScorerObject = {
     name,
     config: { model: model.config, rubric, scale: { min: scale.min, max: scale.max }, pass_at: passAt, template: JUDGE_TEMPLATE },
     passAt: normal(passAt),
@@ -61,4 +64,5 @@ export function llmJudge(options: LlmJudgeOptions): ScorerObject {
       return { pass: judgement.score >= passAt, score: normal(judgement.score), reason, model: reply.model, usage: reply.usage }
     },
   }
+  return withPath(scorer, options.path, 'scorers.llmJudge()')
 }

@@ -1,6 +1,7 @@
 import { InvalidSuiteError } from '../suite/errors.js'
 import type { ScorerObject } from '../suite/types.js'
 import { kindOf, preview, quoteIf } from './reason-text.js'
+import { withPath } from './field-path.js'
 
 export interface NumericOptions {
   /** The allowed distance from the expected value (>= 0); with `relative`, a share of |expected|. */
@@ -8,6 +9,8 @@ export interface NumericOptions {
   relative?: boolean
   /** The scorer's name in results (default "numeric"). */
   name?: string
+  /** Score one field of a structured answer (a JSON string or an object), e.g. "total" or "items[0].price"; in the config. */
+  path?: string
 }
 
 // Keeps binary float noise (0.1 + 0.2 against 0.3) from failing an exact match.
@@ -24,7 +27,7 @@ export function numeric(options: NumericOptions): ScorerObject {
     )
   }
   const relative = options.relative ?? false
-  return {
+  const scorer: ScorerObject = {
     name: options.name ?? 'numeric',
     config: { tolerance, relative },
     score({ output, expected, recorded }) {
@@ -43,6 +46,7 @@ export function numeric(options: NumericOptions): ScorerObject {
       }
     },
   }
+  return withPath(scorer, options.path, 'scorers.numeric()')
 }
 
 function asNumber(value: unknown): number | undefined {

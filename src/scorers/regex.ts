@@ -1,10 +1,13 @@
 import { InvalidSuiteError } from '../suite/errors.js'
 import type { ScorerObject } from '../suite/types.js'
 import { kindOf, preview, quoteIf } from './reason-text.js'
+import { withPath } from './field-path.js'
 
 export interface RegexOptions {
   /** The scorer's name in results (default "regex"). */
   name?: string
+  /** Score one field of a structured answer (a JSON string or an object), e.g. "total" or "items[0].price"; in the config. */
+  path?: string
 }
 
 /** A string output matches the pattern. */
@@ -16,7 +19,7 @@ export function regex(pattern: RegExp | string, options: RegexOptions = {}): Sco
     throw new InvalidSuiteError(`scorers.regex() was given an invalid pattern ${preview(pattern)}: ${(error as Error).message}`, 'Fix the pattern in the suite file.', ['scorers'])
   }
   const { source, flags } = compiled
-  return {
+  const scorer: ScorerObject = {
     name: options.name ?? 'regex',
     config: { source, flags },
     score({ output, recorded }) {
@@ -26,4 +29,5 @@ export function regex(pattern: RegExp | string, options: RegexOptions = {}): Sco
       return { pass: false, score: 0, reason: `${quoteIf(recorded, output, 'the output (not quoted, as answers are not recorded)')} does not match /${source}/${flags}` }
     },
   }
+  return withPath(scorer, options.path, 'scorers.regex()')
 }

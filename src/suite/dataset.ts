@@ -6,7 +6,7 @@ import { isSafeSegment, SAFE_SEGMENT_RULE } from './safe-segment.js'
 import { isTag, TAG_RULE } from './slice.js'
 import { datasetFiles, describePlace, formatOf, newHash, readRows, refuseRow, type DatasetFormat, type RowPlace } from './dataset-files.js'
 import { InvalidDatasetError } from './errors.js'
-import type { Dataset, EvalCase, JsonObject } from './types.js'
+import type { Dataset, EvalCase, JsonObject, RetrievedContext } from './types.js'
 
 export type { DatasetFormat, RowPlace } from './dataset-files.js'
 
@@ -17,6 +17,8 @@ export interface DatasetCase<I = unknown, E = unknown> {
   expected?: E
   metadata?: JsonObject
   tags?: readonly string[]
+  /** Retrieved passages for the RAG scorers (docs/scorers.md). */
+  context?: RetrievedContext
 }
 
 /** A row as read: a JSON value (JSONL, JSON), a record of strings keyed by the header (CSV), or `{ path, text }` (any other file). */
@@ -37,7 +39,8 @@ const CSV_FIELDS = new Set(['id', 'input', 'expected', 'tags'])
 
 /** Reads every file `pattern` names (a path or a glob, relative to `options.root`) into cases, in code-point order of paths. */
 export async function readDataset<I = unknown, E = unknown>(pattern: string, options: DatasetOptions<I, E> & { root: string }): Promise<Dataset<I, E>> {
-  if (typeof pattern !== 'string' || pattern === '') throw new InvalidDatasetError('dataset() was refused: its first argument must be a path or a glob', 'Call dataset(\'data/cases.jsonl\').', [])
+  if (typeof pattern !== 'string' || pattern === '')
+    throw new InvalidDatasetError('dataset() was refused: its first argument must be a path or a glob', "Call dataset('data/cases.jsonl').", [])
   const cases: EvalCase<I, E>[] = []
   const files: Record<string, string> = {}
   const seen = new Map<string, RowPlace>()
@@ -59,12 +62,18 @@ export async function readDataset<I = unknown, E = unknown>(pattern: string, opt
     }
     files[file] = hash.digest('hex')
   }
-  if (cases.length === 0) throw new InvalidDatasetError(`dataset ${pattern} was refused: it holds no rows`, `Add rows to ${pattern} (or point dataset() at the file that has them), then run \`vitest run\` again.`, [pattern])
+  if (cases.length === 0)
+    throw new InvalidDatasetError(
+      `dataset ${pattern} was refused: it holds no rows`,
+      `Add rows to ${pattern} (or point dataset() at the file that has them), then run \`vitest run\` again.`,
+      [pattern],
+    )
   return { kind: 'digline-dataset', cases, files }
 }
 
 function toCase<I, E>(row: unknown, place: RowPlace, format: DatasetFormat, options: DatasetOptions<I, E>): EvalCase<I, E> {
-  if (row === null || typeof row !== 'object' || Array.isArray(row)) refuseRow(place, undefined, `is ${row === null ? 'null' : Array.isArray(row) ? 'an array' : typeof row}, not an object`)
+  if (row === null || typeof row !== 'object' || Array.isArray(row))
+    refuseRow(place, undefined, `is ${row === null ? 'null' : Array.isArray(row) ? 'an array' : typeof row}, not an object`)
   const record = row as DatasetRow
   let mapped: DatasetCase<I, E>
   if (options.map === undefined) mapped = defaultMap(record, place, format) as DatasetCase<I, E>
@@ -91,6 +100,12 @@ function toCase<I, E>(row: unknown, place: RowPlace, format: DatasetFormat, opti
   if (mapped.expected !== undefined) evalCase.expected = mapped.expected
   if (mapped.metadata !== undefined) evalCase.metadata = mapped.metadata
   if (mapped.tags !== undefined && mapped.tags.length > 0) evalCase.tags = [...mapped.tags]
+  if (mapped.context !== undefined) {
+    const { context } = mapped
+    if (typeof context !== 'string' && !(Array.isArray(context) && context.every((p) => typeof p === 'string')))
+      refuseRow(place, 'context', 'must be a string or a list of strings')
+    evalCase.context = typeof context === 'string' ? context : [...context]
+  }
   for (const field of ['input', 'expected', 'metadata'] as const) {
     const offence = findNotPlain(evalCase[field], [field], { allowUndefinedRoot: true })
     if (offence !== undefined) refuseRow(place, field, describeNotPlain(offence))
@@ -101,13 +116,18 @@ function toCase<I, E>(row: unknown, place: RowPlace, format: DatasetFormat, opti
 function defaultMap(row: DatasetRow, place: RowPlace, format: DatasetFormat): DatasetCase {
   if (format === 'file') return { input: row.text, metadata: { path: row.path } }
   if (!Object.hasOwn(row, 'input')) {
-    refuseRow(place, 'input', `is missing (without a map, a row's input is its ${format === 'csv' ? '`input` column' : '`input` field'}; pass { map } to build cases from other fields)`)
+    refuseRow(
+      place,
+      'input',
+      `is missing (without a map, a row's input is its ${format === 'csv' ? '`input` column' : '`input` field'}; pass { map } to build cases from other fields)`,
+    )
   }
   if (format !== 'csv') {
     const out: DatasetCase = { input: row.input }
     if (row.expected !== undefined) out.expected = row.expected
     if (row.metadata !== undefined) out.metadata = row.metadata as JsonObject
     if (row.tags !== undefined) out.tags = row.tags as string[]
+    if (row.context !== undefined) out.context = row.context as RetrievedContext
     return out
   }
   const out: DatasetCase = { input: row.input }

@@ -55,6 +55,7 @@ const definitionSchema = z.object({
     .optional(),
   gateOn: z.enum(['verdicts', 'samples']).optional(),
   recordResponses: z.boolean().optional(),
+  borderline: z.number().gt(0).lt(0.5, { message: 'must be a band below 0.5 (a band of 0.5 would hold every pass and fail of a pass/fail scorer)' }).optional(),
   concurrency: z.number().int().min(1).max(1024).optional(),
   artifacts: z
     .array(
@@ -170,6 +171,7 @@ export function resolveSuite(declared: SuiteDefinition<any, any, any>): Resolved
     ...(def.budget === undefined ? {} : { budget: { ...def.budget } }),
     ...(def.cache === undefined ? {} : { cache: def.cache }),
     datasets: datasets ?? {},
+    ...(def.borderline === undefined ? {} : { borderline: def.borderline }),
   }
 }
 

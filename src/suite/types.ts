@@ -13,6 +13,8 @@ export interface EvalCase<I = unknown, E = unknown> {
   metadata?: JsonObject
   /** Labels for slices (`digline run --tag T`) and the per-tag breakdown; part of the cases digest, not passed to the target. */
   tags?: readonly string[]
+  /** Retrieved passages the RAG scorers judge against (faithfulness, context precision and recall); not passed to the target. */
+  context?: RetrievedContext
 }
 
 /** Cases read from files by dataset() (suite/dataset.ts): the cases, and each file read, by sha256. */
@@ -30,6 +32,9 @@ export interface Slice {
   /** How many cases the whole suite declares. */
   suite_cases: number
 }
+
+/** A case's context: one passage, or passages in the order they were retrieved. */
+export type RetrievedContext = string | readonly string[]
 
 export interface TargetContext {
   caseId: string
@@ -70,6 +75,8 @@ export interface ScorerArgs<I = unknown, O = unknown, E = unknown> {
   output: O
   expected: E | undefined
   caseId: string
+  /** The case's `context`, for the RAG scorers. */
+  context?: RetrievedContext
   /** Passed through to scorers that call a model (an LLM judge). */
   signal?: AbortSignal
   /**
@@ -144,6 +151,12 @@ export interface SuiteDefinition<I = unknown, O = unknown, E = unknown> {
    */
   gateOn?: 'verdicts' | 'samples'
   recordResponses?: boolean
+  /**
+   * A band around each scorer's passAt (0 < band < 0.5, on the 0..1 score): a score within it is
+   * marked borderline in the document and counted apart in the summary and the comparison, so a
+   * verdict that straddles the threshold shows. Not in config_hash: it changes no verdict.
+   */
+  borderline?: number
   concurrency?: number
   /** Files or globs (such as prompts/**\/*.md) the suite depends on, relative to the Vitest root; each file recorded by sha256 in the run; not in config_hash. */
   artifacts?: readonly string[]
@@ -213,6 +226,8 @@ export interface ResolvedSuite {
   targetConfig: JsonObject
   ask(input: unknown, ctx: TargetContext): Promise<TargetAnswer>
   recordResponses: boolean
+  /** The suite's `borderline` band, when it sets one. */
+  borderline?: number
   concurrency: number
   artifacts: readonly string[]
   metadata: JsonObject

@@ -141,6 +141,7 @@ const OUTSIDE_THE_TARGET = new Set([
   'minAgreement',
   'budget',
   'recordResponses',
+  'borderline',
   'cache',
   'concurrency',
   'timeout',

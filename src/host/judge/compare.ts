@@ -2,6 +2,7 @@
 // shared cases with its 95% interval, the flipped cases, and whether it regressed (ADR 0010).
 import type { BaselineDocument } from '../../document/baseline.js'
 import type { Aggregates, CaseResult, RunDocument } from '../../document/schema.js'
+import { hasBorderline } from '../../document/borderline-cases.js'
 import { isDiglineError, type DiglineErrorData } from '../../errors/base.js'
 import { UnreadableBaselineError } from '../../store/errors.js'
 import { differenceOf, pairCases, scoreValue, verdictDifferenceOf, type PairedDifference } from '../../stats/paired-difference.js'
@@ -37,6 +38,8 @@ export interface ComparedBaseline {
   /** Mean score of the run minus the baseline's, paired the same way. */
   score_difference: PairedDifference | null
   flipped: { pass_to_fail: string[]; fail_to_pass: string[] }
+  /** Flipped cases with a borderline score in either run (ADR 0262): flips at the threshold. */
+  borderline_flips: string[]
   /** The drops allowed (absolute, 0..1) and the rises allowed (relative); null when the suite sets no tolerance for it. */
   tolerances: { pass_rate: number; mean_score: number | null; cost_per_case: number | null; tokens_per_case: number | null; latency_per_case: number | null }
   /** Cost, tokens and latency per case against the baseline, each with its interval; a gate with a null tolerance is shown, not gating. */
@@ -82,6 +85,10 @@ function flippedOf(pairs: readonly [CaseResult, CaseResult][]): ComparedBaseline
     else if (b.verdict === 'fail' && r.verdict === 'pass') flipped.fail_to_pass.push(r.case_id)
   }
   return flipped
+}
+
+function borderlineFlips(pairs: readonly [CaseResult, CaseResult][]): string[] {
+  return pairs.flatMap(([b, r]) => (b.verdict !== r.verdict && b.verdict !== 'error' && r.verdict !== 'error' && (hasBorderline(b) || hasBorderline(r)) ? [r.case_id] : []))
 }
 
 /** The run against the baseline. Pure: no I/O. */
@@ -165,6 +172,7 @@ export function compareRuns(baseline: BaselineDocument, run: RunDocument, recent
     difference,
     score_difference: scoreDifference,
     flipped: flippedOf(pairing.pairs),
+    borderline_flips: borderlineFlips(pairing.pairs),
     tolerances,
     gates,
     flaky: flakyCases(pairing.pairs, run.rules.samples, caseHistory(recent), recent.length),

@@ -11,11 +11,12 @@ import { describeFlaky } from './flaky-cases.js'
 import { describeMovedTags, describeTagSlice } from './tag-breakdown.js'
 import { dropBeyond } from '../../stats/gate-rule.js'
 import type { SuiteOutcome, SuiteStatus } from './suite-outcome.js'
+import type { BorderlineCount } from '../../document/borderline-cases.js'
 import { printable } from '../../suite/printable-text.js'
 import { markdownText } from '../../suite/markdown-text.js'
 
 /** What a verdict is printed from: a SuiteOutcome, or what `digline compare` builds from a stored run. */
-export type VerdictView = Pick<SuiteOutcome, 'suite' | 'key' | 'status' | 'aggregates' | 'misses' | 'comparison'> & Partial<Pick<SuiteOutcome, 'shard'>>
+export type VerdictView = Pick<SuiteOutcome, 'suite' | 'key' | 'status' | 'aggregates' | 'misses' | 'comparison'> & Partial<Pick<SuiteOutcome, 'shard' | 'borderline'>>
 
 const MAX_IDS_TEXT = 20
 const MAX_IDS_MD = 50
@@ -82,6 +83,7 @@ export function formatComparisonText(c: BaselineComparison): string[] {
   if (c.removed.length > 0) lines.push(`    removed since the baseline (${c.removed.length}): ${idList(c.removed, MAX_IDS_TEXT, quote)}`)
   if (c.flaky.cases.length > 0) lines.push(`    ${pc.dim(describeFlaky(c.flaky))}: ${idList(c.flaky.cases, MAX_IDS_TEXT, quote)}`)
   lines.push(...tagLines(c, (line) => `    ${line}`))
+  if (c.borderline_flips.length > 0) lines.push(`    ${pc.yellow('flipped at the threshold')} (${c.borderline_flips.length}): ${idList(c.borderline_flips, MAX_IDS_TEXT, quote)}`)
   for (const warning of c.warnings) lines.push(`    ${pc.yellow('warning')} ${printable(warning)}`)
   return lines
 }
@@ -91,6 +93,12 @@ function tagLines(c: ComparedBaseline, shape: (line: string) => string): string[
   if (c.tags === undefined) return []
   const moved = describeMovedTags(c.tags)
   return [...c.tags.map((s) => shape(`by tag ${describeTagSlice(s)}`)), ...(moved === undefined ? [] : [shape(moved)])]
+}
+
+/** The borderline count in one sentence: how many cases, samples, their verdicts, and which. */
+export function describeBorderline(b: BorderlineCount, max: number, quote: (id: string) => string): string {
+  const cases = `${b.cases.length} case${b.cases.length === 1 ? '' : 's'} (${b.samples} sample${b.samples === 1 ? '' : 's'})`
+  return `${cases} scored within the suite's borderline band of pass_at, ${b.passed} passed and ${b.failed} failed: ${idList(b.cases, max, quote)}`
 }
 
 function missLine(m: ThresholdMiss): string {
@@ -131,7 +139,9 @@ export function formatVerdictMarkdown(v: VerdictView): string {
     if (c.flaky.cases.length > 0) out.push('', `${describeFlaky(c.flaky)}: ${idList(c.flaky.cases, MAX_IDS_MD, quote)}`)
     const byTag = tagLines(c, (line) => `- ${printable(line)}`)
     if (byTag.length > 0) out.push('', '**By tag:**', '', ...byTag)
+    if (c.borderline_flips.length > 0) out.push('', `**Flipped at the threshold (${c.borderline_flips.length})**: ${idList(c.borderline_flips, MAX_IDS_MD, quote)}`)
   }
+  if (v.borderline !== undefined) out.push('', `**Borderline:** ${describeBorderline(v.borderline, MAX_IDS_MD, (id) => `\`${id}\``)}`)
   for (const m of v.misses) out.push('', `**Missed** ${missLine(m)}`)
   for (const warning of c?.warnings ?? []) if (c?.status !== 'unreadable') out.push('', `> Warning: ${markdownText(warning)}`)
   return `${out.join('\n')}\n`

@@ -2,7 +2,7 @@
 import pc from 'picocolors'
 import type { Aggregates } from '../../document/schema.js'
 import type { SuiteOutcome, CaseLine, SuiteStatus } from './suite-outcome.js'
-import { formatComparisonText } from './format-comparison.js'
+import { describeBorderline, formatComparisonText } from './format-comparison.js'
 import { percent } from './percent.js'
 import { printable } from '../../suite/printable-text.js'
 
@@ -44,6 +44,7 @@ export function formatOutcome(o: SuiteOutcome): string {
         `  ${o.cachedAnswers} answer${o.cachedAnswers === 1 ? '' : 's'} came from the response cache: this run is never promoted (run with --no-cache to measure it afresh)`,
       ),
     )
+  if (o.borderline !== undefined) lines.push(`  ${pc.yellow('borderline')} ${describeBorderline(o.borderline, MAX_CASE_LINES, (id) => id)}`)
   for (const m of o.misses) lines.push(`  ${pc.red('threshold')} ${m.field}: ${formatMeasure(m.field, m.actual)} < ${formatMeasure(m.field, m.required)}`)
   if (o.comparison !== undefined) lines.push(...formatComparisonText(o.comparison))
   else if (o.location !== undefined) lines.push(pc.dim(`  no baseline: judged by its thresholds alone${noBaselineHint(o)}`))

@@ -1,5 +1,6 @@
 // What the worker tells the reporter about a finished suite (src/exit-codes.ts turns it into an exit code).
 import type { Aggregates, CaseResult, RunDocument } from '../../document/schema.js'
+import { borderlineOf, type BorderlineCount } from '../../document/borderline-cases.js'
 import type { ThresholdJudgement } from '../../driver/index.js'
 import type { VerdictStatus } from '../../exit-codes.js'
 import type { StoredRun } from '../../store/contract.js'
@@ -33,6 +34,8 @@ export interface SuiteOutcome {
   replayOf?: string
   /** How many answers came from the response cache (such a run is never promotable); absent when none. */
   cachedAnswers?: number
+  /** Cases with a score within the suite's borderline band of its pass_at (ADR 0262); absent when none. */
+  borderline?: BorderlineCount
   /** A sharded launch: its shard, and for a shard that is not the last, the shards the still open run waits for. */
   shard?: { shard: string; open: boolean; waiting: { shard: string; state: string; journaled: number; share: number }[] }
 }
@@ -68,5 +71,11 @@ export function outcomeOf(measured: JudgedRun, comparison?: BaselineComparison):
     ...(comparison === undefined ? {} : { comparison }),
     ...(document.rejudged_from === undefined ? {} : { replayOf: document.rejudged_from }),
     ...(document.cached_answers === undefined ? {} : { cachedAnswers: document.cached_answers }),
+    ...borderlinePart(document.results),
   }
+}
+
+function borderlinePart(results: readonly CaseResult[]): { borderline?: BorderlineCount } {
+  const borderline = borderlineOf(results)
+  return borderline === undefined ? {} : { borderline }
 }

@@ -48,7 +48,8 @@ export interface CaseRow {
 
 export interface SampleScores {
   sample: number
-  scorers: { name: string; pass: boolean; score: number; reason: string | null }[]
+  /** `borderline` only when the score lies within the suite's band of pass_at (ADR 0262). */
+  scorers: { name: string; pass: boolean; score: number; reason: string | null; borderline?: true }[]
 }
 
 export interface RunIdentity {
@@ -145,7 +146,10 @@ export function caseRow(result: CaseResult, recorded: boolean, baseline: Verdict
     usage: sumUsage(result.samples.map((s) => s.usage)),
     judge_usage: sumUsage(result.samples.flatMap((s) => s.scorers.map((sc) => sc.usage))),
     reason: result.reason,
-    scores: result.samples.map((s, sample) => ({ sample, scorers: s.scorers.map(({ name, pass, score, reason }) => ({ name, pass, score, reason })) })),
+    scores: result.samples.map((s, sample) => ({
+      sample,
+      scorers: s.scorers.map(({ name, pass, score, reason, borderline }) => ({ name, pass, score, reason, ...(borderline === true ? { borderline } : {}) })),
+    })),
   }
   if (recorded) {
     row.input = result.input
