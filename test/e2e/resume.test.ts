@@ -3,7 +3,7 @@
 // test/unit/host/resume-mismatch.test.ts), errored cases, the announcement, the rolled alias,
 // pending journals named by plain runs.
 import { execFileSync } from 'node:child_process'
-import { readdirSync, readFileSync } from 'node:fs'
+import { readdirSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { FileResultStore } from '../../src/store/file/store.js'
@@ -106,10 +106,13 @@ test('a model alias that rolled between legs errors the first case of the new le
 })
 
 test('two resumers of one run: the second is refused by name', async () => {
-  const project = await killedProject({}, { concurrency: 1, delayMs: 30 })
+  // the first resumer's target holds until the second has been refused, however slow the machine
+  const project = await killedProject({}, { concurrency: 1, holdFile: 'hold' })
+  project.write('hold', '')
   const first = project.spawnDigline(['run', '--resume'])
   while (readdirSync(pendingDir(project)).length < 2) await new Promise((r) => setTimeout(r, 5))
   const second = await project.digline(['run', '--resume'])
+  rmSync(join(project.dir, 'hold'))
   expect(second.code, second.stdout + second.stderr).toBe(64)
   expect(second.stdout + second.stderr).toMatch(/LiveRunError|JournalLegExistsError/)
   expect((await first.done).code).toBe(0)

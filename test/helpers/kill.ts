@@ -26,10 +26,22 @@ export async function killAfterCalls(project: Project, k: number, env: NodeJS.Pr
   return child.done
 }
 
-/** A deterministic 100-case suite whose target takes a few ms, for kill tests. */
-export function killSuite(opts: { cases?: number; samples?: number; concurrency: number; delayMs?: number; extra?: string; answer?: string; name?: string }): string {
+/**
+ * A deterministic 100-case suite whose target takes a few ms, for kill tests. With `holdFile`, each
+ * call waits while that file exists in the project (a test removes it to let the run go on).
+ */
+export function killSuite(opts: {
+  cases?: number
+  samples?: number
+  concurrency: number
+  delayMs?: number
+  extra?: string
+  answer?: string
+  name?: string
+  holdFile?: string
+}): string {
   return `import { evalSuite, scorers } from 'digline'
-import { appendFileSync } from 'node:fs'
+import { appendFileSync, existsSync } from 'node:fs'
 
 evalSuite({
   name: ${JSON.stringify(opts.name ?? 'killed')},
@@ -38,6 +50,7 @@ evalSuite({
     config: { model: 'det-v1' },
     async ask(i, ctx) {
       appendFileSync('calls.log', ctx.caseId + ':' + ctx.sample + '\\n')
+      ${opts.holdFile === undefined ? '' : `while (existsSync(${JSON.stringify(opts.holdFile)})) await new Promise((r) => setTimeout(r, 20))`}
       await new Promise((r) => setTimeout(r, ${opts.delayMs ?? 8} + (i % 5)))
       return { output: ${opts.answer ?? 'i'}, model: process.env.TARGET_MODEL ?? 'det-v1-2026' }
     },
