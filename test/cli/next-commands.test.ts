@@ -46,7 +46,7 @@ function valueOf(node: ts.Expression): string {
   const last = lastName(node)
   if (/^(key|promoted_from|replacing|latest)$/i.test(last))
     return /promoted_from|replacing|ref\b|\bold/i.test(text) ? BASE_KEY : /pending|resume|place/i.test(text) ? PENDING_KEY : RUN_KEY
-  const value = NAMED[last]
+  const value = NAMED[last] ?? (ts.isIdentifier(node) ? elementOf(node) : undefined)
   return value ?? `⟨${text}⟩`
 }
 
@@ -65,6 +65,7 @@ const NAMED: Record<string, string> = {
   DEFAULT_EXPORT_DIR: 'digline-export',
   given: `exported/capitals/${RUN_KEY}.json`,
   min: '0.1',
+  tags: 'smoke',
 }
 
 function lastName(node: ts.Expression): string {
@@ -87,6 +88,7 @@ const PLACEHOLDERS: Record<string, string | null> = {
   DIR: 'exported',
   'DIR…': 'exported',
   FILE: 'report.html',
+  N: '12',
   '…': null,
 }
 
@@ -126,7 +128,28 @@ function render(node: ts.Node, depth = 0): string[] {
     const value = localConstant(node)
     if (value !== undefined) return render(value, depth + 1)
   }
+  // tags.map((t) => ` --tag ${t}`).join(''): one element's text
+  const mapped = mappedText(node)
+  if (mapped !== undefined) return render(mapped, depth + 1)
   return [valueOf(node as ts.Expression)]
+}
+
+function mappedText(node: ts.Node): ts.Node | undefined {
+  if (!ts.isCallExpression(node) || !ts.isPropertyAccessExpression(node.expression) || node.expression.name.text !== 'join') return undefined
+  const map = node.expression.expression
+  if (!ts.isCallExpression(map) || !ts.isPropertyAccessExpression(map.expression) || map.expression.name.text !== 'map') return undefined
+  const fn = map.arguments[0]
+  return fn !== undefined && ts.isArrowFunction(fn) && !ts.isBlock(fn.body) ? fn.body : undefined
+}
+
+/** An element of the array a `.map` callback walks (`t` of `tags.map((t) => …)`): what the array holds. */
+function elementOf(id: ts.Identifier): string | undefined {
+  for (let n: ts.Node | undefined = id.parent; n !== undefined; n = n.parent) {
+    if (!ts.isArrowFunction(n) || !n.parameters.some((p) => ts.isIdentifier(p.name) && p.name.text === id.text)) continue
+    const call = n.parent
+    if (ts.isCallExpression(call) && ts.isPropertyAccessExpression(call.expression) && call.expression.name.text === 'map') return NAMED[lastName(call.expression.expression)]
+  }
+  return undefined
 }
 
 /** The initializer of the const this identifier names, when it is declared in an enclosing block of the same file. */
