@@ -9,7 +9,9 @@ import { UsageError } from '../host/index.js'
 import { EXIT_CODES } from '../exit-codes.js'
 import {
   billLaunch,
+  datedLaunch,
   planLaunch,
+  PlannedDates,
   runAcknowledged,
   type LaunchBill,
   type LaunchProject,
@@ -115,10 +117,16 @@ function progressSender(extra: Extra): { onProgress: RunOptions['onProgress']; f
 
 const NOTIFICATION_GAP_MS = 100
 
-async function run(context: McpContext, request: Extract<LaunchRequest, { kind: 'fresh' | 'resume' }>, acknowledgedCalls: number, extra: Extra): Promise<CallToolResult> {
+async function run(
+  context: McpContext,
+  request: Extract<LaunchRequest, { kind: 'fresh' | 'resume' }>,
+  acknowledgedCalls: number,
+  extra: Extra,
+  createdAt?: string,
+): Promise<CallToolResult> {
   const { onProgress, flushed } = progressSender(extra)
   const running = planned(context, request).then(({ place, launch }) =>
-    runAcknowledged(place, launch, {
+    runAcknowledged(place, datedLaunch(launch, createdAt), {
       acknowledgedCalls,
       signal: AbortSignal.any([extra.signal, context.stopping]),
       ...(onProgress === undefined ? {} : { onProgress }),
@@ -131,12 +139,14 @@ async function run(context: McpContext, request: Extract<LaunchRequest, { kind: 
 }
 
 export function registerRunTools(server: McpServer, context: McpContext): void {
+  // The keys a fresh plan names are the keys run_suite files under when it acknowledges that plan.
+  const dates = new PlannedDates()
   server.registerTool(
     'plan_run',
     {
       title: 'Plan a run',
       description:
-        'The bill a run would announce, without calling the target: for each suite, cases × samples = calls, the cases already judged and those retried. Plans a fresh run of every suite (or of one suite), or with resume true the resume of a pending run. Pass its calls as acknowledgedCalls to run_suite or resume_run.',
+        "The bill a run would announce, without calling the target: for each suite, cases × samples = calls, the cases already judged and those retried. Plans a fresh run of every suite (or of one suite), or with resume true the resume of a pending run. Pass its calls as acknowledgedCalls to run_suite or resume_run; each suite's key is the key the run acknowledged with this plan files under.",
       inputSchema: {
         suite: suiteArg.optional(),
         resume: z.boolean().optional().describe('plan the resume of a pending run instead of a fresh run'),
@@ -153,7 +163,10 @@ export function registerRunTools(server: McpServer, context: McpContext): void {
         const request: Extract<LaunchRequest, { kind: 'fresh' | 'resume' }> =
           resume === true ? { kind: 'resume', key, suite, keepErrors: keepErrors === true } : { kind: 'fresh', suite }
         const { place, launch } = await planned(context, request)
-        return answer(bill(await billLaunch(place, launch)))
+        const createdAt = request.kind === 'fresh' ? dates.dateOfPlan(context.env) : undefined
+        const planBill = await billLaunch(place, datedLaunch(launch, createdAt))
+        if (createdAt !== undefined) dates.remember(createdAt, suite, planBill)
+        return answer(bill(planBill))
       }),
   )
 
@@ -166,7 +179,7 @@ export function registerRunTools(server: McpServer, context: McpContext): void {
       inputSchema: { suite: suiteArg.optional(), acknowledgedCalls: acknowledgedArg },
       annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true },
     },
-    ({ suite, acknowledgedCalls }, extra) => guarded(() => run(context, { kind: 'fresh', suite }, acknowledgedCalls, extra)),
+    ({ suite, acknowledgedCalls }, extra) => guarded(() => run(context, { kind: 'fresh', suite }, acknowledgedCalls, extra, dates.take(suite, acknowledgedCalls))),
   )
 
   server.registerTool(

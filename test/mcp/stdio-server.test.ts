@@ -66,6 +66,7 @@ test('plan_run announces the bill without a call; run_suite refuses another numb
   expect((plan.structuredContent as { suites: { announcement: string }[] }).suites[0]!.announcement).toContain('5 of 5 cases × 3 samples = 15 calls to the target')
   expect(callsMade(project)).toBe(0)
   expect(existsSync(join(project.dir, 'side.log'))).toBe(false)
+  const plannedKey = (plan.structuredContent as { suites: { key: string }[] }).suites[0]!.key
 
   const wrong = await mcp.call('run_suite', { acknowledgedCalls: 14 })
   expect(wrong.isError).toBe(true)
@@ -81,7 +82,9 @@ test('plan_run announces the bill without a call; run_suite refuses another numb
   expect(progress.map((p) => p.progress)).toEqual([1, 2, 3, 4, 5])
   expect(progress.every((p) => p.total === 5)).toBe(true)
   expect(progress.map((p) => p.message).sort()).toEqual(['c000', 'c001', 'c002', 'c003', 'c004'].map((id) => `triage › ${id}: pass`))
-  expect(project.runFiles('acme', 'triage')).toHaveLength(1)
+  // issue 23 item 20: the key the plan named is the key the acknowledged run files under.
+  expect(ran.structuredContent).toMatchObject({ outcomes: [{ key: plannedKey }] })
+  expect(project.runFiles('acme', 'triage')).toEqual([`${plannedKey}.json`])
   expect(existsSync(join(project.dir, 'side.log'))).toBe(false)
 })
 

@@ -87,7 +87,7 @@ export function planInit(dir: string, tenant?: string): InitPlan {
     )
   }
   const installed = pkg !== undefined && pkg.dependencies.has('digline') && pkg.dependencies.has('vitest')
-  const next: [string, string] = installed ? ['npx vitest run', 'npx digline promote --suite capitals'] : ['npm install --save-dev digline vitest', 'npx vitest run']
+  const next: [string, string] = installed ? ['npx vitest run', 'npx digline promote --suite capitals --run latest'] : ['npm install --save-dev digline vitest', 'npx vitest run']
   return { dir, tenant: chosenTenant, commonJs, files, next }
 }
 

@@ -38,7 +38,7 @@ test('the tenant is the package name as one safe segment, or --tenant', () => {
 
 test('the next two commands install digline and vitest unless the package already lists them', () => {
   expect(planInit(tempProject({ name: 'x' })).next).toEqual(['npm install --save-dev digline vitest', 'npx vitest run'])
-  expect(planInit(tempProject({ name: 'x', devDependencies: { digline: '*', vitest: '*' } })).next).toEqual(['npx vitest run', 'npx digline promote --suite capitals'])
+  expect(planInit(tempProject({ name: 'x', devDependencies: { digline: '*', vitest: '*' } })).next).toEqual(['npx vitest run', 'npx digline promote --suite capitals --run latest'])
 })
 
 test('another Vite or Vitest config, or any file init writes, is refused by name with nothing written', async () => {
