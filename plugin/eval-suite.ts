@@ -1,6 +1,6 @@
 // evalSuite(): one Vitest test per case, plus one test that carries the suite's verdict.
-import { beforeAll, describe, inject, test, type RunnerTestSuite } from 'vitest'
-import { getCurrentSuite } from 'vitest/suite'
+// TestRunner's statics are the public runner API of Vitest 4.1 and 5 (`vitest/suite` is deprecated in 4.1 and gone in 5).
+import { beforeAll, describe, inject, test, TestRunner, type RunnerTestSuite } from 'vitest'
 import { relative } from 'node:path'
 import { BudgetReachedError } from '../src/host/index.js'
 import { InvalidOptionsError } from '../src/suite/errors.js'
@@ -54,7 +54,7 @@ function selectedCases(task: Readonly<RunnerTestSuite>, caseIds: readonly string
 
 export function evalSuite<I, O, E>(definition: SuiteDefinition<I, O, E>): void {
   const { claims, ...ctx } = runContext()
-  const file = getCurrentSuite()?.file?.filepath
+  const file = TestRunner.getCurrentSuite()?.file?.filepath
   let suite: ResolvedSuite
   try {
     // A launch by tag (digline run --tag T) runs the suite's slice: its cases that carry the tag.

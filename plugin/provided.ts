@@ -12,13 +12,11 @@ export type ProvidedDigline =
  */
 export type DiglineTaskMeta = ({ kind: 'case'; suite: string; case: CaseLine; outcome?: SuiteOutcome } | { kind: 'suite'; outcome: SuiteOutcome }) & { annotations?: Annotation[] }
 
+// Through 'vitest' itself: Vitest 5 ships no @vitest/runner package to augment.
 declare module 'vitest' {
   interface ProvidedContext {
     digline: ProvidedDigline
   }
-}
-
-declare module '@vitest/runner' {
   interface TaskMeta {
     digline?: DiglineTaskMeta
   }
