@@ -3,6 +3,7 @@ import { importDist, reply } from './common.js'
 import { simulateSizes } from '../lib/small-n-simulation.js'
 import { simulateAmountGate } from '../lib/amount-gate-simulation.js'
 import { simulateLaunches } from '../lib/launch-simulation.js'
+import { simulateClusters } from '../lib/cluster-simulation.js'
 
 const { pkg, repetitions } = JSON.parse(process.argv[2])
 const digline = {
@@ -23,4 +24,5 @@ const spread = [0.6, 1.5, 2.0].map((between) => ({
   power: simulateAmountGate(digline, { gate: 'cost_per_case', cases: 300, repetitions: Math.ceil(repetitions / 2), seed: 42, rise: 0.2, between }),
 }))
 const launch = simulateLaunches(digline, { suites: 20, cases: 100, launches: Math.ceil(repetitions / 4), seed: 42 })
-reply({ sizes, spread, launch, ms: Date.now() - t })
+const clusters = simulateClusters(digline, { topics: 30, perTopic: 10, spread: 1.3, repetitions: Math.ceil(repetitions / 2), seed: 42 })
+reply({ sizes, spread, launch, clusters, ms: Date.now() - t })

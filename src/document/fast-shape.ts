@@ -115,6 +115,7 @@ export function isCanonicalCaseResult(value: unknown): value is CaseResult {
   if (!isUnitOrNull(value.score) || !isCount(value.passed_samples) || !isStringOrNull(value.reason) || !isCaseError(value.error)) return false
   if (!Array.isArray(value.samples) || !optional(value.target_cost, isAmount)) return false
   if (!optional(value.tags, isStringList) || !optional(value.metadata, isPlainRecord)) return false
+  if (!optional(value.cluster, (v) => typeof v === 'string')) return false
   const samples = value.samples as unknown[]
   for (let i = 0; i < samples.length; i++) if (!isSample(samples[i])) return false
   return true

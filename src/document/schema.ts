@@ -45,6 +45,8 @@ export const caseResultSchema = z.object({
   /** The case's tags and metadata, as declared; absent when it declares none. */
   tags: z.array(z.string()).optional(),
   metadata: jsonObject.optional(),
+  /** The case's cluster, as declared (ADR 0243); absent when it names none. */
+  cluster: z.string().optional(),
   /** The case's input and expected value; present only when the run records responses. */
   input: z.unknown().optional(),
   expected: z.unknown().optional(),

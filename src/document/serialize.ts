@@ -32,6 +32,7 @@ export function caseToJson(result: CaseResult): Record<string, unknown> {
   if (result.target_cost !== undefined) out.target_cost = result.target_cost
   if (result.tags !== undefined) out.tags = result.tags
   if (result.metadata !== undefined) out.metadata = result.metadata
+  if (result.cluster !== undefined) out.cluster = result.cluster
   if ('input' in result && result.input !== undefined) out.input = result.input
   if ('expected' in result && result.expected !== undefined) out.expected = result.expected
   return out

@@ -181,6 +181,7 @@ function verdict(suite: ResolvedSuite, evalCase: EvalCase, samples: SampleResult
 function withCaseRecord(suite: ResolvedSuite, evalCase: EvalCase, result: CaseResult): CaseResult {
   if (evalCase.tags !== undefined && evalCase.tags.length > 0) result.tags = [...evalCase.tags]
   if (evalCase.metadata !== undefined) result.metadata = jsonValue(evalCase.metadata) as Record<string, unknown>
+  if (evalCase.cluster !== undefined) result.cluster = evalCase.cluster
   if (!suite.recordResponses) return result
   if (evalCase.input !== undefined) result.input = jsonValue(evalCase.input)
   if (evalCase.expected !== undefined) result.expected = jsonValue(evalCase.expected)

@@ -7,7 +7,7 @@ import type { Interval, PairedDifference } from './paired-difference.js'
 
 /** p of "the run dropped by more than `tolerance`" for a paired difference (pass rate, share, score). */
 export function dropPValue(d: PairedDifference, tolerance: number): number {
-  const t = tPValue(d.n, d.mean + tolerance, d.se)
+  const t = tPValue(d.clusters ?? d.n, d.mean + tolerance, d.se)
   if (d.method !== 'exact' || d.discordant === undefined) return t
   const { to_fail: b, to_pass: c } = d.discordant
   const m = b + c
@@ -35,8 +35,9 @@ export function riseLogRatioPValue(n: number, mean: number, ci95: Interval, tole
 
 /** A paired difference's interval at one-sided level `level` each side (the 95% interval is level 0.025). */
 export function dropIntervalAt(d: PairedDifference, level: number): Interval | null {
-  if (d.se === null || d.n < 2) return null
-  const t = studentQuantile(1 - level, d.n - 1)
+  const df = (d.clusters ?? d.n) - 1
+  if (d.se === null || df < 1) return null
+  const t = studentQuantile(1 - level, df)
   const spread = { low: Math.max(-1, d.mean - t * d.se), high: Math.min(1, d.mean + t * d.se) }
   if (d.method !== 'exact' || d.discordant === undefined) return spread
   const m = d.discordant.to_fail + d.discordant.to_pass

@@ -24,8 +24,11 @@ export interface PairedDifference {
   se: number | null
   /** The 95% interval, within [−1, 1] for rates and scores; null when n < 2 (there is no spread to measure). */
   ci95: Interval | null
-  /** How ci95 was made: `t` is mean ± t(n − 1)·se; `exact`, for pass/fail pairs, the hull of that and the exact conditional interval on the discordant cases. */
-  method?: 'exact' | 't'
+  /** How ci95 was made: `t` is mean ± t(n − 1)·se; `exact`, for pass/fail pairs, the hull of that and the exact conditional interval on the discordant cases; `cluster`, mean ± t(G − 1)·se with the cluster-robust se (ADR 0243). */
+  method?: 'exact' | 't' | 'cluster'
+  /** With `cluster`: the clusters G the cases fall in, and the design effect, the cluster-robust variance over the independent one. */
+  clusters?: number
+  design_effect?: number
   /** For pass/fail pairs: the cases that went pass → fail and fail → pass. */
   discordant?: { to_fail: number; to_pass: number }
 }
@@ -45,6 +48,38 @@ export function pairedDifference(differences: readonly number[], bounds: readonl
   const se = sd / Math.sqrt(n)
   const t = t95(n - 1)
   return { n, mean, sd, se, ci95: { low: clamp(mean - t * se), high: clamp(mean + t * se) }, method: 't' }
+}
+
+/**
+ * The paired difference of values whose cases come in clusters (ADR 0243): the mean, with the
+ * cluster-robust (CR1) variance G/(G − 1) · Σ_g (Σ_{i∈g} (d_i − d̄))² / n² and t(G − 1). A case with
+ * no cluster is its own. When every cluster is one case this is the plain t interval.
+ */
+export function clusteredDifference(
+  differences: readonly number[],
+  clusters: readonly (string | undefined)[],
+  bounds: readonly [number, number] | null = [-1, 1],
+): PairedDifference | undefined {
+  const spread = pairedDifference(differences, bounds)
+  if (spread === undefined || spread.sd === null) return spread
+  const sums = new Map<string, number>()
+  differences.forEach((d, i) => {
+    const key = clusters[i] === undefined ? `\u0000${i}` : `c:${clusters[i]}`
+    sums.set(key, (sums.get(key) ?? 0) + d - spread.mean)
+  })
+  const g = sums.size
+  if (g === spread.n) return spread
+  const clamp = (value: number): number => (bounds === null ? value : Math.min(bounds[1], Math.max(bounds[0], value)))
+  let squares = 0
+  for (const s of sums.values()) squares += s * s
+  const n = spread.n
+  const se = g < 2 ? null : Math.sqrt((g / (g - 1)) * squares) / n
+  const independent = spread.se!
+  const designEffect = se === null || independent === 0 ? 1 : (se * se) / (independent * independent)
+  const base = { ...spread, se, method: 'cluster' as const, clusters: g, design_effect: designEffect }
+  if (se === null) return { ...base, ci95: null }
+  const t = t95(g - 1)
+  return { ...base, ci95: { low: clamp(spread.mean - t * se), high: clamp(spread.mean + t * se) } }
 }
 
 /** The paired difference of pass/fail verdicts (each d_i in {−1, 0, 1}), with the exact interval. */
@@ -114,12 +149,31 @@ export const passValue = (result: CaseResult): number => (result.verdict === 'pa
 /** Case score; a judged case always has one, 0 stands in for a missing one. */
 export const scoreValue = (result: CaseResult): number => result.score ?? 0
 
-/** The paired difference of scores (or shares) over the pairs of a pairing, with a t interval. */
-export function differenceOf(pairs: readonly [CaseResult, CaseResult][], value: (r: CaseResult) => number): PairedDifference | undefined {
-  return pairedDifference(pairs.map(([before, after]) => value(after) - value(before)))
+/** Each pair's cluster, the run's label else the baseline's; undefined when no case of either run names one. */
+function clustersOf(pairs: readonly [CaseResult, CaseResult][]): (string | undefined)[] | undefined {
+  const labels = pairs.map(([before, after]) => after.cluster ?? before.cluster)
+  return labels.some((l) => l !== undefined) ? labels : undefined
 }
 
-/** The paired difference of verdicts over the pairs of a pairing, with the exact interval. */
+/** The paired difference of scores (or shares) over the pairs of a pairing, with a t interval (cluster-robust when cases name clusters). */
+export function differenceOf(pairs: readonly [CaseResult, CaseResult][], value: (r: CaseResult) => number): PairedDifference | undefined {
+  const differences = pairs.map(([before, after]) => value(after) - value(before))
+  const clusters = clustersOf(pairs)
+  return clusters === undefined ? pairedDifference(differences) : clusteredDifference(differences, clusters)
+}
+
+/** The paired difference of verdicts over the pairs of a pairing, with the exact interval; cluster-robust when cases name clusters (the exact interval takes cases as independent). */
 export function verdictDifferenceOf(pairs: readonly [CaseResult, CaseResult][]): PairedDifference | undefined {
-  return passFailDifference(pairs.map(([before, after]) => passValue(after) - passValue(before)))
+  const differences = pairs.map(([before, after]) => passValue(after) - passValue(before))
+  const clusters = clustersOf(pairs)
+  if (clusters === undefined) return passFailDifference(differences)
+  const clustered = clusteredDifference(differences, clusters)
+  if (clustered === undefined || clustered.method !== 'cluster') return passFailDifference(differences)
+  let toFail = 0
+  let toPass = 0
+  for (const d of differences) {
+    if (d < 0) toFail++
+    else if (d > 0) toPass++
+  }
+  return { ...clustered, discordant: { to_fail: toFail, to_pass: toPass } }
 }

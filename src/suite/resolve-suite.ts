@@ -23,6 +23,7 @@ const definitionSchema = z.object({
         expected: z.unknown().optional(),
         metadata: z.record(z.string(), z.unknown()).optional(),
         tags: z.array(z.string().refine(isTag, { message: `must be a tag (${TAG_RULE})` })).optional(),
+        cluster: z.string().min(1).optional(),
       }),
     )
     .min(1, { message: 'a suite needs at least one case' }),
@@ -54,6 +55,7 @@ const definitionSchema = z.object({
     .strict()
     .optional(),
   gateOn: z.enum(['verdicts', 'samples']).optional(),
+  cluster: z.custom<(...args: unknown[]) => unknown>((v) => typeof v === 'function', { message: 'must be a function of the case that returns its cluster' }).optional(),
   recordResponses: z.boolean().optional(),
   borderline: z.number().gt(0).lt(0.5, { message: 'must be a band below 0.5 (a band of 0.5 would hold every pass and fail of a pass/fail scorer)' }).optional(),
   concurrency: z.number().int().min(1).max(1024).optional(),
@@ -79,6 +81,19 @@ const definitionSchema = z.object({
     .optional(),
   cache: z.boolean().optional(),
 })
+
+/** The cases with the cluster the suite's `cluster` function gives each (ADR 0243); as declared without one. */
+function withClusters(def: InlineCasesDefinition): InlineCasesDefinition['cases'] {
+  const of = def.cluster
+  if (of === undefined) return def.cases
+  return def.cases.map((c, i) => {
+    const cluster = of(c)
+    if (cluster === undefined) return c
+    if (typeof cluster !== 'string' || cluster === '')
+      refuse(['cluster'], `returned ${JSON.stringify(cluster)} for case ${JSON.stringify(c.id)} (index ${i}); it must return a non-empty string or undefined`, def.name)
+    return { ...c, cluster }
+  })
+}
 
 function refuse(path: readonly PropertyKey[], message: string, suite: unknown): never {
   const where = path.length === 0 ? 'the suite definition' : path.map(String).join('.')
@@ -157,7 +172,7 @@ export function resolveSuite(declared: SuiteDefinition<any, any, any>): Resolved
   }
   return {
     name: def.name,
-    cases: def.cases,
+    cases: withClusters(def),
     rules,
     scorers,
     targetConfig: typeof target === 'function' ? {} : (target.config ?? {}),

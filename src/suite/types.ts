@@ -15,6 +15,8 @@ export interface EvalCase<I = unknown, E = unknown> {
   tags?: readonly string[]
   /** Retrieved passages the RAG scorers judge against (faithfulness, context precision and recall); not passed to the target. */
   context?: RetrievedContext
+  /** The group the case belongs to (a document, a customer, a topic): cases of one cluster are not independent, so the comparison's intervals are cluster-robust (ADR 0243). Not in the cases digest. */
+  cluster?: string
 }
 
 /** Cases read from files by dataset() (suite/dataset.ts): the cases, and each file read, by sha256. */
@@ -150,6 +152,8 @@ export interface SuiteDefinition<I = unknown, O = unknown, E = unknown> {
    * In config_hash.
    */
   gateOn?: 'verdicts' | 'samples'
+  /** Each case's cluster as a function of the case (`(c) => c.metadata.topic`); a case's own `cluster` field when absent (ADR 0243). */
+  cluster?: (evalCase: EvalCase<I, E>) => string | undefined
   recordResponses?: boolean
   /**
    * A band around each scorer's passAt (0 < band < 0.5, on the 0..1 score): a score within it is

@@ -135,7 +135,12 @@ export function compareRuns(baseline: BaselineDocument, run: RunDocument, recent
   if (pairing.erroredEither.length > 0) warnings.push(`${pairing.erroredEither.length} case(s) errored in one run or both and are left out of the difference`)
   if (comparable) {
     if (difference === null) warnings.push('no case was judged in both runs: there is nothing to compare')
-    else if (difference.ci95 === null) warnings.push('only one case was judged in both runs: too few for an interval, so the comparison does not gate')
+    else if (difference.ci95 === null)
+      warnings.push(
+        difference.method === 'cluster'
+          ? 'every shared case is in one cluster: one cluster shows no spread between clusters, so the comparison does not gate'
+          : 'only one case was judged in both runs: too few for an interval, so the comparison does not gate',
+      )
     else if (tooFewToJudge(difference, tolerances.pass_rate)) {
       const flips = difference.discordant!
       warnings.push(

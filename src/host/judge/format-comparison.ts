@@ -39,8 +39,9 @@ export function describeDifference(c: ComparedBaseline): string {
   if (d === null) return 'no case was judged in both runs'
   const tolerance = `tolerance ${(c.tolerances.pass_rate * 100).toFixed(1)} points`
   if (d.ci95 === null) return `${pts(d.mean)} points over ${d.n} shared case (too few for an interval; ${tolerance})`
-  const basis = d.method === 't' ? ", on each case's share of passing samples" : ''
-  return `${pts(d.mean)} points, 95% interval [${pts(d.ci95.low)}, ${pts(d.ci95.high)}] over ${d.n} shared cases${basis} (${tolerance})`
+  const basis = d.method === 't' || (d.method === 'cluster' && d.discordant === undefined) ? ", on each case's share of passing samples" : ''
+  const clusters = d.method === 'cluster' ? `, cluster-robust over ${d.clusters} clusters (design effect ${d.design_effect!.toFixed(2)})` : ''
+  return `${pts(d.mean)} points, 95% interval [${pts(d.ci95.low)}, ${pts(d.ci95.high)}] over ${d.n} shared cases${basis}${clusters} (${tolerance})`
 }
 
 /** The gates on cost, tokens and latency the suite declares (an undeclared one is in the data, not in the text). */

@@ -27,6 +27,17 @@ function current(c: CurrentRow, p: Plan): string[] {
   ]
 }
 
+function clusterLines(p: Plan): string[] {
+  const c = p.clusters
+  if (c === null) return []
+  if (c.design_effect === null)
+    return [`  cases come in ${c.count} clusters; their design effect is unknown with one run under these rules, so the sizes take cases as independent (a second run measures it)`]
+  const effect = Math.max(1, c.design_effect)
+  return [
+    `  cases come in ${c.count} clusters: design effect ${c.design_effect.toFixed(2)} (baseline against ${c.runs} later run(s)); the sizes below are independent-case sizes × ${effect.toFixed(2)}, and the suite as it is counts as ${Math.max(2, Math.round(p.current.cases! / effect))} independent cases`,
+  ]
+}
+
 export function formatPlan(p: Plan): string {
   const e = p.evidence
   const spread = e.spread.identified
@@ -39,6 +50,7 @@ export function formatPlan(p: Plan): string {
     `  seed ${p.seed}, ${p.repetitions} simulated baseline/run pairs per figure (${p.repetitions * 2} for the fresh-seed check)`,
     '',
     ...current(p.current, p),
+    ...clusterLines(p),
     '',
     "  verdicts: each case by its verdict (a drop of the pass rate); shares: by its share of passing samples (gateOn: 'samples', a drop of that share)",
     "  closed form: Miller's n = ((z_α + z_β)·σ_d / (drop − tolerance))², from the same case population",

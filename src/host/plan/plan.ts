@@ -10,6 +10,7 @@ import { UsageError } from '../errors.js'
 import { amountGateRate, passChance, passGateRate, shareGateRate } from '../../stats/gate-power.js'
 import { fitCasePrior, posteriorChances, type BetaPrior, type CaseCounts } from '../../stats/case-population.js'
 import { millerCases, millerDetectable } from '../../stats/closed-form-size.js'
+import { pairCases, verdictDifferenceOf } from '../../stats/paired-difference.js'
 import { seededRandom } from '../../stats/prng.js'
 import type { Store } from '../../store/contract.js'
 import { amountOf } from '../judge/amount-gates.js'
@@ -84,6 +85,8 @@ export interface Plan {
   current: CurrentRow
   /** Per gate form and sample count: the cases needed. */
   options: PlanRow[]
+  /** When the cases name clusters: how many, and the design effect measured between the baseline and the later runs (null with none); the sizes are multiplied by it (ADR 0243). */
+  clusters: { count: number; design_effect: number | null; runs: number } | null
   amount: AmountPlan
 }
 
@@ -212,11 +215,14 @@ function currentFor(
   form: GateForm,
   samples: number,
   minAgreement: number,
-  cases: number,
+  suiteCases: number,
+  designEffect: number,
   options: Required<PlanOptions>,
   tolerance: number,
   passRate: number,
 ): CurrentRow {
+  // Clustered cases count as fewer independent ones: n / design effect.
+  const cases = Math.max(2, Math.round(suiteCases / designEffect))
   const at = (detect: number) => sizer(chances, form, samples, minAgreement, detect, tolerance)
   const z = at(options.detect)
   const salt = (what: number, detect = 0) => seedFor(options.seed, samples, cases, what, FORM_SALT[form], Math.round(detect * 1e6))
@@ -224,12 +230,12 @@ function currentFor(
   const row: CurrentRow = {
     gate: form,
     samples,
-    cases,
-    calls: cases * samples,
+    cases: suiteCases,
+    calls: suiteCases * samples,
     power,
     rechecked_power: z.rate(cases, true, salt(RECHECK), options.repetitions * 2),
     false_alarm: z.rate(cases, false, salt(ALARM), options.repetitions),
-    closed_form: millerCases(z.sd, options.detect, tolerance, options.power),
+    closed_form: scaled(millerCases(z.sd, options.detect, tolerance, options.power), designEffect),
     detectable: null,
     detectable_closed_form: null,
   }
@@ -312,6 +318,24 @@ function amountPlan(baseline: RunDocument, others: readonly RunDocument[], optio
   return { ...out, detectable_rise: rise, power: rateAt(rise, 4) }
 }
 
+const scaled = (cases: number | null, effect: number): number | null => (cases === null ? null : Math.ceil(cases * effect))
+
+function scaleRow(r: PlanRow, effect: number): PlanRow {
+  const cases = scaled(r.cases, effect)
+  return { ...r, cases, calls: cases === null ? null : cases * r.samples, closed_form: scaled(r.closed_form, effect) }
+}
+
+/** The baseline's clusters, and the mean design effect of the pass-rate difference between it and each later run under the same rules (an unchanged pair). */
+function clusterEvidence(baseline: RunDocument, others: readonly RunDocument[]): Plan['clusters'] {
+  const labels = new Set(baseline.results.flatMap((r) => (r.cluster === undefined ? [] : [r.cluster])))
+  if (labels.size === 0) return null
+  const effects = others.flatMap((doc) => {
+    const d = verdictDifferenceOf(pairCases(baseline.results, doc.results).pairs)
+    return d?.method === 'cluster' && d.design_effect !== undefined ? [d.design_effect] : []
+  })
+  return { count: labels.size, design_effect: effects.length === 0 ? null : mean(effects), runs: effects.length }
+}
+
 /** The plan from what the store already holds: no I/O. */
 export function planFrom(baseline: BaselineDocument, others: readonly RunDocument[], options: PlanOptions): Plan {
   const full: Required<PlanOptions> = { repetitions: 1000, maxCases: 5000, samples: [1, 3, 5], ...options }
@@ -324,6 +348,8 @@ export function planFrom(baseline: BaselineDocument, others: readonly RunDocumen
   const passRate = baseline.aggregates.pass_rate ?? 0
   const sampleCounts = [...new Set([samples, ...full.samples])].sort((a, b) => a - b)
   const forms: GateForm[] = ['verdicts', 'samples']
+  const clusters = clusterEvidence(baseline, others)
+  const effect = Math.max(1, clusters?.design_effect ?? 1)
   const rows = forms.flatMap((gate) =>
     sampleCounts.filter((k) => gate === 'verdicts' || k >= 2).map((k) => sizeFor(sizer(chances, gate, k, min_agreement, full.detect, tolerance), full, tolerance)),
   )
@@ -338,8 +364,9 @@ export function planFrom(baseline: BaselineDocument, others: readonly RunDocumen
     power: full.power,
     tolerance,
     evidence: { runs: 1 + others.length, cases: counts.length, samples, min_agreement, pass_rate: passRate, gate_on: form, spread },
-    current: currentFor(chances, form, samples, min_agreement, counts.length, full, tolerance, passRate),
-    options: rows,
+    current: currentFor(chances, form, samples, min_agreement, counts.length, effect, full, tolerance, passRate),
+    options: effect === 1 ? rows : rows.map((r) => scaleRow(r, effect)),
+    clusters,
     amount: amountPlan(baseline, others, full),
   }
 }

@@ -19,6 +19,7 @@ const plan = (minAgreement: number, samples: number): Plan => ({
   current: { ...row, detectable: 0.12, detectable_closed_form: 0.11 },
   options: [row],
   amount: { gate: 'cost_per_case', cases: 40, tolerance: 0.1, detectable_rise: null, power: null, false_alarm: null, unmeasured: 'no prices' },
+  clusters: null,
 })
 
 test.each([

@@ -147,6 +147,19 @@ describe('digline plan against a brute-force simulation', () => {
     expect(p.options.map((r) => r.gate)).toEqual(['verdicts'])
   })
 
+  test('cases in clusters: the plan measures the design effect against a later run and multiplies every size by it', () => {
+    const label = (doc: RunDocument): RunDocument => ({ ...doc, results: doc.results.map((r, i) => ({ ...r, cluster: `t${i % 24}` })) })
+    const later = draw(truth, seededRandom(9), '2026-01-02T00:00:00.000001Z')
+    const options = { detect: 0.1, power: 0.8, seed: 42, repetitions: 150, samples: [] }
+    const plain = planFrom(baseline, [later], options)
+    const clustered = planFrom(baselineOf(label(baselineRun), keyOf(baselineRun), '2026-01-01T12:00:00.000001Z'), [label(later)], options)
+    const effect = Math.max(1, clustered.clusters!.design_effect!)
+    expect(clustered.clusters).toMatchObject({ count: 24, runs: 1 })
+    clustered.options.forEach((r, i) => expect(r.cases).toBe(plain.options[i]!.cases === null ? null : Math.ceil(plain.options[i]!.cases! * effect)))
+    expect(formatPlan(clustered)).toContain('cases come in 24 clusters: design effect')
+    expect(planFrom(baselineOf(label(baselineRun), keyOf(baselineRun), '2026-01-01T12:00:00.000001Z'), [], options).clusters).toEqual({ count: 24, design_effect: null, runs: 0 })
+  })
+
   test("Miller's closed form, by hand: q = 0.5 in every case, one sample, a 10-point drop: σ² = 0.5 − 0.01, n = ((1.95996 + 0.84162)·0.7 / 0.1)² = 384.6", () => {
     expect(millerCases(0.7, 0.1, 0, 0.8)).toBe(385)
     expect(millerCases(0.7, 0.1, 0.1, 0.8)).toBeNull()
