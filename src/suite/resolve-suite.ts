@@ -50,7 +50,12 @@ const definitionSchema = z.object({
     .min(1, { message: 'a suite needs at least one scorer' }),
   thresholds: z.object({ passRate: unit.optional(), meanScore: unit.optional() }).strict().optional(),
   tolerances: z
-    .object({ passRate: unit.optional(), meanScore: unit.optional(), costPerCase: rise.optional(), tokensPerCase: rise.optional(), latencyPerCase: rise.optional(),
+    .object({
+      passRate: unit.optional(),
+      meanScore: unit.optional(),
+      costPerCase: rise.optional(),
+      tokensPerCase: rise.optional(),
+      latencyPerCase: rise.optional(),
       toolCallsPerCase: rise.optional(),
       stepsPerCase: rise.optional(),
     })
