@@ -109,7 +109,9 @@ function isCanonicalStep(value: unknown): boolean {
   if (!isObject(value)) return false
   const optional = (x: unknown, check: (y: unknown) => boolean): boolean => x === undefined || check(x)
   if (value.type === 'model') {
-    return keysInOrder(value, MODEL_STEP_KEYS) && optional(value.model, (x) => typeof x === 'string') && optional(value.usage, isCanonicalUsage) && optional(value.latency_ms, isCount)
+    return (
+      keysInOrder(value, MODEL_STEP_KEYS) && optional(value.model, (x) => typeof x === 'string') && optional(value.usage, isCanonicalUsage) && optional(value.latency_ms, isCount)
+    )
   }
   if (value.type !== 'tool' || !keysInOrder(value, TOOL_STEP_KEYS)) return false
   return typeof value.name === 'string' && typeof value.ok === 'boolean' && optional(value.latency_ms, isCount) && optional(value.error, (x) => typeof x === 'string')

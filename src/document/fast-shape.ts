@@ -164,6 +164,8 @@ function isRules(value: unknown): boolean {
     optional(tolerances.cost_per_case, isRise) &&
     optional(tolerances.tokens_per_case, isRise) &&
     optional(tolerances.latency_per_case, isRise) &&
+    optional(tolerances.tool_calls_per_case, isRise) &&
+    optional(tolerances.steps_per_case, isRise) &&
     optional(value.gate_on, (x) => x === 'samples')
   )
 }

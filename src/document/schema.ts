@@ -88,6 +88,8 @@ export const rulesSchema = z.object({
     cost_per_case: relativeRise.optional(),
     tokens_per_case: relativeRise.optional(),
     latency_per_case: relativeRise.optional(),
+    tool_calls_per_case: relativeRise.optional(),
+    steps_per_case: relativeRise.optional(),
   }),
   /** The pass-rate gate judges each case's share of passing samples instead of its verdict (ADR 0122); absent: verdicts. */
   gate_on: z.literal('samples').optional(),

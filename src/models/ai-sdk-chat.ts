@@ -73,7 +73,7 @@ export function aiSdkModel(model: AiSdkLanguageModel, options: AiSdkModelOptions
   }
 }
 
-function identify(model: AiSdkLanguageModel, owner: string): { provider: string; modelId: string } {
+export function identify(model: AiSdkLanguageModel, owner: string): { provider: string; modelId: string } {
   if (typeof model === 'string' && model !== '') return { provider: 'gateway', modelId: model }
   const m = model as { provider?: unknown; modelId?: unknown } | null
   if (m === null || typeof m !== 'object' || typeof m.provider !== 'string' || typeof m.modelId !== 'string' || m.modelId === '') {
@@ -103,7 +103,7 @@ function nonEmpty(value: unknown): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined
 }
 
-function tokens(usage: { inputTokens?: number | undefined; outputTokens?: number | undefined } | undefined): ChatReply['usage'] {
+export function tokens(usage: { inputTokens?: number | undefined; outputTokens?: number | undefined } | undefined): ChatReply['usage'] {
   const input = usage?.inputTokens
   const output = usage?.outputTokens
   return Number.isInteger(input) && Number.isInteger(output) ? { input_tokens: input!, output_tokens: output! } : undefined

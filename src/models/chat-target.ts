@@ -35,7 +35,7 @@ export function chatTarget<I = unknown>(model: ChatModel, options: ChatTargetOpt
   }
 }
 
-function messagesOf(input: unknown): string | ChatMessage[] {
+export function messagesOf(input: unknown): string | ChatMessage[] {
   if (typeof input === 'string') return input
   if (Array.isArray(input) && input.every(isMessage)) return input
   if (input !== null && typeof input === 'object' && Array.isArray((input as { messages?: unknown }).messages)) {

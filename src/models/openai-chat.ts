@@ -4,8 +4,8 @@
 import type { ChatCompletionCreateParamsNonStreaming } from 'openai/resources/chat/completions'
 import { MissingApiKeyError } from './errors.js'
 import type { JsonObject } from '../suite/types.js'
-import type { ChatModel, ChatReply, ChatRequest, JsonReplyFormat } from './chat-model.js'
-import { callWithRetries, describeError, isNetworkError, newStats, statusFailure, type Failure } from './model-call.js'
+import type { ChatModel, ChatReply, ChatRequest, JsonReplyFormat, ModelCallStats } from './chat-model.js'
+import { callWithRetries, describeError, isNetworkError, newStats, statusFailure, type CallSettings, type Failure } from './model-call.js'
 import { redactor } from './redaction.js'
 import { callOptions, invalid, requireModelId, samplingConfig, type CallOptions, type SamplingOptions } from './model-options.js'
 import { requirePeer } from './peer.js'
@@ -29,8 +29,20 @@ export interface OpenAIChatOptions extends SamplingOptions, CallOptions {
 
 type OpenAIModule = typeof import('openai')
 
-export function openaiModel(options: OpenAIChatOptions, env: NodeJS.ProcessEnv = process.env): ChatModel {
-  const owner = 'openaiModel()'
+/** What every adapter on an OpenAI-compatible endpoint shares: its declared config, its client, its call settings. */
+export interface OpenAIConnection {
+  model: string
+  config: JsonObject
+  structured: NonNullable<OpenAIChatOptions['structuredOutput']>
+  samplingBody: JsonObject
+  /** Request fields the suite declared; they go last, so they override digline's own. */
+  extraBody: JsonObject
+  settings: CallSettings
+  stats: ModelCallStats
+  load(): Promise<{ mod: OpenAIModule; client: InstanceType<OpenAIModule['default']> }>
+}
+
+export function openaiConnection(options: OpenAIChatOptions, env: NodeJS.ProcessEnv, owner: string): OpenAIConnection {
   if (options === null || typeof options !== 'object') throw invalid(owner, 'options', 'must be { model, baseURL?, apiKey?, … }')
   const model = requireModelId(options.model, owner)
   const calls = callOptions(options, owner)
@@ -65,7 +77,8 @@ export function openaiModel(options: OpenAIChatOptions, env: NodeJS.ProcessEnv =
       // Local servers usually take no key, but the SDK insists on one.
       client: new mod.default({ apiKey: apiKey ?? 'no-key', baseURL, maxRetries: 0, timeout: calls.timeoutMs * 2 }),
     })))
-  const settings = {
+  let mod: OpenAIModule | undefined
+  const settings: CallSettings = {
     owner: `openai-compatible ${JSON.stringify(model)} at ${base}`,
     pool: options.pool ?? `openai-compatible ${base}`,
     maxInFlight: calls.maxInFlight,
@@ -73,24 +86,39 @@ export function openaiModel(options: OpenAIChatOptions, env: NodeJS.ProcessEnv =
     timeoutMs: calls.timeoutMs,
     redact: redactor([apiKey]),
     stats,
+    classify: (error) => classifyOpenAIError(mod!, error),
   }
-  const samplingBody = { ...sampling }
+  return {
+    model,
+    config,
+    structured,
+    samplingBody: { ...sampling },
+    extraBody: options.extraBody ?? {},
+    settings,
+    stats,
+    load: async () => {
+      const loadedNow = await load()
+      mod = loadedNow.mod
+      return loadedNow
+    },
+  }
+}
 
+export function openaiModel(options: OpenAIChatOptions, env: NodeJS.ProcessEnv = process.env): ChatModel {
+  const { model, config, structured, samplingBody, extraBody, settings, stats, load } = openaiConnection(options, env, 'openaiModel()')
   return {
     config,
     stats: () => ({ ...stats, retried: { ...stats.retried } }),
     async complete(request: ChatRequest): Promise<ChatReply> {
-      const { mod, client } = await load()
+      const { client } = await load()
       const body = {
         model,
         messages: request.messages.map((m) => ({ role: m.role, content: m.content })),
         ...samplingBody,
         ...(request.json === undefined ? {} : responseFormat(structured, request.json)),
-        ...options.extraBody,
+        ...extraBody,
       } as ChatCompletionCreateParamsNonStreaming
-      const completion = await callWithRetries({ ...settings, classify: (error) => classifyOpenAIError(mod, error) }, request.signal, (signal) =>
-        client.chat.completions.create(body, { signal }),
-      )
+      const completion = await callWithRetries(settings, request.signal, (signal) => client.chat.completions.create(body, { signal }))
       const message = completion.choices?.[0]?.message
       const text = message?.content ?? message?.refusal
       if (typeof text !== 'string') {

@@ -13,6 +13,7 @@ import { jsonDiff } from './json-diff.js'
 import { llmJudge } from './llm-judge.js'
 import { numeric } from './numeric.js'
 import { regex } from './regex.js'
+import { toolCalls } from './tool-calls.js'
 
 export type { ExactOptions } from './exact.js'
 export type { IncludesOptions } from './includes.js'
@@ -30,6 +31,7 @@ export type { EmbeddingSimilarityOptions } from './embedding-similarity.js'
 export { FACTUALITY_SCORES, FACTUALITY_TEMPLATE, type FactualityOptions } from './factuality.js'
 export { FAITHFULNESS_TEMPLATE, type FaithfulnessOptions } from './faithfulness.js'
 export type { JsonDiffOptions } from './json-diff.js'
+export type { ExpectedToolCall, ToolCallsOptions } from './tool-calls.js'
 
 /** The built-in scorers; each call makes a scorer whose config fully describes it. */
 export const scorers = {
@@ -48,6 +50,8 @@ export const scorers = {
   embeddingSimilarity,
   editDistance,
   jsonDiff,
+  toolCalls,
 }
 export { exact, includes, json, llmJudge, numeric, regex }
 export { answerRelevance, closedQa, contextPrecision, contextRecall, editDistance, embeddingSimilarity, factuality, faithfulness, jsonDiff }
+export { toolCalls }

@@ -51,7 +51,15 @@ const definitionSchema = z.object({
     .min(1, { message: 'a suite needs at least one scorer' }),
   thresholds: z.object({ passRate: unit.optional(), meanScore: unit.optional() }).strict().optional(),
   tolerances: z
-    .object({ passRate: unit.optional(), meanScore: unit.optional(), costPerCase: rise.optional(), tokensPerCase: rise.optional(), latencyPerCase: rise.optional() })
+    .object({
+      passRate: unit.optional(),
+      meanScore: unit.optional(),
+      costPerCase: rise.optional(),
+      tokensPerCase: rise.optional(),
+      latencyPerCase: rise.optional(),
+      toolCallsPerCase: rise.optional(),
+      stepsPerCase: rise.optional(),
+    })
     .strict()
     .optional(),
   gateOn: z.enum(['verdicts', 'samples']).optional(),
@@ -164,6 +172,8 @@ export function resolveSuite(declared: SuiteDefinition<any, any, any>): Resolved
       cost_per_case: def.tolerances?.costPerCase,
       tokens_per_case: def.tolerances?.tokensPerCase,
       latency_per_case: def.tolerances?.latencyPerCase,
+      tool_calls_per_case: def.tolerances?.toolCallsPerCase,
+      steps_per_case: def.tolerances?.stepsPerCase,
     }),
     ...(def.gateOn === 'samples' ? { gate_on: 'samples' as const } : {}),
   }

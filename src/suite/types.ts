@@ -134,6 +134,10 @@ export interface Tolerances {
   tokensPerCase?: number
   /** The target's latency per case (the median of its samples' calls) may rise this much, relative to the baseline's; declaring it records each call's latency. */
   latencyPerCase?: number
+  /** An agent's tool calls per case may rise this much, relative to the baseline's (SPEC §16). */
+  toolCallsPerCase?: number
+  /** An agent's steps (model calls) per case may rise this much, relative to the baseline's. */
+  stepsPerCase?: number
 }
 
 export interface SuiteDefinition<I = unknown, O = unknown, E = unknown> {
@@ -219,6 +223,8 @@ export interface RuleTolerances {
   cost_per_case?: number
   tokens_per_case?: number
   latency_per_case?: number
+  tool_calls_per_case?: number
+  steps_per_case?: number
 }
 
 /** A validated suite, in the shape the driver and the host use. */

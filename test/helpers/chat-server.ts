@@ -18,9 +18,16 @@ export interface SeenRequest {
 }
 
 export type Step =
-  | { reply: string; model?: string; usage?: { prompt_tokens: number; completion_tokens: number } | null; latencyMs?: number }
+  | { reply: string; model?: string; usage?: { prompt_tokens: number; completion_tokens: number } | null; latencyMs?: number; toolCalls?: ScriptedToolCall[] }
   | { status: number; headers?: Record<string, string>; message?: string; latencyMs?: number }
   | { drop: true; latencyMs?: number }
+
+/** A tool call the scripted reply asks for (the reply's text may then be ''). */
+export interface ScriptedToolCall {
+  name: string
+  arguments: unknown
+  id?: string
+}
 
 export type Script = (request: SeenRequest) => Step
 
@@ -70,7 +77,7 @@ export async function startChatServer(script: Script): Promise<ChatServer> {
       object: 'chat.completion',
       created: 1_700_000_000,
       model: step.model ?? body.model ?? 'unknown',
-      choices: [{ index: 0, message: { role: 'assistant', content: step.reply, refusal: null }, logprobs: null, finish_reason: 'stop' }],
+      choices: [{ index: 0, message: messageOf(step, seen.n), logprobs: null, finish_reason: step.toolCalls?.length ? 'tool_calls' : 'stop' }],
       ...(step.usage === null ? {} : { usage: withTotal(step.usage ?? DEFAULT_USAGE) }),
     })
   })
@@ -97,6 +104,12 @@ export async function startChatServer(script: Script): Promise<ChatServer> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`
   return state
+}
+
+function messageOf(step: { reply: string; toolCalls?: ScriptedToolCall[] }, n: number) {
+  if (!step.toolCalls?.length) return { role: 'assistant', content: step.reply, refusal: null }
+  const tool_calls = step.toolCalls.map((c, i) => ({ id: c.id ?? `call_${n}_${i}`, type: 'function', function: { name: c.name, arguments: JSON.stringify(c.arguments) } }))
+  return { role: 'assistant', content: step.reply === '' ? null : step.reply, refusal: null, tool_calls }
 }
 
 function withTotal(usage: { prompt_tokens: number; completion_tokens: number }) {

@@ -9,9 +9,12 @@ import { pairedDifference, type Interval, type PairedDifference } from '../../st
 import { t95 } from '../../stats/distributions.js'
 import { riseBeyond } from '../../stats/gate-rule.js'
 
-export type AmountGateName = 'cost_per_case' | 'tokens_per_case' | 'latency_per_case'
+export type AmountGateName = 'cost_per_case' | 'tokens_per_case' | 'latency_per_case' | 'tool_calls_per_case' | 'steps_per_case'
 
 export const AMOUNT_GATES: readonly AmountGateName[] = ['cost_per_case', 'tokens_per_case', 'latency_per_case']
+
+/** An agent's trajectory per case (SPEC §16): compared only where a run of the pair reported steps. */
+export const TRAJECTORY_GATES: readonly AmountGateName[] = ['tool_calls_per_case', 'steps_per_case']
 
 export interface AmountGate {
   gate: AmountGateName
@@ -35,11 +38,31 @@ export interface AmountGate {
   unmeasured: string | null
 }
 
-export const AMOUNT_UNITS: Record<AmountGateName, string> = { cost_per_case: 'cost per case', tokens_per_case: 'tokens per case', latency_per_case: 'latency per case' }
+export const AMOUNT_UNITS: Record<AmountGateName, string> = {
+  cost_per_case: 'cost per case',
+  tokens_per_case: 'tokens per case',
+  latency_per_case: 'latency per case',
+  tool_calls_per_case: 'tool calls per case',
+  steps_per_case: 'steps per case',
+}
+
+/** Whether any case of either run reported steps: only then are the trajectory gates compared. */
+export function reportsSteps(pairs: readonly [CaseResult, CaseResult][]): boolean {
+  return pairs.some(([b, r]) => b.samples.some((s) => s.steps !== undefined) || r.samples.some((s) => s.steps !== undefined))
+}
 
 /** One case's amount for a gate, or undefined when the run did not record it. */
 export function amountOf(gate: AmountGateName, result: CaseResult): number | undefined {
   if (gate === 'cost_per_case') return result.target_cost
+  if (gate === 'tool_calls_per_case' || gate === 'steps_per_case') {
+    const type = gate === 'tool_calls_per_case' ? 'tool' : 'model'
+    let sum = 0
+    for (const sample of result.samples) {
+      if (sample.steps === undefined) return undefined
+      for (const step of sample.steps) if (step.type === type) sum++
+    }
+    return result.samples.length === 0 ? undefined : sum
+  }
   if (gate === 'tokens_per_case') {
     let sum = 0
     for (const sample of result.samples) {
@@ -66,6 +89,8 @@ const NOT_RECORDED: Record<AmountGateName, string> = {
   cost_per_case: 'the runs recorded no cost per case (it is recorded when the suite sets tolerances.costPerCase and prices)',
   tokens_per_case: 'the target reported no usage',
   latency_per_case: 'the runs recorded no latency (it is recorded when the suite sets tolerances.latencyPerCase)',
+  tool_calls_per_case: 'the target reported no steps in one run or both',
+  steps_per_case: 'the target reported no steps in one run or both',
 }
 
 /** The paired log-ratio of positive amounts paired as [baseline, run]: the geometric mean ratio − 1, with its t interval. */

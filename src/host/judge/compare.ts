@@ -10,7 +10,8 @@ import { dropBeyond, tooFewToJudge } from '../../stats/gate-rule.js'
 import type { Store } from '../../store/contract.js'
 import { keyFor } from '../../suite/keys.js'
 import { canonicalJson } from '../../suite/hashing.js'
-import { AMOUNT_GATES, amountGate, amountReason, type AmountGate } from './amount-gates.js'
+import { changedTrajectories } from './trajectory-changes.js'
+import { AMOUNT_GATES, amountGate, amountReason, reportsSteps, TRAJECTORY_GATES, type AmountGate } from './amount-gates.js'
 import { flakyCases, type CaseHistory, type FlakyCases } from './flaky-cases.js'
 import { sameRulesAndTarget } from './same-history.js'
 import { tagBreakdown, type TagSlice } from './tag-breakdown.js'
@@ -40,8 +41,18 @@ export interface ComparedBaseline {
   flipped: { pass_to_fail: string[]; fail_to_pass: string[] }
   /** Flipped cases with a borderline score in either run (ADR 0262): flips at the threshold. */
   borderline_flips: string[]
+  /** Shared cases whose tool calls (names in order, per sample) differ from the baseline's; only when a run reported steps. */
+  trajectories_changed?: string[]
   /** The drops allowed (absolute, 0..1) and the rises allowed (relative); null when the suite sets no tolerance for it. */
-  tolerances: { pass_rate: number; mean_score: number | null; cost_per_case: number | null; tokens_per_case: number | null; latency_per_case: number | null }
+  tolerances: {
+    pass_rate: number
+    mean_score: number | null
+    cost_per_case: number | null
+    tokens_per_case: number | null
+    latency_per_case: number | null
+    tool_calls_per_case: number | null
+    steps_per_case: number | null
+  }
   /** Cost, tokens and latency per case against the baseline, each with its interval; a gate with a null tolerance is shown, not gating. */
   gates: AmountGate[]
   /** Shared cases whose samples disagree: their flips are expected noise. */
@@ -112,9 +123,12 @@ export function compareRuns(baseline: BaselineDocument, run: RunDocument, recent
     cost_per_case: t.cost_per_case ?? null,
     tokens_per_case: t.tokens_per_case ?? null,
     latency_per_case: t.latency_per_case ?? null,
+    tool_calls_per_case: t.tool_calls_per_case ?? null,
+    steps_per_case: t.steps_per_case ?? null,
   }
   // A replay asks no target: it has no cost, tokens or latency of its own to compare.
-  const gates = run.rejudged_from === undefined ? AMOUNT_GATES.map((g) => amountGate(g, pairing.pairs, tolerances[g])) : []
+  const gateNames = reportsSteps(pairing.pairs) ? [...AMOUNT_GATES, ...TRAJECTORY_GATES] : AMOUNT_GATES
+  const gates = run.rejudged_from === undefined ? gateNames.map((g) => amountGate(g, pairing.pairs, tolerances[g])) : []
   const warnings: string[] = []
   const reasons: string[] = []
   const key = runKey(run)
@@ -178,6 +192,7 @@ export function compareRuns(baseline: BaselineDocument, run: RunDocument, recent
     score_difference: scoreDifference,
     flipped: flippedOf(pairing.pairs),
     borderline_flips: borderlineFlips(pairing.pairs),
+    ...(reportsSteps(pairing.pairs) ? { trajectories_changed: changedTrajectories(pairing.pairs) } : {}),
     tolerances,
     gates,
     flaky: flakyCases(pairing.pairs, run.rules.samples, caseHistory(recent), recent.length),

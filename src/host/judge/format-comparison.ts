@@ -80,6 +80,8 @@ export function formatComparisonText(c: BaselineComparison): string[] {
   const quote = (id: string) => id
   lines.push(`    pass → fail (${c.flipped.pass_to_fail.length})${c.flipped.pass_to_fail.length === 0 ? '' : `: ${idList(c.flipped.pass_to_fail, MAX_IDS_TEXT, quote)}`}`)
   lines.push(`    fail → pass (${c.flipped.fail_to_pass.length})${c.flipped.fail_to_pass.length === 0 ? '' : `: ${idList(c.flipped.fail_to_pass, MAX_IDS_TEXT, quote)}`}`)
+  const moved = c.trajectories_changed ?? []
+  if (moved.length > 0) lines.push(`    trajectory changed (${moved.length}): ${idList(moved, MAX_IDS_TEXT, quote)}`)
   if (c.added.length > 0) lines.push(`    added since the baseline (${c.added.length}): ${idList(c.added, MAX_IDS_TEXT, quote)}`)
   if (c.removed.length > 0) lines.push(`    removed since the baseline (${c.removed.length}): ${idList(c.removed, MAX_IDS_TEXT, quote)}`)
   if (c.flaky.cases.length > 0) lines.push(`    ${pc.dim(describeFlaky(c.flaky))}: ${idList(c.flaky.cases, MAX_IDS_TEXT, quote)}`)
@@ -135,6 +137,8 @@ export function formatVerdictMarkdown(v: VerdictView): string {
     const quote = (id: string) => `\`${id}\``
     out.push('', `**pass → fail (${c.flipped.pass_to_fail.length})**${c.flipped.pass_to_fail.length === 0 ? '' : `: ${idList(c.flipped.pass_to_fail, MAX_IDS_MD, quote)}`}`)
     out.push('', `**fail → pass (${c.flipped.fail_to_pass.length})**${c.flipped.fail_to_pass.length === 0 ? '' : `: ${idList(c.flipped.fail_to_pass, MAX_IDS_MD, quote)}`}`)
+    const moved = c.trajectories_changed ?? []
+    if (moved.length > 0) out.push('', `**Trajectory changed (${moved.length})**: ${idList(moved, MAX_IDS_MD, quote)}`)
     if (c.added.length > 0) out.push('', `Added since the baseline (${c.added.length}): ${idList(c.added, MAX_IDS_MD, quote)}`)
     if (c.removed.length > 0) out.push('', `Removed since the baseline (${c.removed.length}): ${idList(c.removed, MAX_IDS_MD, quote)}`)
     if (c.flaky.cases.length > 0) out.push('', `${describeFlaky(c.flaky)}: ${idList(c.flaky.cases, MAX_IDS_MD, quote)}`)

@@ -7,7 +7,7 @@ describe('scorers.exact', () => {
   it('is exported under scorers', () => {
     // Contains, not equals: other scorer families (tool calls) add their own names.
     const library = ['exact', 'includes', 'json', 'llmJudge', 'numeric', 'regex', 'factuality', 'closedQa', 'answerRelevance', 'faithfulness', 'contextPrecision', 'contextRecall']
-    expect(Object.keys(scorers)).toEqual(expect.arrayContaining([...library, 'embeddingSimilarity', 'editDistance', 'jsonDiff']))
+    expect(Object.keys(scorers)).toEqual(expect.arrayContaining([...library, 'embeddingSimilarity', 'editDistance', 'jsonDiff', 'toolCalls']))
     expect(scorers.exact).toBe(exact)
   })
 
