@@ -34,11 +34,11 @@ export function describePlace(place: RowPlace): string {
 
 export function refuseRow(place: RowPlace, field: string | undefined, why: string): never {
   const where = `${describePlace(place)}${field === undefined ? '' : `, field ${field}`}`
-  throw new InvalidDatasetError(
-    `dataset ${where} was refused: ${why}`,
-    `Fix ${describePlace(place)} (or the dataset's map), then run \`vitest run\` again.`,
-    [place.file, place.line ?? place.index ?? 0, ...(field === undefined ? [] : [field])],
-  )
+  throw new InvalidDatasetError(`dataset ${where} was refused: ${why}`, `Fix ${describePlace(place)} (or the dataset's map), then run \`vitest run\` again.`, [
+    place.file,
+    place.line ?? place.index ?? 0,
+    ...(field === undefined ? [] : [field]),
+  ])
 }
 
 function refuseFile(file: string, why: string): never {

@@ -27,7 +27,8 @@ evalSuite({
 `
 }
 
-const csvRows = (n: number) => ['id,input,expected,tags', ...Array.from({ length: n }, (_, i) => `t${i},"ticket ${i}, urgent","TICKET ${i}, URGENT",${i % 3 === 0 ? '"billing,eu"' : 'support'}`)].join('\n')
+const csvRows = (n: number) =>
+  ['id,input,expected,tags', ...Array.from({ length: n }, (_, i) => `t${i},"ticket ${i}, urgent","TICKET ${i}, URGENT",${i % 3 === 0 ? '"billing,eu"' : 'support'}`)].join('\n')
 
 test('a dataset edited between the kill and the resume is refused by its file name; nothing is called, the journal is kept', async () => {
   const project = makeProject({ 'evals/tickets.eval.ts': suiteFile('data/tickets.csv', 15), 'data/tickets.csv': `${csvRows(60)}\n` })
@@ -52,7 +53,9 @@ test('digline run --tag runs a slice: billed for its cases only, filed marked as
   const result = await project.digline(['run', '--tag', 'billing'], env)
   const out = result.stdout + result.stderr
   expect(result.code, out).toBe(0)
-  expect(out).toContain('digline tickets: a slice (tag billing) of 3 of 9 cases, filed as a slice of the suite and never its baseline; 3 of 3 cases × 1 sample = 3 calls to the target')
+  expect(out).toContain(
+    'digline tickets: a slice (tag billing) of 3 of 9 cases, filed as a slice of the suite and never its baseline; 3 of 3 cases × 1 sample = 3 calls to the target',
+  )
   expect(callLines(project).sort()).toEqual(['j0', 'j3', 'j6'])
   const [file] = project.runFiles('acme', 'tickets')
   const doc = JSON.parse(readFileSync(join(project.dir, '.digline', 'acme', 'runs', 'tickets', file!), 'utf8'))

@@ -122,7 +122,15 @@ describe('bad rows are refused by file, place and field', () => {
 
   test('a map that throws, or returns no input, names the row', async () => {
     write('bad/m.jsonl', '{"id":"a","q":1}\n')
-    expect((await refusal('bad/m.jsonl', { map: () => { throw new Error('no q') } })).message).toMatch(/bad\/m\.jsonl line 1 was refused: the dataset's map threw: no q/)
+    expect(
+      (
+        await refusal('bad/m.jsonl', {
+          map: () => {
+            throw new Error('no q')
+          },
+        })
+      ).message,
+    ).toMatch(/bad\/m\.jsonl line 1 was refused: the dataset's map threw: no q/)
     expect((await refusal('bad/m.jsonl', { map: () => ({ input: undefined }) })).message).toMatch(/line 1, field input was refused: the dataset's map returned no input/)
     expect((await refusal('bad/m.jsonl', { map: () => ({ input: new Map() }) })).message).toMatch(/line 1, field input was refused: input is a Map/)
   })
