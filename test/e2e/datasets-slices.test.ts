@@ -57,6 +57,7 @@ test('digline run --tag runs a slice: billed for its cases only, filed marked as
     'digline tickets: a slice (tag billing) of 3 of 9 cases, filed as a slice of the suite and never its baseline; 3 of 3 cases × 1 sample = 3 calls to the target',
   )
   expect(callLines(project).sort()).toEqual(['j0', 'j3', 'j6'])
+  expect(out).toContain('(a slice is never promoted; to make a baseline: digline run --suite tickets, without --tag, then promote that run)')
   const [file] = project.runFiles('acme', 'tickets')
   const doc = JSON.parse(readFileSync(join(project.dir, '.digline', 'acme', 'runs', 'tickets', file!), 'utf8'))
   expect(doc.slice).toEqual({ tags: ['billing'], suite_cases: 9 })

@@ -105,7 +105,7 @@ function borderlineFlips(pairs: readonly [CaseResult, CaseResult][]): string[] {
 /** The run against the baseline. Pure: no I/O. */
 /** Whether promote would take this run at all (hints name only commands that would be accepted, SPEC §7). */
 function promotableAfterReview(run: RunDocument): boolean {
-  return run.rejudged_from === undefined && run.cached_answers === undefined && run.aggregates.errored === 0
+  return run.rejudged_from === undefined && run.cached_answers === undefined && run.aggregates.errored === 0 && run.slice === undefined
 }
 
 export function compareRuns(baseline: BaselineDocument, run: RunDocument, recent: readonly RunDocument[] = []): ComparedBaseline {
@@ -146,6 +146,8 @@ export function compareRuns(baseline: BaselineDocument, run: RunDocument, recent
     warnings.push(`the target's declared config differs from the baseline's: ${JSON.stringify(baseline.target_config)} then, ${JSON.stringify(run.target_config)} now`)
   if (baseline.observed.target_model !== run.observed.target_model)
     warnings.push(`the target reported another model than in the baseline: ${baseline.observed.target_model ?? 'none'} then, ${run.observed.target_model ?? 'none'} now`)
+  if (run.slice !== undefined)
+    warnings.push(`this run is a slice (tags ${run.slice.tags.join(', ')}: ${run.results.length} of the suite's ${run.slice.suite_cases} cases), compared over its own cases; a slice is never promoted`)
   if (pairing.erroredEither.length > 0) warnings.push(`${pairing.erroredEither.length} case(s) errored in one run or both and are left out of the difference`)
   if (comparable) {
     if (difference === null) warnings.push('no case was judged in both runs: there is nothing to compare')

@@ -51,6 +51,7 @@ function promotionOf(
   if (run.rejudged_from !== undefined) return { command: null, why: `run ${key} is a replay of run ${run.rejudged_from}, and a replay is never promotable` }
   if (run.aggregates.errored > 0) return { command: null, why: `${run.aggregates.errored} case(s) of run ${key} errored, and a run with an errored case is never promotable` }
   if (comparison?.status === 'unreadable') return { command: null, why: 'the baseline cannot be read; restore it before promoting anything' }
+  if (run.slice !== undefined) return { command: null, why: `run ${key} is a slice (tags ${run.slice.tags.join(', ')}) of suite ${run.suite}, and a slice is never promotable` }
   if (run.cached_answers !== undefined)
     return {
       command: null,

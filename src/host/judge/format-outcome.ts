@@ -71,6 +71,7 @@ function formatOpenShard(o: SuiteOutcome): string {
 function noBaselineHint(o: SuiteOutcome): string {
   if (o.replayOf !== undefined) return ` (a replay is never promoted; to make a baseline, promote a run of ${o.suite} made with \`vitest run\`)`
   if (o.aggregates.errored > 0) return ` (a run with an errored case is never promoted; fix the errors and run the suite again with \`vitest run\`)`
+  if (o.slice !== undefined) return ` (a slice is never promoted; to make a baseline: digline run --suite ${o.suite}, without --tag, then promote that run)`
   if (o.cachedAnswers !== undefined) return ` (a run with cached answers is never promoted; to make a baseline: digline run --no-cache, then promote that run)`
   return ` (to make this run the baseline: digline promote --suite ${o.suite} --run ${o.key})`
 }

@@ -36,6 +36,8 @@ export interface SuiteOutcome {
   cachedAnswers?: number
   /** Cases with a score within the suite's borderline band of its pass_at (ADR 0262); absent when none. */
   borderline?: BorderlineCount
+  /** A slice by tag (digline run --tag T): its tags and the suite's case count (a slice is never promotable). */
+  slice?: { tags: string[]; suite_cases: number }
   /** A sharded launch: its shard, and for a shard that is not the last, the shards the still open run waits for. */
   shard?: { shard: string; open: boolean; waiting: { shard: string; state: string; journaled: number; share: number }[] }
 }
@@ -72,6 +74,7 @@ export function outcomeOf(measured: JudgedRun, comparison?: BaselineComparison):
     ...(document.rejudged_from === undefined ? {} : { replayOf: document.rejudged_from }),
     ...(document.cached_answers === undefined ? {} : { cachedAnswers: document.cached_answers }),
     ...borderlinePart(document.results),
+    ...(document.slice === undefined ? {} : { slice: document.slice }),
   }
 }
 

@@ -86,5 +86,6 @@ describe('in the comparison', () => {
     const c = compareRuns(baseline, slice)
     expect(c.removed).toEqual([])
     expect(c.shared).toBe(30)
+    expect(c.warnings).toContain("this run is a slice (tags billing: 30 of the suite's 60 cases), compared over its own cases; a slice is never promoted")
   })
 })
