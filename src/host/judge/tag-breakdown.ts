@@ -93,6 +93,7 @@ function leavesZero(d: PairedDifference | null): boolean {
 
 const pct = (x: number): string => `${(x * 100).toFixed(1)}%`
 const pts = (x: number): string => `${x > 0 ? '+' : x < 0 ? '−' : ''}${Math.abs(x * 100).toFixed(1)}`
+const signedScore = (x: number): string => `${x > 0 ? '+' : x < 0 ? '−' : ''}${Math.abs(x).toFixed(3)}`
 const ci = (i: Interval | null, shown: (x: number) => string): string => (i === null ? '' : ` [${shown(i.low)}, ${shown(i.high)}]`)
 
 /** One line per tag: `billing: 12 cases, pass rate 83.3% [55.2%, 95.3%], mean score 0.833 [0.61, 1.00]; against the baseline −16.7 points [−40.1, +5.0]`. */
@@ -106,7 +107,7 @@ export function describeTagSlice(s: TagSlice): string {
   const d = s.against?.pass_rate
   if (d != null) line += `; pass rate against the baseline ${pts(d.mean)} points${ci(d.ci95, pts)} over ${d.n} shared`
   const m = s.against?.mean_score
-  if (m != null) line += `, mean score ${m.mean >= 0 ? '+' : '−'}${Math.abs(m.mean).toFixed(3)}${ci(m.ci95, (x) => x.toFixed(3))}`
+  if (m != null) line += `, mean score ${signedScore(m.mean)}${ci(m.ci95, signedScore)}`
   return line
 }
 
