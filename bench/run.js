@@ -20,7 +20,7 @@ import { fmt } from './lib/stats.js'
 import { overhead } from './figures/overhead.js'
 import { concurrency } from './figures/concurrency.js'
 import { memory } from './figures/memory.js'
-import { compare, regressionGate, resumePlanning, tenantScan } from './figures/inprocess.js'
+import { compare, datasetRead, regressionGate, resumePlanning, tenantScan } from './figures/inprocess.js'
 import { amountGates } from './figures/gates.js'
 import { statistics } from './figures/statistics.js'
 import { journalAppend, teamConcurrency, teamListing } from './figures/team-store.js'
@@ -50,6 +50,7 @@ const FIGURES = [
   { id: 10, name: 'team store: listing', run: teamListing },
   { id: 11, name: 'sharded runs', run: shards },
   { id: 12, name: 'the single-file report', run: report },
+  { id: 15, name: 'dataset read', run: datasetRead },
 ]
 
 const selected = args.only === undefined ? FIGURES : FIGURES.filter((f) => args.only.split(',').map(Number).includes(f.id))

@@ -150,3 +150,28 @@ export async function regressionGate({ install, quick, log }) {
     raw: r,
   }
 }
+
+export async function datasetRead({ install, quick, tmp, log }) {
+  const rows = quick ? 20_000 : 100_000
+  log(`dataset read: a CSV of ${fmt.int(rows)} rows, streamed into cases`)
+  const r = await runJsonChild(child('dataset-child.js'), { pkg: install.pkg, dir: tmp, rows }, { nodeArgs: NODE_ARGS })
+  const { small, large } = r
+  const growth = large.bufferBytes / Math.max(small.bufferBytes, 1)
+  return {
+    rows: [
+      {
+        figure: `15. dataset(): ${fmt.int(large.rows)}-row CSV (${fmt.mib(large.bytes)}, quoted commas and newlines) read, hashed and mapped`,
+        value: `${fmt.ms(large.ms)} (${fmt.int(Math.round(large.rows / (large.ms / 1000)))} rows/s); the cases kept: ${fmt.mib(large.keptBytes)} of heap`,
+        goal: '—',
+        pass: null,
+      },
+      {
+        figure: `15. dataset(): file bytes held in buffers at their peak while reading, ${fmt.int(large.rows)} rows vs ${fmt.int(small.rows)}`,
+        value: `${fmt.mib(large.bufferBytes)} vs ${fmt.mib(small.bufferBytes)} (the files: ${fmt.mib(large.bytes)} vs ${fmt.mib(small.bytes)})`,
+        goal: 'bounded: ≤ 1 MiB at either size',
+        pass: large.bufferBytes <= 1048576 && small.bufferBytes <= 1048576,
+      },
+    ],
+    raw: { ...r, growth },
+  }
+}
