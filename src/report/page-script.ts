@@ -155,7 +155,26 @@ export const PAGE_SCRIPT = String.raw`
     if (!c.regressed && c.status === 'compared' && c.difference && c.difference.ci95) kids.push(el('p', { class: 'good', text: 'No regression: every interval reaches its tolerance or above.' }))
     kids.push(el('p', { text: 'pass \u2192 fail: ' + c.flipped.pass_to_fail.length + ', fail \u2192 pass: ' + c.flipped.fail_to_pass.length + (c.added.length ? ', added: ' + c.added.length : '') + (c.removed.length ? ', removed: ' + c.removed.length : '') }))
     c.warnings.forEach(function (w) { kids.push(el('p', { class: 'warn', text: 'Warning: ' + w })) })
+    if (c.tags && c.tags.length) kids.push(byTag(c.tags))
     return section('Against the baseline', kids)
+  }
+
+  // Every metric by tag, each with its 95% interval; a tag whose paired interval leaves zero moved.
+  function byTag(tags) {
+    function ci(i, f) { return i ? ' [' + f(i.low) + ', ' + f(i.high) + ']' : '' }
+    function num(x) { return x.toFixed(3) }
+    function pts(x) { return (x > 0 ? '+' : x < 0 ? '−' : '') + Math.abs(x * 100).toFixed(1) }
+    var head = el('tr', {}, ['tag', 'cases', 'pass rate', 'mean score', 'pass rate vs baseline (points)', 'moved'].map(function (t) { return el('th', { text: t }) }))
+    return el('table', { class: 'by-tag' }, [head].concat(tags.map(function (t) {
+      var d = t.against && t.against.pass_rate
+      return el('tr', { class: t.moved ? 'moved' : '' }, [
+        t.tag, String(t.cases),
+        t.pass_rate ? pct(t.pass_rate.mean) + ci(t.pass_rate.ci95, pct) : 'n/a',
+        t.mean_score ? num(t.mean_score.mean) + ci(t.mean_score.ci95, num) : 'n/a',
+        d ? pts(d.mean) + ci(d.ci95, pts) : 'n/a',
+        t.moved ? 'moved' : '',
+      ].map(function (x) { return el('td', { text: x }) }))
+    })))
   }
 
   function history(s) {
