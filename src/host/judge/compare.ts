@@ -147,7 +147,9 @@ export function compareRuns(baseline: BaselineDocument, run: RunDocument, recent
   if (baseline.observed.target_model !== run.observed.target_model)
     warnings.push(`the target reported another model than in the baseline: ${baseline.observed.target_model ?? 'none'} then, ${run.observed.target_model ?? 'none'} now`)
   if (run.slice !== undefined)
-    warnings.push(`this run is a slice (tags ${run.slice.tags.join(', ')}: ${run.results.length} of the suite's ${run.slice.suite_cases} cases), compared over its own cases; a slice is never promoted`)
+    warnings.push(
+      `this run is a slice (tags ${run.slice.tags.join(', ')}: ${run.results.length} of the suite's ${run.slice.suite_cases} cases), compared over its own cases; a slice is never promoted`,
+    )
   if (pairing.erroredEither.length > 0) warnings.push(`${pairing.erroredEither.length} case(s) errored in one run or both and are left out of the difference`)
   if (comparable) {
     if (difference === null) warnings.push('no case was judged in both runs: there is nothing to compare')
