@@ -11,6 +11,7 @@ import { formatLaunchMarkdown } from '../src/host/index.js'
 import { describeFamily, familyWise, type FamilyWise, type LaunchFamily } from '../src/host/index.js'
 import './provided.js'
 import { printable } from '../src/suite/printable-text.js'
+import { emptySliceRefusal } from '../src/suite/slice.js'
 
 interface Collected {
   outcomes: SuiteOutcome[]
@@ -45,7 +46,12 @@ export class DiglineReporter implements Reporter {
     collected.outcomes = decided.outcomes
     collected.family = decided.family
     const hasDigline = collected.outcomes.length > 0 || collected.refusals.length > 0 || collected.failures.length > 0
-    if (!hasDigline) return
+    if (!hasDigline) {
+      // A slice by tag that no case carries ran nothing: said, and refused, rather than exit 0 in silence.
+      const empty = emptySliceRefusal(process.env)
+      if (empty === undefined) return
+      collected.refusals.push(`the launch: ${printable(empty.message)}`)
+    }
     const exitCode = exitCodeForLaunch({
       verdicts: collected.outcomes.map((o) => o.status),
       refusals: collected.refusals.length,

@@ -15,6 +15,9 @@ export class InvalidOptionsError extends DiglineRefusal {
 export class InvalidDatasetError extends DiglineRefusal {
   readonly name = 'InvalidDatasetError'
 }
+export class EmptySliceError extends DiglineRefusal {
+  readonly name = 'EmptySliceError'
+}
 
 export const SUITE_REFUSALS = {
   PathRefusedError: {
@@ -31,6 +34,11 @@ export const SUITE_REFUSALS = {
     error: InvalidDatasetError,
     when: 'A dataset() file cannot be read, or one of its rows is bad: not JSON, not a CSV row of the header, a missing or invalid field, an id that is no safe path segment or that two rows share.',
     next: 'Fix the file, line or row and the field the message names (or the dataset map), then run `vitest run` again.',
+  },
+  EmptySliceError: {
+    error: EmptySliceError,
+    when: 'A launch by tag (`digline run --tag T`, DIGLINE_TAGS) found no case of any suite that carries the tag: nothing was run or filed.',
+    next: "Check the tag against the cases' tags (a dataset's `tags` field or column), or run without --tag.",
   },
   InvalidOptionsError: {
     error: InvalidOptionsError,

@@ -1,5 +1,5 @@
 // Tags on cases, and the slice of a suite a launch runs by tag (`digline run --tag T`, DIGLINE_TAGS).
-import { InvalidOptionsError } from './errors.js'
+import { EmptySliceError, InvalidOptionsError } from './errors.js'
 import type { ResolvedSuite } from './types.js'
 
 /** The environment variable that names a launch's slice: tags separated by commas. */
@@ -41,4 +41,20 @@ export function sliceSuite(suite: ResolvedSuite, tags: readonly string[] | undef
 /** `tag billing` or `tags billing, refunds`. */
 export function describeSliceTags(tags: readonly string[]): string {
   return `${tags.length === 1 ? 'tag' : 'tags'} ${tags.join(', ')}`
+}
+
+/** For a launch that ran no suite: the refusal when it was a slice by tag (no case carries the tags), else undefined. */
+export function emptySliceRefusal(env: NodeJS.ProcessEnv = process.env): EmptySliceError | undefined {
+  let tags: readonly string[] | undefined
+  try {
+    tags = sliceTags(env)
+  } catch {
+    return undefined
+  }
+  if (tags === undefined) return undefined
+  return new EmptySliceError(
+    `no case of any suite in this launch carries the ${describeSliceTags(tags)}, so nothing was run or filed`,
+    `Check the ${tags.length === 1 ? 'tag' : 'tags'} against the cases' tags, or run without --tag (\`digline run\`).`,
+    [TAGS_ENV],
+  )
 }

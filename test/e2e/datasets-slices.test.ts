@@ -71,4 +71,10 @@ test('digline run --tag runs a slice: billed for its cases only, filed marked as
   expect(promote.code, promote.stdout + promote.stderr).toBe(64)
   expect(promote.stderr).toContain('SliceNotPromotableError')
   expect(promote.stderr).toContain('next: digline run --suite tickets (the whole suite, no --tag)')
+
+  const none = await project.digline(['run', '--tag', 'nobody'])
+  expect(none.code, none.stdout + none.stderr).toBe(64)
+  expect(none.stdout).toContain('no case of any suite in this launch carries the tag nobody, so nothing was run or filed')
+  expect(callLines(project)).toHaveLength(3)
+  expect(project.runFiles('acme', 'tickets')).toHaveLength(1)
 })

@@ -7,8 +7,8 @@ import { afterAll, describe, expect, test } from 'vitest'
 import { readDataset, type DatasetOptions } from '../../../src/suite/dataset.js'
 import { InvalidDatasetError, InvalidSuiteError } from '../../../src/suite/errors.js'
 import { resolveSuite } from '../../../src/suite/resolve-suite.js'
-import { sliceSuite, sliceTags } from '../../../src/suite/slice.js'
-import { InvalidOptionsError } from '../../../src/suite/errors.js'
+import { emptySliceRefusal, sliceSuite, sliceTags } from '../../../src/suite/slice.js'
+import { EmptySliceError, InvalidOptionsError } from '../../../src/suite/errors.js'
 
 const root = mkdtempSync(join(tmpdir(), 'digline-dataset-'))
 afterAll(() => rmSync(root, { recursive: true, force: true }))
@@ -165,6 +165,14 @@ describe('slices by tag', () => {
     expect(slice.slice).toEqual({ tags: ['refunds'], suite_cases: 3 })
     expect(sliceSuite(suite, ['nobody']).cases).toEqual([])
     expect(sliceSuite(suite, undefined)).toBe(suite)
+  })
+
+  test('a launch by tag that ran no suite is refused; one without tags is not', () => {
+    expect(emptySliceRefusal({})).toBeUndefined()
+    const refusal = emptySliceRefusal({ DIGLINE_TAGS: 'a,b' })
+    expect(refusal).toBeInstanceOf(EmptySliceError)
+    expect(refusal!.exitCode).toBe(64)
+    expect(refusal!.message).toMatch(/carries the tags a, b, so nothing was run or filed/)
   })
 
   test('a bad tag in an inline case is refused by path', () => {
