@@ -111,7 +111,8 @@ ${exitCodesLine()} (docs/cli.md#exit-codes).
   --tag T          run a slice: only the cases tagged T (repeat --tag for any of several
                    tags; as DIGLINE_TAGS=T1,T2). Each suite's slice is filed as its own run,
                    marked as a slice, billed for its cases only and never promoted; a suite
-                   with no case tagged T is skipped. A resumed slice needs the same --tag.
+                   with no case tagged T is skipped (no suite at all: refused, 64).
+                   A resumed slice needs the same --tag.
   --shard i/N      run shard i of N: every suite file, but only this shard's share of each
                    suite's cases (as DIGLINE_SHARD=i/N). Every shard needs the same
                    DIGLINE_CREATED_AT; the shard that finishes last files the run (docs/ci.md).
