@@ -100,6 +100,7 @@ function toCase<I, E>(row: unknown, place: RowPlace, format: DatasetFormat, opti
   if (mapped.expected !== undefined) evalCase.expected = mapped.expected
   if (mapped.metadata !== undefined) evalCase.metadata = mapped.metadata
   if (mapped.tags !== undefined && mapped.tags.length > 0) evalCase.tags = [...mapped.tags]
+  if (mapped.context !== undefined) evalCase.context = mapped.context
   if (mapped.context !== undefined) {
     const { context } = mapped
     if (typeof context !== 'string' && !(Array.isArray(context) && context.every((p) => typeof p === 'string')))
