@@ -23,7 +23,7 @@ export function registerCompareRunsTool(server: McpServer, context: McpContext):
         against: z.string(),
         status: z.string(),
         exit_code: z.number(),
-        cases: z.object({ shared: z.number(), only_in_run: z.number(), only_in_against: z.number(), same: z.boolean() }),
+        cases: z.object({ shared: z.number(), errored_either: z.number(), only_in_run: z.number(), only_in_against: z.number(), same: z.boolean() }),
         flipped: z.array(z.looseObject({ case_id: z.string(), direction: z.enum(['pass_to_fail', 'fail_to_pass']) })),
         outcome: z.unknown(),
       },

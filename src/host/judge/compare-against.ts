@@ -22,8 +22,8 @@ export interface RunAgainstRun {
   exit_code: ExitCode
   /** A's outcome: its thresholds, and its comparison with B (`comparison.reference` is `run`). */
   outcome: SuiteOutcome & { comparison: ComparedBaseline }
-  /** How the two case sets differ: shared (paired), only in A, only in B. */
-  cases: { shared: number; only_in_run: number; only_in_against: number; same: boolean }
+  /** How the two case sets differ: judged in both (paired), errored in either (left out), only in A, only in B; `same` when no case is in one run only. */
+  cases: { shared: number; errored_either: number; only_in_run: number; only_in_against: number; same: boolean }
   flipped: FlippedCase[]
 }
 
@@ -53,7 +53,7 @@ async function judgeAgainst(store: Store, run: RunDocument, against: RunDocument
     status: outcome.status,
     exit_code: exitCodeForStatus(outcome.status),
     outcome: { ...outcome, comparison },
-    cases: { shared: comparison.shared, only_in_run: onlyInRun, only_in_against: onlyInAgainst, same: onlyInRun + onlyInAgainst === 0 },
+    cases: { shared: comparison.shared, errored_either: comparison.excluded.length, only_in_run: onlyInRun, only_in_against: onlyInAgainst, same: onlyInRun + onlyInAgainst === 0 },
     flipped: flippedCases(comparison, against.results, run.results),
   }
 }
