@@ -6,6 +6,7 @@ import { DIGLINE_VERSION } from '../version.js'
 import type { McpContext } from './context.js'
 import { registerReadTools } from './read-tools.js'
 import { registerRunTools } from './run-tools.js'
+import { registerCompareRunsTool } from './compare-runs-tool.js'
 
 export function createDiglineServer(context: McpContext): McpServer {
   const server = new McpServer(
@@ -17,5 +18,6 @@ export function createDiglineServer(context: McpContext): McpServer {
   )
   registerReadTools(server, context)
   registerRunTools(server, context)
+  registerCompareRunsTool(server, context)
   return server
 }

@@ -90,7 +90,7 @@ export const PAGE_SCRIPT = String.raw`
   }
 
   // Recent runs' pass rates with their intervals; the baseline's run is ringed.
-  function historyChart(points) {
+  function historyChart(points, refName) {
     var w = 640, h = 170, l = 40, r = 12, t = 10, b = 24
     var g = svg('svg', { class: 'history', width: w, height: h, viewBox: '0 0 ' + w + ' ' + h, role: 'img', 'aria-label': 'pass rate of the last ' + points.length + ' runs' })
     var y = function (v) { return t + (1 - v) * (h - t - b) }
@@ -109,7 +109,7 @@ export const PAGE_SCRIPT = String.raw`
     if (rated.length > 1) g.appendChild(svg('polyline', { points: rated.map(function (o) { return x(o.i) + ',' + y(o.p.pass_rate) }).join(' '), fill: 'none', stroke: '#1d4ed8', 'stroke-width': 2 }))
     rated.forEach(function (o) {
       var dot = svg('circle', { cx: x(o.i), cy: y(o.p.pass_rate), r: o.p.baseline ? 6 : 3.5, fill: o.p.baseline ? '#fff' : o.p.replay ? '#9ca3af' : '#1d4ed8', stroke: '#1d4ed8', 'stroke-width': o.p.baseline ? 2.5 : 0 })
-      dot.appendChild(svg('title', { text: o.p.key + ': ' + pct(o.p.pass_rate) + (o.p.baseline ? ' (baseline)' : '') + (o.p.replay ? ' (replay)' : '') }))
+      dot.appendChild(svg('title', { text: o.p.key + ': ' + pct(o.p.pass_rate) + (o.p.baseline ? ' (' + refName + ')' : '') + (o.p.replay ? ' (replay)' : '') }))
       g.appendChild(dot)
     })
     return g
@@ -120,10 +120,9 @@ export const PAGE_SCRIPT = String.raw`
   }
   function section(title, children, cls) { return el('section', { class: cls || 'card' }, [el('h3', { text: title })].concat(children)) }
 
-  function identity(s) {
-    var run = s.run
+  function identity(s, run, title) {
     var judges = Object.keys(run.observed.judge_models || {}).map(function (k) { return k + ': ' + run.observed.judge_models[k] }).join(', ')
-    return section('Run', [table([
+    return section(title, [table([
       ['key', run.key], ['created at', run.created_at], ['config hash', run.config_hash], ['environment', run.environment],
       ['git commit', run.git_commit || 'not recorded'], ['target config', el('code', { text: JSON.stringify(run.target_config) })],
       ['observed model', run.observed.target_model || 'not reported'], judges ? ['judge models', judges] : null,
@@ -148,15 +147,21 @@ export const PAGE_SCRIPT = String.raw`
     var c = s.comparison
     if (!c) return section('Baseline', [el('p', { text: 'No baseline: judged by its thresholds alone.' })])
     if (c.status === 'unreadable') return section('Baseline', [el('p', { class: 'bad', text: 'The baseline cannot be read (' + c.problem.name + '): ' + c.problem.message.split('\n')[0] })])
-    var kids = [el('p', { text: 'Against baseline ' + c.baseline.key + ' (promoted ' + c.baseline.promoted_at + '), pass rate ' + pct(c.baseline.aggregates.pass_rate) + ' then, ' + pct(c.run.aggregates.pass_rate) + ' now.' })]
-    if (c.status === 'not-comparable') kids.push(el('p', { class: 'warn', text: 'Not comparable: the baseline was judged by other rules, so this comparison does not gate.' }))
+    var vsRun = c.reference === 'run'
+    var kids = [el('p', { class: 'against', text: vsRun
+      ? 'Run ' + c.run.key + ' against run ' + c.baseline.key + ' (created ' + c.baseline.promoted_at + '), over the ' + c.shared + ' cases both judged: pass rate ' + pct(c.baseline.aggregates.pass_rate) + ' in B, ' + pct(c.run.aggregates.pass_rate) + ' in A.'
+      : 'Against baseline ' + c.baseline.key + ' (promoted ' + c.baseline.promoted_at + '), pass rate ' + pct(c.baseline.aggregates.pass_rate) + ' then, ' + pct(c.run.aggregates.pass_rate) + ' now.' })]
+    if (c.status === 'not-comparable') kids.push(el('p', { class: 'warn', text: 'Not comparable: ' + (vsRun ? 'run B was' : 'the baseline was') + ' judged by other rules, so this comparison does not gate.' }))
+    if (vsRun && (c.added.length || c.removed.length)) kids.push(el('p', { class: 'warn case-sets', text: 'The case sets differ: ' + c.shared + ' shared, ' + c.added.length + ' only in A, ' + c.removed.length + ' only in B; the difference is over the shared cases.' }))
+    if (c.changes && c.changes.words.length) kids.push(el('div', { class: 'changes' }, [el('b', { text: vsRun ? 'What changed from B to A' : 'What changed since the baseline' }), el('ul', {}, c.changes.words.map(function (w) { return el('li', { text: w }) }))]))
     differences(c).forEach(function (item) { kids.push(el('div', { class: 'diff' }, [differenceChart(item), el('p', { class: 'difference', text: differenceText(item) })])) })
     c.reasons.forEach(function (r) { kids.push(el('p', { class: 'bad' }, [el('b', { text: 'Regressed: ' }), r])) })
     if (!c.regressed && c.status === 'compared' && c.difference && c.difference.ci95) kids.push(el('p', { class: 'good', text: 'No regression: every interval reaches its tolerance or above.' }))
-    kids.push(el('p', { text: 'pass \u2192 fail: ' + c.flipped.pass_to_fail.length + ', fail \u2192 pass: ' + c.flipped.fail_to_pass.length + (c.added.length ? ', added: ' + c.added.length : '') + (c.removed.length ? ', removed: ' + c.removed.length : '') }))
-    c.warnings.forEach(function (w) { kids.push(el('p', { class: 'warn', text: 'Warning: ' + w })) })
+    kids.push(el('p', { text: 'pass \u2192 fail: ' + c.flipped.pass_to_fail.length + ', fail \u2192 pass: ' + c.flipped.fail_to_pass.length + (c.added.length ? (vsRun ? ', only in A: ' : ', added: ') + c.added.length : '') + (c.removed.length ? (vsRun ? ', only in B: ' : ', removed: ') + c.removed.length : '') }))
+    var changeWords = c.changes ? c.changes.words : []
+    c.warnings.forEach(function (w) { if (changeWords.indexOf(w) < 0) kids.push(el('p', { class: 'warn', text: 'Warning: ' + w })) })
     if (c.tags && c.tags.length) kids.push(byTag(c.tags))
-    return section('Against the baseline', kids)
+    return section(vsRun ? 'Run A against run B' : 'Against the baseline', kids)
   }
 
   // Every metric by tag, each with its 95% interval; a tag whose paired interval leaves zero moved.
@@ -178,7 +183,7 @@ export const PAGE_SCRIPT = String.raw`
   }
 
   function history(s) {
-    var kids = [s.history.length ? historyChart(s.history) : el('p', { text: 'No run yet.' })]
+    var kids = [s.history.length ? historyChart(s.history, s.against ? 'run B' : 'baseline') : el('p', { text: 'No run yet.' })]
     if (s.register.length) {
       kids.push(el('h4', { text: 'Promotions' }))
       kids.push(el('table', { class: 'register' }, [el('tr', {}, ['promoted at', 'key', 'replaced', 'pass rate', 'cases'].map(function (t) { return el('th', { text: t }) }))].concat(
@@ -225,7 +230,8 @@ export const PAGE_SCRIPT = String.raw`
   }
 
   // The baseline × run verdict counts of the rows shown, and the rows themselves.
-  function cases(id, rows, recorded, hasBaseline) {
+  function cases(id, rows, recorded, hasBaseline, refName) {
+    refName = refName || 'baseline'
     var f = filters[id] || (filters[id] = { q: '', verdict: 'all', flip: 'all' })
     var body = el('tbody')
     var grid = el('table', { class: 'matrix' })
@@ -248,9 +254,9 @@ export const PAGE_SCRIPT = String.raw`
       grid.textContent = ''
       if (hasBaseline) {
         var cols = ['pass', 'fail', 'error'], rowsV = ['pass', 'fail', 'error', null]
-        grid.appendChild(el('tr', {}, [el('th', { text: 'baseline \u2193 / run \u2192' })].concat(cols.map(function (c) { return el('th', { text: c }) }))))
+        grid.appendChild(el('tr', {}, [el('th', { text: refName + ' \u2193 / run \u2192' })].concat(cols.map(function (c) { return el('th', { text: c }) }))))
         rowsV.forEach(function (b) {
-          grid.appendChild(el('tr', {}, [el('th', { text: b === null ? 'not in baseline' : b })].concat(cols.map(function (c) {
+          grid.appendChild(el('tr', {}, [el('th', { text: b === null ? 'not in ' + refName : b })].concat(cols.map(function (c) {
             var n = shownRows.filter(function (r) { return r.baseline === b && r.verdict === c }).length
             return el('td', { class: 'cell' + (n ? '' : ' zero') + ((b === 'pass' && c === 'fail') || (b === 'fail' && c === 'pass') ? ' flipcell' : ''), 'data-cell': (b || 'none') + '-' + c, text: String(n) })
           }))))
@@ -266,7 +272,7 @@ export const PAGE_SCRIPT = String.raw`
       hasBaseline ? select('flip', [['all', 'flipped or not'], ['flipped', 'flipped only'], ['pass_to_fail', 'pass \u2192 fail'], ['fail_to_pass', 'fail \u2192 pass']], f.flip, function (v) { f.flip = v }) : null,
       count,
     ])
-    var head = el('tr', {}, ['case', hasBaseline ? 'baseline' : null, 'run', 'score', 'samples', 'error / details', 'tokens'].filter(function (t) { return t !== null }).map(function (t) { return el('th', { text: t }) }))
+    var head = el('tr', {}, ['case', hasBaseline ? refName : null, 'run', 'score', 'samples', 'error / details', 'tokens'].filter(function (t) { return t !== null }).map(function (t) { return el('th', { text: t }) }))
     draw()
     return section('Cases', [
       recorded ? null : el('p', { class: 'note', text: 'This run did not record answers: no answer, input or expected value is shown.' }),
@@ -291,7 +297,8 @@ export const PAGE_SCRIPT = String.raw`
     return el('article', { class: 'suite', id: 'suite-' + s.suite, 'data-suite': s.suite }, [
       el('h2', {}, [s.suite + ' ', el('span', { class: 'status ' + s.status, text: STATUS[s.status] || s.status }), s.retired_at ? el('span', { class: 'status retired', text: 'retired' }) : null]),
       head,
-    ].concat(misses, [comparison(s), errored(s.cases), cases(s.suite, s.cases, s.run.record_responses, hasBaseline), history(s), usage(s), identity(s)]).filter(Boolean))
+    ].concat(misses, [comparison(s), errored(s.cases), cases(s.suite, s.cases, s.run.record_responses, hasBaseline, s.against ? 'run B' : 'baseline'), history(s), usage(s),
+      identity(s, s.run, s.against ? 'Run A' : 'Run'), s.against ? identity(s, s.against, 'Run B (compared against)') : null]).filter(Boolean))
   }
 
   function liveRun(r) {

@@ -128,3 +128,30 @@ test('a named run of one suite; a run key with several suites refused; a file th
   expect(blocked.code).toBe(2)
   expect(blocked.stderr).toContain(`failed ReportWriteError: the report could not be written to ${join(project.dir, 'evals')}`)
 })
+
+test('report --run A --against B: run B in the baseline place, named so, with both runs identified', { timeout: 120_000 }, async () => {
+  const firstKey = project.runFiles('acme', 'triage')[0]!.replace(/\.json$/, '')
+  const made = await project.digline(['report', '--suite', 'triage', '--run', firstKey, '--against', worseKey, '--out', 'against.html'])
+  expect(made.code, made.stdout + made.stderr).toBe(0)
+  const file = join(project.dir, 'against.html')
+  const { page, requests, errors } = await watchedPage(browser)
+  await page.goto(pathToFileURL(file).href)
+  const triage = page.locator('[data-suite="triage"]')
+  await expect.poll(() => triage.locator('.status').first().textContent()).toBe('holds')
+  expect(await triage.locator('h3').allTextContents()).toEqual(expect.arrayContaining(['Run A against run B', 'Run A', 'Run B (compared against)']))
+  expect(await triage.locator('p.against').textContent()).toBe(
+    `Run ${firstKey} against run ${worseKey} (created 2026-11-30T10:00:00.000001Z), over the 11 cases both judged: pass rate 72.7% in B, 100.0% in A.`,
+  )
+  expect(await triage.locator('p.difference').first().textContent()).toMatch(/^pass rate: \+27\.3 points, 95% interval \[.+\] over 11 shared cases; tolerance −5\.0 points$/)
+  expect(await triage.locator('table.cases thead th').nth(1).textContent()).toBe('run B')
+  expect(await triage.locator('[data-cell="fail-pass"]').textContent()).toBe('3')
+  expect(await triage.locator('[data-cell="error-pass"]').textContent()).toBe('1')
+  expect(await triage.locator('.identity td').allTextContents()).toEqual(expect.arrayContaining([firstKey, worseKey]))
+  await screenshot(page, 'report-against.png')
+  expect(errors).toEqual([])
+  expect(requests.filter((r) => r !== pathToFileURL(file).href)).toEqual([])
+
+  const two = await project.digline(['report', '--run', 'latest', '--against', worseKey])
+  expect(two.code).toBe(64)
+  expect(two.stderr).toContain(`refused RunNotFoundError: --against ${worseKey} names a run of one suite, but 2 suites were chosen`)
+})

@@ -111,5 +111,5 @@ test('malformed arguments, unsafe names and refusals are tool errors, named as t
   expect(text(plan)).toContain('refused UsageError: digline mcp: plan_run, run_suite and resume_run are not taken when the server was started with --tenant or --store')
 
   // still answering
-  expect((await client.listTools()).tools.length).toBe(8)
+  expect((await client.listTools()).tools.length).toBe(9)
 })

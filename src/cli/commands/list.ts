@@ -6,6 +6,7 @@ import { UsageError } from '../../host/index.js'
 import { liveSuiteSummaries, retiredSuiteSummaries, type SuiteSummary } from '../../host/index.js'
 import type { Store } from '../../host/index.js'
 import { describeStore } from '../../host/index.js'
+import { targetConfigDigest } from '../../host/index.js'
 
 /** The first 12 hex digits, keeping the `-dirty` mark of a work tree with changes. */
 export function shortCommit(commit: string | null | undefined): string {
@@ -41,7 +42,9 @@ export const listCommand: Command = {
 Without --suite: the tenant's suites, each with its latest run and its baseline; retired suites
 (digline retire) are left out. With --retired: the retired suites, each with when it was retired,
 its runs and its baseline, all kept. With --suite S: the run documents of suite S (retired or not),
-reading only each document's header. Files that cannot be read are listed with the refusal that
+reading only each document's header: its key, environment, commit, pass rate, and the target it
+measured (the digest of its declared config, 12 hex of sha256, and the model it reported), so two
+runs of different models tell apart. Files that cannot be read are listed with the refusal that
 names why.
 
   --suite S   the suite
@@ -57,7 +60,8 @@ ${PROJECT_HELP}`,
     if (values.retired) return listRetired(store, settings.tenant, settings.storeRoot, values.json === true, io)
     if (values.suite === undefined) return listSuites(store, settings.tenant, settings.storeRoot, values.json === true, io)
     const suite = requireFlag('list', 'suite', values.suite)
-    const listing = await store.listRuns(settings.tenant, suite)
+    const stored = await store.listRuns(settings.tenant, suite)
+    const listing = { ...stored, runs: stored.runs.map((r) => (r.header === undefined ? r : { ...r, target_config_digest: targetConfigDigest(r.header.target_config) })) }
     const retirement = await store.retirementOf(settings.tenant, suite)
     if (values.json) {
       io.stdout(JSON.stringify(retirement === undefined ? listing : { ...listing, retired_at: retirement.retired_at }, null, 2))
@@ -79,7 +83,8 @@ ${PROJECT_HELP}`,
           ? ''
           : `  pass rate ${percent(run.aggregates.pass_rate)}  ${run.aggregates.cases} cases${run.aggregates.errored > 0 ? `, ${run.aggregates.errored} errored` : ''}`
       const replay = h.rejudged_from === undefined ? '' : `  replay of ${h.rejudged_from_suite ?? suite}/${h.rejudged_from}`
-      io.stdout(`${run.key}  ${h.environment}  ${shortCommit(h.git_commit)}${rate}${replay}`)
+      const target = `  target ${targetConfigDigest(h.target_config)} ${h.observed.target_model ?? 'no model reported'}`
+      io.stdout(`${run.key}  ${h.environment}  ${shortCommit(h.git_commit)}${rate}${target}${replay}`)
     }
     return 0
   },

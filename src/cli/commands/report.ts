@@ -13,7 +13,7 @@ export const DEFAULT_REPORT_FILE = 'digline-report.html'
 export const reportCommand: Command = {
   name: 'report',
   summary: 'write one self-contained HTML report of the suites’ runs',
-  help: `Usage: digline report [--suite S]... [--run KEY|latest] [--out FILE]
+  help: `Usage: digline report [--suite S]... [--run KEY|latest] [--against KEY|latest] [--out FILE]
 
 Writes ONE HTML file that opens offline from disk: per suite, the pass rate with its 95% interval,
 the comparison with the baseline drawn against the tolerance, the flipped cases as a baseline × run
@@ -24,6 +24,9 @@ line naming the report are appended to the job summary (DIGLINE_REPORT_URL, when
 
   --suite S        a suite to show (repeatable; default: every suite of the tenant with a run)
   --run KEY        the run to show, or latest (default); a KEY needs exactly one --suite
+  --against B      show the run against run B of the same suite instead of the baseline (as
+                   digline compare --against: the paired difference, flips, what changed);
+                   needs exactly one --suite
   --out FILE       where to write the report (default ${DEFAULT_REPORT_FILE})
 
 ${PROJECT_HELP}`,
@@ -32,11 +35,17 @@ ${PROJECT_HELP}`,
       ...PROJECT_OPTIONS,
       suite: { type: 'string', multiple: true },
       run: { type: 'string' },
+      against: { type: 'string' },
       out: { type: 'string' },
     })
     if (values.help) return (io.stdout(reportCommand.help), 0)
     const { settings, store } = await openProject(io.cwd, values, io.env)
-    const data = await reportData(store, { tenant: settings.tenant, suites: values.suite ?? [], run: values.run ?? 'latest' })
+    const data = await reportData(store, {
+      tenant: settings.tenant,
+      suites: values.suite ?? [],
+      run: values.run ?? 'latest',
+      ...(values.against === undefined ? {} : { against: values.against }),
+    })
     const out = resolve(io.cwd, values.out ?? DEFAULT_REPORT_FILE)
     const html = renderPage(data)
     try {

@@ -9,12 +9,13 @@ import { differenceOf, pairCases, scoreValue, verdictDifferenceOf, type PairedDi
 import { dropBeyond, tooFewToJudge } from '../../stats/gate-rule.js'
 import type { Store } from '../../store/contract.js'
 import { keyFor } from '../../suite/keys.js'
-import { canonicalJson } from '../../suite/hashing.js'
 import { changedTrajectories } from './trajectory-changes.js'
 import { AMOUNT_GATES, amountGate, amountReason, reportsSteps, TRAJECTORY_GATES, type AmountGate } from './amount-gates.js'
 import { flakyCases, type CaseHistory, type FlakyCases } from './flaky-cases.js'
 import { sameRulesAndTarget } from './same-history.js'
 import { tagBreakdown, type TagSlice } from './tag-breakdown.js'
+import { runChanges, type RunChanges } from './run-changes.js'
+import { baselineOf } from '../../document/baseline.js'
 
 export interface ComparedSide {
   key: string
@@ -26,6 +27,9 @@ export interface ComparedBaseline {
   /** `not-comparable`: the baseline was judged by other rules; the figures are shown but do not gate. */
   status: 'compared' | 'not-comparable'
   suite: string
+  /** What the run is held against: the suite's baseline, or another run (`digline compare --against`, ADR 0230). */
+  reference: 'baseline' | 'run'
+  /** The baseline, or the run compared against; for a run, `promoted_at` is its created_at. */
   baseline: ComparedSide & { promoted_at: string }
   run: ComparedSide
   /** Cases judged in both runs: the difference is taken over these. */
@@ -60,6 +64,8 @@ export interface ComparedBaseline {
   regressed: boolean
   /** Why it regressed, one sentence each; empty when it did not. */
   reasons: string[]
+  /** What changed between the two runs: target config keys, observed models, files recorded by hash. */
+  changes: RunChanges
   /** What a reader must know about the comparison itself. */
   warnings: string[]
   /** Every metric by tag, against the baseline's cases of the tag; absent when no case of the run has a tag. */
@@ -108,7 +114,12 @@ function promotableAfterReview(run: RunDocument): boolean {
   return run.rejudged_from === undefined && run.cached_answers === undefined && run.aggregates.errored === 0 && run.slice === undefined
 }
 
-export function compareRuns(baseline: BaselineDocument, run: RunDocument, recent: readonly RunDocument[] = []): ComparedBaseline {
+export function compareRuns(
+  baseline: BaselineDocument,
+  run: RunDocument,
+  recent: readonly RunDocument[] = [],
+  reference: ComparedBaseline['reference'] = 'baseline',
+): ComparedBaseline {
   const pairing = pairCases(baseline.results, run.results)
   // A slice leaves the suite's other cases out by design: they are not "removed since the baseline".
   if (run.slice !== undefined) pairing.removed = []
@@ -135,17 +146,19 @@ export function compareRuns(baseline: BaselineDocument, run: RunDocument, recent
   const comparable = baseline.config_hash === run.config_hash && baseline.suite === run.suite
   if (baseline.suite !== run.suite) {
     warnings.push(`the baseline is of suite ${baseline.suite}, not ${run.suite}: the figures below are for information and do not gate`)
+  } else if (!comparable && reference === 'run') {
+    warnings.push(
+      `run ${baseline.promoted_from} was judged under config_hash ${baseline.config_hash} and run ${key} under ${run.config_hash}: the rules differ, so the figures below are for information and do not gate`,
+    )
   } else if (!comparable) {
     warnings.push(
       `the baseline (${baseline.promoted_from}) was judged under config_hash ${baseline.config_hash} and this run under ${run.config_hash}: ` +
         `the rules differ, so the figures below are for information and do not gate.${promotableAfterReview(run) ? ` After review: digline promote --suite ${run.suite} --run ${key} --replacing ${baseline.promoted_from}` : ''}`,
     )
   }
-  // SPEC §7: a changed target is named, though it changes no exit code.
-  if (canonicalJson(baseline.target_config) !== canonicalJson(run.target_config))
-    warnings.push(`the target's declared config differs from the baseline's: ${JSON.stringify(baseline.target_config)} then, ${JSON.stringify(run.target_config)} now`)
-  if (baseline.observed.target_model !== run.observed.target_model)
-    warnings.push(`the target reported another model than in the baseline: ${baseline.observed.target_model ?? 'none'} then, ${run.observed.target_model ?? 'none'} now`)
+  // SPEC §7, §15: what changed is named in words, though it changes no exit code.
+  const changes = runChanges(baseline, run, reference === 'run' ? { then: `in run ${baseline.promoted_from}`, now: `in run ${key}` } : undefined)
+  for (const words of changes.words) warnings.push(words)
   if (run.slice !== undefined)
     warnings.push(
       `this run is a slice (tags ${run.slice.tags.join(', ')}: ${run.results.length} of the suite's ${run.slice.suite_cases} cases), compared over its own cases; a slice is never promoted`,
@@ -186,6 +199,7 @@ export function compareRuns(baseline: BaselineDocument, run: RunDocument, recent
   return {
     status: comparable ? 'compared' : 'not-comparable',
     suite: run.suite,
+    reference,
     baseline: { key: baseline.promoted_from, config_hash: baseline.config_hash, aggregates: baseline.aggregates, promoted_at: baseline.promoted_at },
     run: { key, config_hash: run.config_hash, aggregates: run.aggregates },
     shared: pairing.shared.length,
@@ -202,6 +216,7 @@ export function compareRuns(baseline: BaselineDocument, run: RunDocument, recent
     flaky: flakyCases(pairing.pairs, run.rules.samples, caseHistory(recent), recent.length),
     regressed: reasons.length > 0,
     reasons,
+    changes,
     warnings,
     ...tagsOf(run, baseline),
   }
@@ -210,6 +225,15 @@ export function compareRuns(baseline: BaselineDocument, run: RunDocument, recent
 function tagsOf(run: RunDocument, baseline: BaselineDocument): { tags?: TagSlice[] } {
   const tags = tagBreakdown(run.results, baseline.results)
   return tags.length === 0 ? {} : { tags }
+}
+
+/**
+ * Run `run` against another run `against` of the same suite, as against a baseline: the same
+ * pairing, intervals and gates, with `against` in the baseline's place (ADR 0230).
+ */
+export async function compareWithRun(store: Pick<Store, 'listRuns' | 'readRun'>, run: RunDocument, against: RunDocument): Promise<ComparedBaseline> {
+  const againstKey = runKey(against)
+  return compareRuns(baselineOf(against, againstKey, against.created_at), run, await recentRuns(store, run, againstKey), 'run')
 }
 
 /**

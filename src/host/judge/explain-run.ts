@@ -8,7 +8,7 @@ import { exitCodeForStatus, type ExitCode } from '../../exit-codes.js'
 import type { Store } from '../../store/contract.js'
 import { assertSafeSegment } from '../../suite/assert-safe-segment.js'
 import { canonicalJson } from '../../suite/hashing.js'
-import type { BaselineComparison } from './compare.js'
+import type { BaselineComparison, ComparedBaseline } from './compare.js'
 import { judgeRun } from './judge-run.js'
 import { resolveRunKey } from '../launch/run-key.js'
 import type { SuiteOutcome } from './suite-outcome.js'
@@ -72,6 +72,22 @@ function promotionOf(
   }
 }
 
+/** Each flipped case of a comparison with its score and reason in both runs. */
+export function flippedCases(comparison: ComparedBaseline, before: readonly CaseResult[], after: readonly CaseResult[]): FlippedCase[] {
+  const then = new Map(before.map((r) => [r.case_id, r]))
+  const now = new Map(after.map((r) => [r.case_id, r]))
+  const flipped: FlippedCase[] = []
+  for (const direction of ['pass_to_fail', 'fail_to_pass'] as const) {
+    for (const id of comparison.flipped[direction]) {
+      const b = then.get(id)
+      const r = now.get(id)
+      if (b === undefined || r === undefined) continue
+      flipped.push({ case_id: id, direction, reason: reasonOf(r), baseline_reason: reasonOf(b), score: r.score, baseline_score: b.score })
+    }
+  }
+  return flipped
+}
+
 export async function explainRun(store: Store, tenant: string, suite: string, runArg: string): Promise<RunExplanation> {
   assertSafeSegment('suite', suite)
   if (runArg !== 'latest') assertSafeSegment('key', runArg)
@@ -80,19 +96,7 @@ export async function explainRun(store: Store, tenant: string, suite: string, ru
   const outcome = await judgeRun(store, run, { tenant, suite, key, location: `run ${key} of suite ${suite}` })
   const { comparison } = outcome
   const baseline = comparison === undefined || comparison.status === 'unreadable' ? undefined : await store.readBaseline(tenant, suite)
-  const before = new Map((baseline?.results ?? []).map((r) => [r.case_id, r]))
-  const now = new Map(run.results.map((r) => [r.case_id, r]))
-  const flipped: FlippedCase[] = []
-  if (comparison !== undefined && comparison.status !== 'unreadable') {
-    for (const direction of ['pass_to_fail', 'fail_to_pass'] as const) {
-      for (const id of comparison.flipped[direction]) {
-        const b = before.get(id)
-        const r = now.get(id)
-        if (b === undefined || r === undefined) continue
-        flipped.push({ case_id: id, direction, reason: reasonOf(r), baseline_reason: reasonOf(b), score: r.score, baseline_score: b.score })
-      }
-    }
-  }
+  const flipped = comparison === undefined || comparison.status === 'unreadable' ? [] : flippedCases(comparison, baseline?.results ?? [], run.results)
   return {
     suite,
     key,

@@ -54,6 +54,26 @@ function idList(ids: readonly string[], max: number, quote: (id: string) => stri
   return ids.length > max ? `${shown} … and ${ids.length - max} more` : shown
 }
 
+/** The two sides' names in the words: the baseline and this run, or run B and run A. */
+export function sidesOf(c: ComparedBaseline): { heading: string; then: string; now: string; onlyNow: string; onlyThen: string } {
+  if (c.reference === 'run')
+    return {
+      heading: `against run ${c.baseline.key}`,
+      then: `run ${c.baseline.key}`,
+      now: `run ${c.run.key}`,
+      onlyNow: `only in run ${c.run.key}`,
+      onlyThen: `only in run ${c.baseline.key}`,
+    }
+  return { heading: `against baseline ${c.baseline.key}`, then: 'baseline', now: 'this run', onlyNow: 'added since the baseline', onlyThen: 'removed since the baseline' }
+}
+
+/** The sentence that says when the two case sets differ, and by how many; undefined when they are the same. */
+export function describeCaseSets(c: ComparedBaseline): string | undefined {
+  if (c.added.length + c.removed.length === 0) return undefined
+  const s = sidesOf(c)
+  return `the case sets differ: ${c.shared} shared (the difference is taken over these), ${c.added.length} ${s.onlyNow}, ${c.removed.length} ${s.onlyThen}`
+}
+
 /** The comparison under a suite's verdict in the terminal, each line indented by two spaces. */
 export function formatComparisonText(c: BaselineComparison): string[] {
   if (c.status === 'unreadable') {
@@ -63,9 +83,11 @@ export function formatComparisonText(c: BaselineComparison): string[] {
   const b = c.baseline.aggregates
   const r = c.run.aggregates
   const col = (text: string) => text.padEnd(28)
+  const s = sidesOf(c)
+  const when = c.reference === 'run' ? `created ${c.baseline.promoted_at}` : `promoted ${c.baseline.promoted_at}`
   const lines = [
-    `  against baseline ${c.baseline.key} ${pc.dim(`(promoted ${c.baseline.promoted_at})`)}${c.status === 'not-comparable' ? pc.yellow(' — not comparable, does not gate') : ''}`,
-    `    ${''.padEnd(12)}${col('baseline')}this run`,
+    `  ${s.heading} ${pc.dim(`(${when})`)}${c.status === 'not-comparable' ? pc.yellow(' — not comparable, does not gate') : ''}`,
+    `    ${''.padEnd(12)}${col(c.reference === 'run' ? 'B (against)' : 'baseline')}${c.reference === 'run' ? 'A (this run)' : 'this run'}`,
     `    ${'pass rate'.padEnd(12)}${col(`${percent(b.pass_rate)}${interval(b)}`)}${percent(r.pass_rate)}${interval(r)}`,
     `    ${'mean score'.padEnd(12)}${col(score(b.mean_score))}${score(r.mean_score)}`,
     `    ${'cases'.padEnd(12)}${col(`${b.passed} passed, ${b.failed} failed`)}${r.passed} passed, ${r.failed} failed, ${r.errored} errored`,
@@ -82,8 +104,10 @@ export function formatComparisonText(c: BaselineComparison): string[] {
   lines.push(`    fail → pass (${c.flipped.fail_to_pass.length})${c.flipped.fail_to_pass.length === 0 ? '' : `: ${idList(c.flipped.fail_to_pass, MAX_IDS_TEXT, quote)}`}`)
   const moved = c.trajectories_changed ?? []
   if (moved.length > 0) lines.push(`    trajectory changed (${moved.length}): ${idList(moved, MAX_IDS_TEXT, quote)}`)
-  if (c.added.length > 0) lines.push(`    added since the baseline (${c.added.length}): ${idList(c.added, MAX_IDS_TEXT, quote)}`)
-  if (c.removed.length > 0) lines.push(`    removed since the baseline (${c.removed.length}): ${idList(c.removed, MAX_IDS_TEXT, quote)}`)
+  const caseSets = describeCaseSets(c)
+  if (caseSets !== undefined && c.reference === 'run') lines.push(`    ${caseSets}`)
+  if (c.added.length > 0) lines.push(`    ${s.onlyNow} (${c.added.length}): ${idList(c.added, MAX_IDS_TEXT, quote)}`)
+  if (c.removed.length > 0) lines.push(`    ${s.onlyThen} (${c.removed.length}): ${idList(c.removed, MAX_IDS_TEXT, quote)}`)
   if (c.flaky.cases.length > 0) lines.push(`    ${pc.dim(describeFlaky(c.flaky))}: ${idList(c.flaky.cases, MAX_IDS_TEXT, quote)}`)
   lines.push(...tagLines(c, (line) => `    ${line}`))
   if (c.borderline_flips.length > 0) lines.push(`    ${pc.yellow('flipped at the threshold')} (${c.borderline_flips.length}): ${idList(c.borderline_flips, MAX_IDS_TEXT, quote)}`)
@@ -125,22 +149,26 @@ export function formatVerdictMarkdown(v: VerdictView): string {
     out.push(c === undefined ? 'No baseline: judged by its thresholds alone.' : `**Baseline unreadable** (${c.problem.name}): ${markdownText(c.problem.message.split('\n')[0]!)}`)
   } else {
     const b = c.baseline.aggregates
-    out.push(`| | baseline | this run |`, '|---|---|---|', `| key | \`${c.baseline.key}\` | \`${c.run.key}\` |`)
+    const s = sidesOf(c)
+    out.push(c.reference === 'run' ? '| | B (against) | A (this run) |' : `| | baseline | this run |`, '|---|---|---|', `| key | \`${c.baseline.key}\` | \`${c.run.key}\` |`)
     out.push(`| pass rate | ${percent(b.pass_rate)}${interval(b)} | ${percent(r.pass_rate)}${interval(r)} |`)
     out.push(`| mean score | ${score(b.mean_score)} | ${score(r.mean_score)} |`)
     out.push(`| passed / failed / errored | ${b.passed} / ${b.failed} / ${b.errored} | ${r.passed} / ${r.failed} / ${r.errored} |`, '')
     out.push(`**Paired difference of pass rates:** ${describeDifference(c)}.`)
     for (const g of declaredGates(c))
       out.push('', `**${AMOUNT_UNITS[g.gate][0]!.toUpperCase()}${AMOUNT_UNITS[g.gate].slice(1)}:** ${describeAmountGate(g)}${g.regressed ? ' — **regressed**' : ''}.`)
-    if (c.status === 'not-comparable') out.push('', '_Not comparable: the baseline was judged by other rules, so this comparison does not gate._')
+    if (c.status === 'not-comparable')
+      out.push('', `_Not comparable: ${s.then === 'baseline' ? 'the baseline was' : `${s.then} was`} judged by other rules, so this comparison does not gate._`)
     for (const reason of c.reasons) out.push('', `**Regressed:** ${markdownText(reason)}.`)
     const quote = (id: string) => `\`${id}\``
     out.push('', `**pass → fail (${c.flipped.pass_to_fail.length})**${c.flipped.pass_to_fail.length === 0 ? '' : `: ${idList(c.flipped.pass_to_fail, MAX_IDS_MD, quote)}`}`)
     out.push('', `**fail → pass (${c.flipped.fail_to_pass.length})**${c.flipped.fail_to_pass.length === 0 ? '' : `: ${idList(c.flipped.fail_to_pass, MAX_IDS_MD, quote)}`}`)
     const moved = c.trajectories_changed ?? []
     if (moved.length > 0) out.push('', `**Trajectory changed (${moved.length})**: ${idList(moved, MAX_IDS_MD, quote)}`)
-    if (c.added.length > 0) out.push('', `Added since the baseline (${c.added.length}): ${idList(c.added, MAX_IDS_MD, quote)}`)
-    if (c.removed.length > 0) out.push('', `Removed since the baseline (${c.removed.length}): ${idList(c.removed, MAX_IDS_MD, quote)}`)
+    const caseSets = describeCaseSets(c)
+    if (caseSets !== undefined && c.reference === 'run') out.push('', `${caseSets[0]!.toUpperCase()}${caseSets.slice(1)}.`)
+    if (c.added.length > 0) out.push('', `${s.onlyNow[0]!.toUpperCase()}${s.onlyNow.slice(1)} (${c.added.length}): ${idList(c.added, MAX_IDS_MD, quote)}`)
+    if (c.removed.length > 0) out.push('', `${s.onlyThen[0]!.toUpperCase()}${s.onlyThen.slice(1)} (${c.removed.length}): ${idList(c.removed, MAX_IDS_MD, quote)}`)
     if (c.flaky.cases.length > 0) out.push('', `${describeFlaky(c.flaky)}: ${idList(c.flaky.cases, MAX_IDS_MD, quote)}`)
     const byTag = tagLines(c, (line) => `- ${printable(line)}`)
     if (byTag.length > 0) out.push('', '**By tag:**', '', ...byTag)

@@ -6,7 +6,7 @@
 import type { RunDocument } from '../../document/schema.js'
 import { judgeThresholds } from '../../driver/index.js'
 import type { Store, StoredRun } from '../../store/contract.js'
-import { compareWithBaseline } from './compare.js'
+import { compareWithBaseline, compareWithRun } from './compare.js'
 import { outcomeOf, type SuiteOutcome } from './suite-outcome.js'
 
 /** What the judgement reads: the suite's baseline, and its recent runs for the flaky cases. */
@@ -15,9 +15,10 @@ export type JudgingStore = Pick<Store, 'readBaseline' | 'listRuns' | 'readRun'>
 /**
  * The outcome of run `document`. `filed` says where it was written; a filtered run (undefined) is
  * not the suite's measurement, so it is judged by its thresholds alone, never against the baseline.
+ * With `against` (another filed run of the suite), that run takes the baseline's place (ADR 0230).
  */
-export async function judgeRun(store: JudgingStore, document: RunDocument, filed: StoredRun | undefined): Promise<SuiteOutcome> {
+export async function judgeRun(store: JudgingStore, document: RunDocument, filed: StoredRun | undefined, against?: RunDocument): Promise<SuiteOutcome> {
   const thresholds = judgeThresholds(document.aggregates, document.rules)
-  const comparison = filed === undefined ? undefined : await compareWithBaseline(store, document)
+  const comparison = filed === undefined ? undefined : against !== undefined ? await compareWithRun(store, document, against) : await compareWithBaseline(store, document)
   return outcomeOf({ document, stored: filed, thresholds }, comparison)
 }

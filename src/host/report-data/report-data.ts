@@ -73,6 +73,7 @@ export interface HistoryPoint {
   ci95: Interval | null
   cases: number
   replay: boolean
+  /** The run the chosen one is compared with: the baseline, or with `against` the run compared against. */
   baseline: boolean
 }
 
@@ -85,6 +86,8 @@ export interface SuiteReport {
   misses: ThresholdMiss[]
   rules: RunDocument['rules']
   comparison: BaselineComparison | null
+  /** With `against`: the run compared against, which takes the baseline's place (ADR 0230); null otherwise. */
+  against: RunIdentity | null
   cases: CaseRow[]
   history: HistoryPoint[]
   register: RegisterEntry[]
@@ -120,6 +123,8 @@ export interface ReportRequest {
   suites: readonly string[]
   /** A key or `latest`; a key other than latest needs exactly one suite. */
   run: string
+  /** Another run of the one suite (a key or `latest`) to compare the run with, in the baseline's place. */
+  against?: string
   /** Also read the pending journals (the viewer follows runs in progress). */
   withLive?: boolean
   /** Skip a named suite that has no run yet instead of refusing it (the viewer waits for its first run). */
@@ -175,13 +180,16 @@ function identityOf(key: string, doc: RunDocument): RunIdentity {
   }
 }
 
-async function suiteReport(store: Store, tenant: string, suite: string, runArg: string, register: RegisterEntry[]): Promise<SuiteReport> {
+async function suiteReport(store: Store, tenant: string, suite: string, runArg: string, register: RegisterEntry[], againstArg?: string): Promise<SuiteReport> {
   const key = await resolveRunKey(store, tenant, suite, runArg)
   const doc = await store.readRun(tenant, suite, key)
-  const outcome = await judgeRun(store, doc, { tenant, suite, key, location: `run ${key} of suite ${suite}` })
+  const againstKey = againstArg === undefined ? undefined : await resolveRunKey(store, tenant, suite, againstArg)
+  const against = againstKey === undefined ? undefined : await store.readRun(tenant, suite, againstKey)
+  const outcome = await judgeRun(store, doc, { tenant, suite, key, location: `run ${key} of suite ${suite}` }, against)
   const comparison = outcome.comparison ?? null
   const baselineVerdicts = new Map<string, Verdict>()
-  if (comparison !== null && comparison.status !== 'unreadable') {
+  if (against !== undefined) for (const r of against.results) baselineVerdicts.set(r.case_id, r.verdict)
+  else if (comparison !== null && comparison.status !== 'unreadable') {
     const baseline = await store.readBaseline(tenant, suite)
     for (const r of baseline?.results ?? []) baselineVerdicts.set(r.case_id, r.verdict)
   }
@@ -210,6 +218,7 @@ async function suiteReport(store: Store, tenant: string, suite: string, runArg: 
     misses: outcome.misses,
     rules: doc.rules,
     comparison,
+    against: against === undefined || againstKey === undefined ? null : identityOf(againstKey, against),
     cases: doc.results.map((r) => caseRow(r, doc.record_responses, baselineVerdicts.get(r.case_id) ?? null)),
     history,
     register: register.filter((e) => e.suite === suite),
@@ -245,6 +254,12 @@ export async function reportData(store: Store, request: ReportRequest): Promise<
   const suites = named ? [...request.suites] : await store.listSuites(tenant)
   if (request.run !== 'latest' && suites.length !== 1)
     throw new RunNotFoundError(`--run ${request.run} names one run, but ${suites.length} suites were chosen`, 'Name its suite with `--suite S`, or pass `--run latest`.', ['--run'])
+  if (request.against !== undefined && suites.length !== 1)
+    throw new RunNotFoundError(
+      `--against ${request.against} names a run of one suite, but ${suites.length} suites were chosen`,
+      `Name its suite: \`digline report --suite S --run ${request.run} --against ${request.against}\`.`,
+      ['--against'],
+    )
   const register = await store.readRegister(tenant)
   const reports: SuiteReport[] = []
   const skipped: ReportData['skipped'] = []
@@ -254,7 +269,7 @@ export async function reportData(store: Store, request: ReportRequest): Promise<
       skipped.push({ suite, reason: 'no run has been written yet' })
       continue
     }
-    reports.push(await suiteReport(store, tenant, suite, request.run, register))
+    reports.push(await suiteReport(store, tenant, suite, request.run, register, request.against))
   }
   return {
     tenant,
