@@ -24,5 +24,5 @@ const spread = [0.6, 1.5, 2.0].map((between) => ({
   power: simulateAmountGate(digline, { gate: 'cost_per_case', cases: 300, repetitions: Math.ceil(repetitions / 2), seed: 42, rise: 0.2, between }),
 }))
 const launch = simulateLaunches(digline, { suites: 20, cases: 100, launches: Math.ceil(repetitions / 4), seed: 42 })
-const clusters = simulateClusters(digline, { topics: 30, perTopic: 10, spread: 1.3, repetitions: Math.ceil(repetitions / 2), seed: 42 })
+const clusters = simulateClusters(digline, { topics: 30, perTopic: 10, spread: 1.3, repetitions: Math.max(1500, Math.ceil(repetitions / 2)), seed: 42 })
 reply({ sizes, spread, launch, clusters, ms: Date.now() - t })
