@@ -11,7 +11,7 @@ export function registerCompareRunsTool(server: McpServer, context: McpContext):
     {
       title: 'Compare two runs of a suite',
       description:
-        "Run A of a suite against run B of the same suite, with B in the baseline's place: the verdict and exit code `digline compare --against` gives, the paired difference over the shared cases with its 95% interval, how many cases are only in A or only in B, what changed between the two runs (target config keys, observed model, artifacts, dataset files), and each flipped case with its reason in both. It changes nothing.",
+        "Run A of a suite against run B of the same suite, with B in the baseline's place: the verdict and exit code `digline compare --suite S --run A --against B` gives, the paired difference over the shared cases with its 95% interval, how many cases are only in A or only in B, what changed between the two runs (target config keys, observed model, artifacts, dataset files), and each flipped case with its reason in both. It changes nothing.",
       inputSchema: {
         suite: z.string().min(1).describe('the suite name (one safe path segment)'),
         run: z.string().min(1).describe('run A: its key, or latest'),

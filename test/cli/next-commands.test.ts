@@ -44,8 +44,8 @@ function valueOf(node: ts.Expression): string {
   if (ts.isCallExpression(node) && lastName(node.expression) === 'requireFlag' && node.arguments[1] !== undefined && ts.isStringLiteral(node.arguments[1]))
     return NAMED[node.arguments[1].text] ?? `⟨${text}⟩`
   const last = lastName(node)
-  if (/^(key|promoted_from|replacing|latest)$/i.test(last))
-    return /promoted_from|replacing|ref\b|\bold/i.test(text) ? BASE_KEY : /pending|resume|place/i.test(text) ? PENDING_KEY : RUN_KEY
+  if (/^(key|promoted_from|replacing|latest|run|against)$/i.test(last))
+    return /promoted_from|replacing|against|ref\b|\bold/i.test(text) ? BASE_KEY : /pending|resume|place/i.test(text) ? PENDING_KEY : RUN_KEY
   const value = NAMED[last] ?? (ts.isIdentifier(node) ? elementOf(node) : undefined)
   return value ?? `⟨${text}⟩`
 }
@@ -78,6 +78,8 @@ function lastName(node: ts.Expression): string {
 /** The placeholders the hints spell out for a person to fill in, as that person would. */
 const PLACEHOLDERS: Record<string, string | null> = {
   KEY: RUN_KEY,
+  A: RUN_KEY,
+  B: BASE_KEY,
   NEW: RUN_KEY,
   NEW_KEY: RUN_KEY,
   OLD: BASE_KEY,
