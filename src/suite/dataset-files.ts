@@ -6,7 +6,7 @@ import { readFile, stat } from 'node:fs/promises'
 import { extname, resolve } from 'node:path'
 import { createInterface } from 'node:readline'
 import { parse as csvParser, CsvError } from 'csv-parse'
-import fg from 'fast-glob'
+import { globMatches, isGlob } from './lazy-glob.js'
 import { InvalidDatasetError } from './errors.js'
 
 export type DatasetFormat = 'jsonl' | 'json' | 'csv' | 'file'
@@ -47,15 +47,15 @@ function refuseFile(file: string, why: string): never {
 
 /** The files a path or glob names, relative to root, in code-point order of their paths. */
 export async function datasetFiles(pattern: string, root: string): Promise<string[]> {
-  if (fg.isDynamicPattern(pattern)) {
-    const matched = (await fg(pattern, { cwd: root, onlyFiles: true })).sort(byCodePoint)
+  if (await isGlob(pattern)) {
+    const matched = (await globMatches(pattern, root)).sort(byCodePoint)
     if (matched.length > 0) return matched
   }
   const isFile = await stat(resolve(root, pattern)).then(
     (s) => s.isFile(),
     () => false,
   )
-  if (!isFile) refuseFile(pattern, fg.isDynamicPattern(pattern) ? `matches no file under ${root}` : `is not a file under ${root}`)
+  if (!isFile) refuseFile(pattern, (await isGlob(pattern)) ? `matches no file under ${root}` : `is not a file under ${root}`)
   return [pattern]
 }
 

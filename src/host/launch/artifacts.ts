@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import { createReadStream } from 'node:fs'
 import { stat } from 'node:fs/promises'
 import { resolve } from 'node:path'
-import fg from 'fast-glob'
+import { globMatches, isGlob } from '../../suite/lazy-glob.js'
 import { InvalidSuiteError } from '../../suite/errors.js'
 
 /**
@@ -21,8 +21,8 @@ export async function digestArtifacts(entries: readonly string[], root: string, 
       )
     }
     let paths = [entry]
-    if (fg.isDynamicPattern(entry)) {
-      const matched = (await fg(entry, { cwd: root, onlyFiles: true })).sort(byCodePoint)
+    if (await isGlob(entry)) {
+      const matched = (await globMatches(entry, root)).sort(byCodePoint)
       // a file whose name merely looks like a glob (`data/[draft].md`) is still that file
       if (matched.length === 0 && !(await isFile(resolve(root, entry)))) refuse('matches no file')
       if (matched.length > 0) paths = matched

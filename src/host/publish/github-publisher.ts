@@ -2,7 +2,7 @@
 // (found by its marker and edited, else created) and a check run on the head commit with one
 // annotation per regressed case. A 403 (a fork's pull request gets a read-only GITHUB_TOKEN) is an
 // answer, not a failure: the step says so and goes on.
-import { Octokit } from '@octokit/rest'
+import type { Octokit } from '@octokit/rest'
 import { printable } from '../../suite/printable-text.js'
 import { DIGLINE_VERSION } from '../../version.js'
 import type { CaseLocation } from './case-location.js'
@@ -59,7 +59,9 @@ export async function permitted<T>(what: string, token: string, step: () => Prom
   }
 }
 
-function clientFor(context: GitHubContext): Octokit {
+// loaded on the first post: every launch imports the host face, only `digline comment` talks to GitHub
+async function clientFor(context: GitHubContext): Promise<Octokit> {
+  const { Octokit } = await import('@octokit/rest')
   const silent = () => {}
   return new Octokit({
     auth: context.token,
@@ -71,7 +73,7 @@ function clientFor(context: GitHubContext): Octokit {
 }
 
 export async function postGitHubComment(context: GitHubContext, post: VerdictPost): Promise<Posted> {
-  const octokit = clientFor(context)
+  const octokit = await clientFor(context)
   const where = { owner: context.owner, repo: context.repo }
   return permitted(`posting the comment to ${context.owner}/${context.repo}#${context.pullRequest}`, context.token, async () => {
     const comments = await octokit.paginate(octokit.rest.issues.listComments, { ...where, issue_number: context.pullRequest, per_page: 100 })
@@ -104,7 +106,7 @@ export async function postGitHubCheckRun(
   located: readonly LocatedCase[],
   name: string,
 ): Promise<CheckRunPosted | { action: 'not-permitted'; problem: string }> {
-  const octokit = clientFor(context)
+  const octokit = await clientFor(context)
   const where = { owner: context.owner, repo: context.repo }
   const annotations = located.map(annotationOf)
   const batches = Array.from({ length: Math.ceil(annotations.length / ANNOTATIONS_PER_REQUEST) }, (_, i) =>
