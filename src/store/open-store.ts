@@ -5,8 +5,8 @@ import { isAbsolute, resolve } from 'node:path'
 import { InvalidOptionsError } from '../suite/errors.js'
 import type { Store } from './contract.js'
 import { FileResultStore } from './file/store.js'
-import { describeServer } from './postgres/connection.js'
-import { PostgresStore } from './postgres/store.js'
+import { DeferredStore } from './deferred-store.js'
+import { describeServer } from './postgres/server-name.js'
 
 export const DEFAULT_STORE = '.digline'
 
@@ -56,11 +56,11 @@ export function assertStoreAvailable(locator: string): StoreTarget {
 }
 
 /**
- * Opens the store a locator names, or refuses by name. The team store connects (and imports `pg`)
- * on its first use, so opening stays synchronous and opens no connection yet.
+ * Opens the store a locator names, or refuses by name. The team store's code (and `pg`) is imported
+ * and connects on its first use, so opening stays synchronous and opens no connection yet.
  */
 export function openStore(options: OpenStoreOptions): Store {
   const target = storeTarget(options.store)
-  if (target.kind === 'postgres') return new PostgresStore({ url: target.url })
+  if (target.kind === 'postgres') return new DeferredStore(() => import('./postgres/store.js').then(({ PostgresStore }) => new PostgresStore({ url: target.url })))
   return new FileResultStore(options.say === undefined ? { root: target.root } : { root: target.root, say: options.say })
 }

@@ -5,7 +5,7 @@ import { createReadStream } from 'node:fs'
 import { readFile, stat } from 'node:fs/promises'
 import { extname, resolve } from 'node:path'
 import { createInterface } from 'node:readline'
-import { parse as csvParser, CsvError } from 'csv-parse'
+import type { CsvError } from 'csv-parse'
 import { globMatches, isGlob } from './lazy-glob.js'
 import { InvalidDatasetError } from './errors.js'
 
@@ -113,6 +113,8 @@ async function* jsonlRows(file: string, path: string, hash: Hash): AsyncGenerato
 }
 
 async function* csvRows(file: string, path: string, hash: Hash): AsyncGenerator<ReadRow> {
+  // csv-parse is loaded by the first CSV dataset, not by every worker that imports the suite API
+  const { parse: csvParser, CsvError: CsvErrorClass } = await import('csv-parse')
   const stream = hashedStream(file, path, hash)
   const parser = csvParser({ columns: true, info: true, bom: true, skip_empty_lines: true })
   stream.on('error', (error) => parser.destroy(error))
@@ -126,7 +128,7 @@ async function* csvRows(file: string, path: string, hash: Hash): AsyncGenerator<
     }
   } catch (error) {
     if (error instanceof InvalidDatasetError) throw error
-    if (error instanceof CsvError) {
+    if (error instanceof CsvErrorClass) {
       const e = error as CsvError & { lines?: number; records?: number }
       refuseRow({ file, row: (e.records ?? 0) + 1, line: e.lines ?? 0 }, undefined, `is not a CSV row of the header's columns (${e.message})`)
     }

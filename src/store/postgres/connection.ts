@@ -7,6 +7,9 @@ import { TeamStoreUnreachableError } from './errors.js'
 import { isDiglineError } from '../../errors/base.js'
 import type { PgClient, PgNamedStatement, PgPool, PgQueryable, PgResult } from './pg-types.js'
 import { migrate, REMOVED_SQLSTATE } from './schema.js'
+import { describeServer } from './server-name.js'
+
+export { describeServer }
 
 export type { PgClient, PgNamedStatement, PgPool, PgQueryable, PgResult } from './pg-types.js'
 
@@ -15,17 +18,6 @@ const POOL_SIZE = 10
 
 /** How digline's connections name themselves to the server (pg_stat_activity.application_name), unless PGAPPNAME says otherwise. */
 export const APPLICATION_NAME = 'digline'
-
-/** The URL as messages show it: scheme, host, port and database; never the user's password or query. */
-export function describeServer(url: string): string {
-  try {
-    const parsed = new URL(url)
-    const host = parsed.host === '' ? (process.env.PGHOST ?? 'localhost') : parsed.host
-    return `${parsed.protocol}//${host}${parsed.pathname === '/' ? '' : parsed.pathname}`
-  } catch {
-    return `${/^([a-z][a-z0-9+.-]*):/i.exec(url)?.[1] ?? 'postgres'}://…`
-  }
-}
 
 /** The secrets a message must never show: the URL's password and PGPASSWORD. */
 function secretsOf(url: string): string[] {

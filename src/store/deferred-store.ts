@@ -1,0 +1,37 @@
+// A store whose backend module is imported by its first operation: opening stays synchronous, and a
+// launch on the file store loads none of the team store's code (docs/adr/0280).
+import type { Store } from './contract.js'
+
+export class DeferredStore implements Store {
+  private loaded: Promise<Store> | undefined
+
+  constructor(private readonly load: () => Promise<Store>) {}
+
+  private store(): Promise<Store> {
+    return (this.loaded ??= this.load())
+  }
+
+  writeRun: Store['writeRun'] = async (...a) => (await this.store()).writeRun(...a)
+  readRun: Store['readRun'] = async (...a) => (await this.store()).readRun(...a)
+  listRuns: Store['listRuns'] = async (...a) => (await this.store()).listRuns(...a)
+  scanRuns: Store['scanRuns'] = async (...a) => (await this.store()).scanRuns(...a)
+  latestKey: Store['latestKey'] = async (...a) => (await this.store()).latestKey(...a)
+  deleteRun: Store['deleteRun'] = async (...a) => (await this.store()).deleteRun(...a)
+  openJournal: Store['openJournal'] = async (...a) => (await this.store()).openJournal(...a)
+  pending: Store['pending'] = async (...a) => (await this.store()).pending(...a)
+  dropPending: Store['dropPending'] = async (...a) => (await this.store()).dropPending(...a)
+  listSuites: Store['listSuites'] = async (...a) => (await this.store()).listSuites(...a)
+  readBaseline: Store['readBaseline'] = async (...a) => (await this.store()).readBaseline(...a)
+  promote: Store['promote'] = async (...a) => (await this.store()).promote(...a)
+  readRegister: Store['readRegister'] = async (...a) => (await this.store()).readRegister(...a)
+  retireSuite: Store['retireSuite'] = async (...a) => (await this.store()).retireSuite(...a)
+  retirementOf: Store['retirementOf'] = async (...a) => (await this.store()).retirementOf(...a)
+  retiredSuites: Store['retiredSuites'] = async (...a) => (await this.store()).retiredSuites(...a)
+  removalOf: Store['removalOf'] = async (...a) => (await this.store()).removalOf(...a)
+  cachedAnswer: Store['cachedAnswer'] = async (...a) => (await this.store()).cachedAnswer(...a)
+  cacheAnswer: Store['cacheAnswer'] = async (...a) => (await this.store()).cacheAnswer(...a)
+  cachedAnswersOf: Store['cachedAnswersOf'] = async (...a) => (await this.store()).cachedAnswersOf(...a)
+  clearCache: Store['clearCache'] = async (...a) => (await this.store()).clearCache(...a)
+  forgetRunAnswers: Store['forgetRunAnswers'] = async (...a) => (await this.store()).forgetRunAnswers(...a)
+  close: Store['close'] = async () => (await this.store()).close()
+}
