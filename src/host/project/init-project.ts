@@ -2,7 +2,7 @@
 // checked before anything is written, so a refusal lists every file in the way and changes nothing.
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import { STORE_GITIGNORE } from '../../store/index.js'
+import { STORE_GITIGNORE } from '../../store/store-gitignore.js'
 import { InitWouldOverwriteError, UsageError } from '../errors.js'
 import { configTemplate, DATASET_TEMPLATE, SUITE_TEMPLATE, WORKFLOW_TEMPLATE } from './init-templates.js'
 import { isSafeSegment, SAFE_SEGMENT_RULE } from '../../suite/safe-segment.js'

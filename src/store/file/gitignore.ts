@@ -1,11 +1,11 @@
-// The generated .digline/.gitignore: run documents, journals, removal records and the response
-// cache stay out of git, and so does a temp file a crash left behind anywhere in the store;
-// baselines and the register are committed.
+// Writes the generated .digline/.gitignore (its text: ../store-gitignore.ts), and brings one digline
+// generated before the response cache up to date.
 import { storeWriteError, writeFileAtomic } from './atomic-write.js'
 import { errnoOf, type FsLayer } from './fs-layer.js'
 import type { StorePaths } from './paths.js'
+import { STORE_GITIGNORE } from '../store-gitignore.js'
 
-export const STORE_GITIGNORE = '*/runs/\n*/removed/\n*/cache/\n.*.tmp\n'
+export { STORE_GITIGNORE }
 
 /** What digline generated before the response cache; such a file is brought up to date, a hand-edited one is left alone. */
 const PREVIOUS_GITIGNORE = '*/runs/\n*/removed/\n.*.tmp\n'

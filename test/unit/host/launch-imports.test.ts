@@ -1,0 +1,40 @@
+// What a launch on the file store imports before its first call (docs/adr/0280): the Vitest main
+// process imports digline/plugin, a worker the suite API, the CLI its command table. None of them
+// loads a module only a feature the launch does not use needs. One plain `node` process, no Vitest.
+import { spawnSync } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import { expect, test } from 'vitest'
+
+const dist = fileURLToPath(new URL('../../../dist/', import.meta.url))
+
+// A resolve hook, on its loader thread, that prints each file URL once to stderr.
+const HOOK = `data:text/javascript,${encodeURIComponent(
+  "const seen = new Set(); export async function resolve(s, c, next) { const r = await next(s, c); if (!seen.has(r.url) && r.url.startsWith('file:')) { seen.add(r.url); process.stderr.write(r.url + '\\n') } return r }",
+)}`
+const REGISTER = `data:text/javascript,${encodeURIComponent(`import { register } from 'node:module'; register(${JSON.stringify(HOOK)})`)}`
+
+function loadedBy(entries: string[]): string[] {
+  const script = entries.map((e) => `await import(${JSON.stringify(`${dist}${e}`)})`).join(';')
+  const child = spawnSync(process.execPath, ['--import', REGISTER, '--input-type=module', '-e', `${script}; process.stderr.write('done\\n')`], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'ignore', 'pipe'],
+  })
+  expect(child.status, child.stderr).toBe(0)
+  return child.stderr.split('\n').filter((line) => line.startsWith('file:'))
+}
+
+// the team store's code, the GitHub client, the glob and CSV readers, the MCP SDK, the model SDKs
+const DEFERRED = [
+  /\/dist\/src\/store\/postgres\/(?!server-name|errors)/,
+  /\/node_modules\/@octokit\//,
+  /\/node_modules\/fast-glob\//,
+  /\/node_modules\/csv-parse\//,
+  /\/node_modules\/@modelcontextprotocol\//,
+  /\/node_modules\/(openai|ai|pg)\//,
+]
+
+test('the plugin, the suite API and the CLI load no module of a feature the launch does not use', () => {
+  const loaded = loadedBy(['plugin/index.js', 'plugin/suite-entry.js', 'src/cli/main.js'])
+  expect(loaded.some((url) => url.endsWith('/dist/plugin/suite-entry.js'))).toBe(true)
+  expect(loaded.filter((url) => DEFERRED.some((pattern) => pattern.test(url)))).toEqual([])
+})
