@@ -39,7 +39,38 @@ export interface OpenAIConnection {
   extraBody: JsonObject
   settings: CallSettings
   stats: ModelCallStats
-  load(): Promise<{ mod: OpenAIModule; client: InstanceType<OpenAIModule['default']> }>
+  load(): Promise<OpenAIClient>
+}
+
+type OpenAIClient = { mod: OpenAIModule; client: InstanceType<OpenAIModule['default']> }
+
+/** Where an OpenAI-compatible adapter sends its calls, with which key, and its SDK client, loaded on the first call. */
+export function openaiEndpoint(
+  options: { baseURL?: string; apiKey?: string; apiKeyEnv?: string },
+  env: NodeJS.ProcessEnv,
+  owner: string,
+  model: string,
+  timeoutMs: number,
+): { base: string; apiKey: string | undefined; load(): Promise<OpenAIClient> } {
+  const baseURL = options.baseURL ?? (env.OPENAI_BASE_URL || OPENAI_BASE_URL)
+  const base = publicBase(baseURL, owner)
+  const keyEnv = options.apiKeyEnv ?? 'OPENAI_API_KEY'
+  const apiKey = options.apiKey ?? (env[keyEnv] || undefined)
+  if (apiKey === undefined && base === OPENAI_BASE_URL) {
+    throw new MissingApiKeyError(
+      `${owner} for ${JSON.stringify(model)} at ${base} has no API key: ${keyEnv} is not set`,
+      `Set ${keyEnv} in the environment (or pass apiKey), or point baseURL at a server that needs no key.`,
+    )
+  }
+  requirePeer('openai', owner)
+  let loaded: Promise<OpenAIClient> | undefined
+  const load = () =>
+    (loaded ??= import('openai').then((mod) => ({
+      mod,
+      // Local servers usually take no key, but the SDK insists on one.
+      client: new mod.default({ apiKey: apiKey ?? 'no-key', baseURL, maxRetries: 0, timeout: timeoutMs * 2 }),
+    })))
+  return { base, apiKey, load }
 }
 
 export function openaiConnection(options: OpenAIChatOptions, env: NodeJS.ProcessEnv, owner: string): OpenAIConnection {
@@ -52,17 +83,7 @@ export function openaiConnection(options: OpenAIChatOptions, env: NodeJS.Process
   if (options.extraBody !== undefined && (options.extraBody === null || typeof options.extraBody !== 'object' || Array.isArray(options.extraBody))) {
     throw invalid(owner, 'extraBody', 'must be an object of request fields')
   }
-  const baseURL = options.baseURL ?? (env.OPENAI_BASE_URL || OPENAI_BASE_URL)
-  const base = publicBase(baseURL, owner)
-  const keyEnv = options.apiKeyEnv ?? 'OPENAI_API_KEY'
-  const apiKey = options.apiKey ?? (env[keyEnv] || undefined)
-  if (apiKey === undefined && base === OPENAI_BASE_URL) {
-    throw new MissingApiKeyError(
-      `${owner} for ${JSON.stringify(model)} at ${base} has no API key: ${keyEnv} is not set`,
-      `Set ${keyEnv} in the environment (or pass apiKey), or point baseURL at a server that needs no key.`,
-    )
-  }
-  requirePeer('openai', owner)
+  const { base, apiKey, load } = openaiEndpoint(options, env, owner, model, calls.timeoutMs)
 
   const config: JsonObject = { provider: 'openai-compatible', model, base_url: base, ...sampling }
   if (options.extraBody !== undefined) config.extra_body = options.extraBody
@@ -70,13 +91,6 @@ export function openaiConnection(options: OpenAIChatOptions, env: NodeJS.Process
   if (apiKey !== undefined && JSON.stringify(config).includes(apiKey)) throw invalid(owner, 'extraBody', 'holds the API key; a declared config is written to every run document')
 
   const stats = newStats()
-  let loaded: Promise<{ mod: OpenAIModule; client: InstanceType<OpenAIModule['default']> }> | undefined
-  const load = () =>
-    (loaded ??= import('openai').then((mod) => ({
-      mod,
-      // Local servers usually take no key, but the SDK insists on one.
-      client: new mod.default({ apiKey: apiKey ?? 'no-key', baseURL, maxRetries: 0, timeout: calls.timeoutMs * 2 }),
-    })))
   let mod: OpenAIModule | undefined
   const settings: CallSettings = {
     owner: `openai-compatible ${JSON.stringify(model)} at ${base}`,

@@ -1,12 +1,10 @@
 // Embeddings from any OpenAI-compatible /embeddings endpoint through the `openai` SDK, with its own
 // retries off: digline retries, caps and counts every attempt, as for chat (model-call.ts).
-import { MissingApiKeyError } from './errors.js'
 import type { JsonObject } from '../suite/types.js'
 import type { EmbeddingModel, EmbeddingReply } from './embedding-model.js'
 import { callWithRetries, newStats } from './model-call.js'
 import { callOptions, invalid, requireModelId, type CallOptions } from './model-options.js'
-import { classifyOpenAIError, OPENAI_BASE_URL, publicBase } from './openai-chat.js'
-import { requirePeer } from './peer.js'
+import { classifyOpenAIError, openaiEndpoint } from './openai-chat.js'
 import { redactor } from './redaction.js'
 
 export interface OpenAIEmbeddingOptions extends CallOptions {
@@ -28,22 +26,9 @@ export function openaiEmbeddings(options: OpenAIEmbeddingOptions, env: NodeJS.Pr
   const calls = callOptions(options, owner)
   const { dimensions } = options
   if (dimensions !== undefined && (!Number.isInteger(dimensions) || dimensions < 1)) throw invalid(owner, 'dimensions', 'must be an integer ≥ 1')
-  const baseURL = options.baseURL ?? (env.OPENAI_BASE_URL || OPENAI_BASE_URL)
-  const base = publicBase(baseURL, owner)
-  const keyEnv = options.apiKeyEnv ?? 'OPENAI_API_KEY'
-  const apiKey = options.apiKey ?? (env[keyEnv] || undefined)
-  if (apiKey === undefined && base === OPENAI_BASE_URL) {
-    throw new MissingApiKeyError(
-      `${owner} for ${JSON.stringify(model)} at ${base} has no API key: ${keyEnv} is not set`,
-      `Set ${keyEnv} in the environment (or pass apiKey), or point baseURL at a server that needs no key.`,
-    )
-  }
-  requirePeer('openai', owner)
+  const { base, apiKey, load } = openaiEndpoint(options, env, owner, model, calls.timeoutMs)
   const config: JsonObject = { provider: 'openai-compatible', model, base_url: base, ...(dimensions === undefined ? {} : { dimensions }) }
   const stats = newStats()
-  let loaded: Promise<{ mod: typeof import('openai'); client: InstanceType<(typeof import('openai'))['default']> }> | undefined
-  const load = () =>
-    (loaded ??= import('openai').then((mod) => ({ mod, client: new mod.default({ apiKey: apiKey ?? 'no-key', baseURL, maxRetries: 0, timeout: calls.timeoutMs * 2 }) })))
   const settings = {
     owner: `openai-compatible embeddings ${JSON.stringify(model)} at ${base}`,
     pool: options.pool ?? `openai-compatible ${base}`,
