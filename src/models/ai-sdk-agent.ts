@@ -5,14 +5,13 @@
 // steps too.
 import type { ModelCallStep, TargetStep, TargetToolStep } from '../suite/steps.js'
 import type { JsonObject, TargetAnswer, TargetContext, TargetObject } from '../suite/types.js'
-import { classifyAiError, identify, tokens, type AiSdkLanguageModel } from './ai-sdk-chat.js'
+import { aiSdkCallSettings, classifyAiError, identify, tokens, type AiSdkLanguageModel } from './ai-sdk-chat.js'
 import { maxStepsOf } from './agent-tool.js'
 import type { ChatMessage } from './chat-model.js'
 import { messagesOf } from './chat-target.js'
-import { callWithRetries, newStats } from './model-call.js'
+import { callWithRetries } from './model-call.js'
 import { callOptions, invalid, samplingConfig, type CallOptions, type SamplingOptions } from './model-options.js'
 import { requirePeer } from './peer.js'
-import { redactor } from './redaction.js'
 
 /** An AI SDK tool as `tool({ description, inputSchema, execute })` makes it; written out so this entry's types do not need `ai`. */
 export interface AiSdkTool {
@@ -56,15 +55,7 @@ export function aiSdkAgent<I = unknown>(model: AiSdkLanguageModel, options: AiSd
   const declared = Object.keys(tools)
     .sort()
     .map((name) => ({ name, ...(typeof tools[name]?.description === 'string' ? { description: tools[name].description } : {}) }))
-  const settings = {
-    owner: `${provider} ${JSON.stringify(modelId)}`,
-    pool: options.pool ?? provider,
-    maxInFlight: calls.maxInFlight,
-    policy: calls.policy,
-    timeoutMs: calls.timeoutMs,
-    redact: redactor([]),
-    stats: newStats(),
-  }
+  const settings = aiSdkCallSettings(provider, modelId, options.pool, calls)
   let loaded: Promise<AiModule> | undefined
 
   return {

@@ -18,6 +18,19 @@ export type AiSdkLanguageModel = string | { readonly specificationVersion: strin
 
 type AiModule = typeof import('ai')
 
+/** How every call of an AI SDK adapter is retried, capped and counted (its pool is the provider's unless named). */
+export function aiSdkCallSettings(provider: string, modelId: string, pool: string | undefined, calls: ReturnType<typeof callOptions>) {
+  return {
+    owner: `${provider} ${JSON.stringify(modelId)}`,
+    pool: pool ?? provider,
+    maxInFlight: calls.maxInFlight,
+    policy: calls.policy,
+    timeoutMs: calls.timeoutMs,
+    redact: redactor([]),
+    stats: newStats(),
+  }
+}
+
 export function aiSdkModel(model: AiSdkLanguageModel, options: AiSdkModelOptions = {}): ChatModel {
   const owner = 'aiSdkModel()'
   const { provider, modelId } = identify(model, owner)
@@ -25,16 +38,8 @@ export function aiSdkModel(model: AiSdkLanguageModel, options: AiSdkModelOptions
   const sampling = samplingConfig(options, owner)
   requirePeer('ai', owner)
   const config: JsonObject = { provider, model: modelId, ...sampling }
-  const stats = newStats()
-  const settings = {
-    owner: `${provider} ${JSON.stringify(modelId)}`,
-    pool: options.pool ?? provider,
-    maxInFlight: calls.maxInFlight,
-    policy: calls.policy,
-    timeoutMs: calls.timeoutMs,
-    redact: redactor([]),
-    stats,
-  }
+  const settings = aiSdkCallSettings(provider, modelId, options.pool, calls)
+  const { stats } = settings
   let loaded: Promise<AiModule> | undefined
 
   return {
