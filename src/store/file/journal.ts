@@ -345,13 +345,24 @@ class FileJournalLeg implements Journal {
       const [synced, stats] = await Promise.allSettled([this.fs.fsync(handle), this.fs.fstat(handle)])
       if (synced.status === 'rejected') throw synced.reason
       if (stats.status === 'rejected') throw stats.reason
-      if (stats.value.nlink === 0) throw Object.assign(new Error(`the leg ${this.file} was removed while it was being written`), { code: 'ENOENT' })
+      if (stats.value.nlink === 0 && !(await this.filedByAnother())) {
+        throw Object.assign(new Error(`the leg ${this.file} was removed while it was being written`), { code: 'ENOENT' })
+      }
     } catch (error) {
       this.failure = storeWriteError('appending a record to the journal leg', this.file, error, 'every earlier record of the leg is intact, and it takes no more records')
       if (written > 0) await this.cutBack(handle)
       throw this.failure
     }
     this.size += bytes.length
+  }
+
+  /**
+   * Whether the leg was removed because its run was filed: another shard saw every case journaled
+   * (this record among them, read from the page cache before our fsync returned), wrote the
+   * document and removed the legs. The record is then durable in the document, and the append holds.
+   */
+  private filedByAnother(): Promise<boolean> {
+    return documentOfRunExists(this.fs, this.owner.paths, this.place)
   }
 
   /** Best effort: a partial batch left behind is still only a torn tail to the reader. */
