@@ -7,6 +7,7 @@
 import { z } from 'zod'
 import type { CachedTargetAnswer } from '../suite/cache-key.js'
 import type { AnswerStep } from '../suite/steps.js'
+import type { AnswerTurn } from '../suite/turns.js'
 import type { TokenUsage } from '../suite/types.js'
 
 type Shape = Readonly<Record<string, unknown>>
@@ -140,6 +141,57 @@ const stepsKind: AnswerKind<AnswerStep[]> = {
   ],
 }
 
+// ── a conversation's turns (SPEC §16) ───────────────────────────────────────────────────────────
+
+/** One message; `content` is there only when the run records responses, `steps` only on the target's turns. */
+const turnSchema = z.object({
+  role: z.enum(['user', 'assistant']),
+  content: z.unknown().optional(),
+  usage: tokenUsageSchema.optional(),
+  latency_ms: z.number().int().nonnegative().optional(),
+  steps: z.array(answerStepSchema).optional(),
+})
+
+const TURN_KEYS = Object.keys(turnSchema.shape)
+
+function isCanonicalTurn(value: unknown): boolean {
+  if (!isObject(value) || !keysInOrder(value, TURN_KEYS) || (value.role !== 'user' && value.role !== 'assistant')) return false
+  if (value.usage !== undefined && !isCanonicalUsage(value.usage)) return false
+  if (value.latency_ms !== undefined && !isCount(value.latency_ms)) return false
+  return value.steps === undefined || (Array.isArray(value.steps) && value.steps.every(isCanonicalStep))
+}
+
+/** A turn in its on-disk key order, absent fields left out. */
+export function turnToDisk(turn: AnswerTurn): AnswerTurn {
+  const out: AnswerTurn = { role: turn.role }
+  if (turn.content !== undefined) out.content = turn.content
+  if (turn.usage !== undefined) out.usage = usageToDisk(turn.usage)
+  if (turn.latency_ms !== undefined) out.latency_ms = turn.latency_ms
+  if (turn.steps !== undefined) out.steps = turn.steps.map(stepToDisk)
+  return out
+}
+
+const turnsKind: AnswerKind<AnswerTurn[]> = {
+  schema: z.array(turnSchema) as z.ZodType<AnswerTurn[]>,
+  isCanonical: (x) => Array.isArray(x) && x.every(isCanonicalTurn),
+  toDisk: (turns) => turns.map(turnToDisk),
+  example: [
+    { role: 'user', content: 'My order 42 came broken', usage: { input_tokens: 50, output_tokens: 9 } },
+    {
+      role: 'assistant',
+      content: 'Sorry! Shall I refund it?',
+      usage: { input_tokens: 20, output_tokens: 7 },
+      latency_ms: 14,
+      steps: [
+        { type: 'model', usage: { input_tokens: 20, output_tokens: 7 } },
+        { type: 'tool', name: 'find_order', ok: true, arguments: { id: 42 }, result: { state: 'delivered' } },
+      ],
+    },
+    { role: 'user', content: 'Yes please' },
+    { role: 'assistant', content: 'Done: refund 42-R issued.' },
+  ],
+}
+
 // ── the fields ──────────────────────────────────────────────────────────────────────────────────
 
 /** Where the report data carries a sample's field, or why it does not. */
@@ -182,23 +234,26 @@ export const ANSWER_FIELDS = {
     recordedOnly: false,
     report: { omitted: "the report's trajectory timeline is issue 26 item 5; the comparison counts tool calls and steps per case" },
   } satisfies AnswerField<AnswerStep[]>,
+  /**
+   * A conversation's messages, the user's and the target's, in order (ADR 0310). Always kept as
+   * roles, usage, durations and the target's steps (cut as `steps` are); what was said only when
+   * the run records responses.
+   */
+  turns: {
+    kind: turnsKind,
+    from: 'target',
+    recordedOnly: false,
+    report: { omitted: "the report's trajectory timeline (issue 26 item 5) draws turns" },
+  } satisfies AnswerField<AnswerTurn[]>,
 } as const
 
 export type AnswerFieldName = keyof typeof ANSWER_FIELDS
 
-/**
- * Names kept free for the conversations issue (SPEC §16), in the order they will follow `steps` on
- * disk: `turns` (a conversation's turns, each with its steps). It is not accepted yet: a document
- * that has it is not one this version wrote. To add one, give it a kind and an entry in
- * ANSWER_FIELDS and SAMPLE_ANSWER_FIELDS (and CACHED_ANSWER_FIELDS when the cache keeps it).
- */
-export const RESERVED_ANSWER_FIELDS = ['turns'] as const
-
 /** A sample's answer fields, after its verdict (pass, score, scorers), in on-disk order. */
-export const SAMPLE_ANSWER_FIELDS = ['usage', 'latency_ms', 'cached', 'output', 'steps'] as const satisfies readonly AnswerFieldName[]
+export const SAMPLE_ANSWER_FIELDS = ['usage', 'latency_ms', 'cached', 'output', 'steps', 'turns'] as const satisfies readonly AnswerFieldName[]
 
 /** A cached answer's fields, in its entry's order: what the target gave, nothing the driver measured. */
-export const CACHED_ANSWER_FIELDS = ['output', 'model', 'usage', 'steps'] as const satisfies readonly AnswerFieldName[]
+export const CACHED_ANSWER_FIELDS = ['output', 'model', 'usage', 'steps', 'turns'] as const satisfies readonly AnswerFieldName[]
 
 type SampleAnswerName = (typeof SAMPLE_ANSWER_FIELDS)[number]
 type KindValue<N extends AnswerFieldName> = (typeof ANSWER_FIELDS)[N]['kind'] extends AnswerKind<infer T> ? T : never

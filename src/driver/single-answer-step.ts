@@ -8,12 +8,14 @@ import { cachedAnswerOf, usageFrom } from '../document/answer-shape.js'
 import type { SampleResult, ScorerScore } from '../document/schema.js'
 import { describeNotPlain, findNotPlain } from '../suite/plain-data.js'
 import { preview } from '../suite/preview.js'
-import type { ResolvedScorer, ScorerReturn, TargetAnswer, TokenUsage } from '../suite/types.js'
+import type { ResolvedScorer, ScorerArgs, ScorerReturn, TargetAnswer, TokenUsage } from '../suite/types.js'
 import { describeIdentityChange } from './observed-identity.js'
 import { isBorderline } from './borderline.js'
 import { CaseError, type CaseContext, type SampleStep } from './sample-step.js'
 import { checkSteps, stepsForDocument, stepsUsage } from './answer-steps.js'
 import { modelCallsOf, type AnswerStep } from '../suite/steps.js'
+import { stepsOfTurns, type AnswerTurn } from '../suite/turns.js'
+import { checkTurns, turnsForDocument, turnsUsage } from './answer-turns.js'
 
 /** A target's answer that has the right shape. */
 interface CheckedAnswer {
@@ -21,28 +23,43 @@ interface CheckedAnswer {
   usage: TokenUsage | undefined
   model: string | undefined
   steps: AnswerStep[] | undefined
+  turns: AnswerTurn[] | undefined
 }
 
 const NO_STEPS: readonly AnswerStep[] = Object.freeze([])
 
 export const singleAnswerStep: SampleStep = async (context, sample) => {
-  const { suite, evalCase, signal, identity } = context
+  const { suite, evalCase, signal } = context
   const where = sampleLabel(sample, suite.rules.samples)
   if (signal.aborted) throw new CaseError('target', `${where}: not asked, the run was stopped`)
   const hit = context.cached?.[sample]
+  if (hit !== undefined) return settleAnswer(context, sample, hit, { cached: true })
   let raw: TargetAnswer
   let latencyMs: number | undefined
-  if (hit !== undefined) raw = hit
-  else {
-    try {
-      context.calls.count++
-      const started = performance.now()
-      raw = await suite.ask(evalCase.input, { caseId: evalCase.id, sample, signal })
-      if (suite.rules.tolerances.latency_per_case !== undefined) latencyMs = Math.round(performance.now() - started)
-    } catch (error) {
-      throw new CaseError('target', `${where}: ${messageOf(error)}`)
-    }
+  try {
+    context.calls.count++
+    const started = performance.now()
+    raw = await suite.ask(evalCase.input, { caseId: evalCase.id, sample, signal })
+    if (suite.rules.tolerances.latency_per_case !== undefined) latencyMs = Math.round(performance.now() - started)
+  } catch (error) {
+    throw new CaseError('target', `${where}: ${messageOf(error)}`)
   }
+  return settleAnswer(context, sample, raw, { cached: false, latencyMs })
+}
+
+/**
+ * An answer, from the cache or just given, made into the sample's result: checked against the answer
+ * shape, its model pinned, its extra model calls counted, handed to the cache (when it was just
+ * given and `keep` allows), and scored. A conversation's step settles the answer it assembled here too.
+ */
+export async function settleAnswer(
+  context: CaseContext,
+  sample: number,
+  raw: unknown,
+  how: { cached: boolean; latencyMs?: number | undefined; keep?: boolean; countedCalls?: boolean },
+): Promise<SampleResult> {
+  const { suite, evalCase, identity } = context
+  const where = sampleLabel(sample, suite.rules.samples)
   const answer = checkAnswer(raw, suite.recordResponses)
   if (typeof answer === 'string') throw new CaseError('target', `${where}: malformed answer: ${answer}`)
   try {
@@ -50,21 +67,23 @@ export const singleAnswerStep: SampleStep = async (context, sample) => {
   } catch (error) {
     throw new CaseError('target', `${where}: ${messageOf(error)}`)
   }
+  const steps = answer.turns === undefined ? (answer.steps ?? NO_STEPS) : stepsOfTurns(answer.turns)
   // An agent's answer counts every model call it made (the budget sees them; SPEC §16).
-  if (hit === undefined && answer.steps !== undefined) context.calls.count += Math.max(0, modelCallsOf(answer.steps) - 1)
-  if (hit === undefined && context.onAnswer !== undefined) await context.onAnswer(evalCase.id, sample, cachedAnswerOf(answer))
-  const result = await scoreAnswer(context, answer.output, answer.steps ?? NO_STEPS, sample)
+  if (!how.cached && how.countedCalls !== true) context.calls.count += Math.max(0, modelCallsOf(steps) - 1)
+  if (!how.cached && how.keep !== false && context.onAnswer !== undefined) await context.onAnswer(evalCase.id, sample, cachedAnswerOf(answer))
+  const result = await scoreAnswer(context, answer.output, steps, answer.turns, sample)
   if (answer.usage !== undefined) result.usage = answer.usage
-  if (latencyMs !== undefined) result.latency_ms = latencyMs
-  if (hit !== undefined) result.cached = true
+  if (how.latencyMs !== undefined) result.latency_ms = how.latencyMs
+  if (how.cached) result.cached = true
   if (suite.recordResponses && answer.output !== undefined) result.output = jsonValue(answer.output)
   if (answer.steps !== undefined) result.steps = stepsForDocument(answer.steps, suite.recordResponses)
+  if (answer.turns !== undefined) result.turns = turnsForDocument(answer.turns, suite.recordResponses)
   return result
 }
 
 /** The answer, or why it is malformed. */
 function checkAnswer(raw: unknown, record: boolean): CheckedAnswer | string {
-  if (raw === null || typeof raw !== 'object' || !('output' in raw)) return 'the target must answer { output, model?, usage?, steps? }'
+  if (raw === null || typeof raw !== 'object' || !('output' in raw)) return 'the target must answer { output, model?, usage?, steps?, turns? }'
   const { output, model, usage } = raw as TargetAnswer
   if (model !== undefined && (typeof model !== 'string' || model === '')) return `model must be a non-empty string, got ${preview(model)}`
   let checkedUsage = usage === undefined ? undefined : usageFrom(usage)
@@ -73,23 +92,37 @@ function checkAnswer(raw: unknown, record: boolean): CheckedAnswer | string {
     const offence = findNotPlain(output, ['output'])
     if (offence !== undefined) return `the answer cannot be recorded (recordResponses is true): ${describeNotPlain(offence)}`
   }
-  const rawSteps = (raw as TargetAnswer).steps
-  if (rawSteps === undefined) return { output, model, usage: checkedUsage, steps: undefined }
+  const { steps: rawSteps, turns: rawTurns } = raw as TargetAnswer
+  if (rawTurns !== undefined) {
+    if (rawSteps !== undefined) return "a conversation's steps belong to its turns: give each assistant turn its steps, not the answer"
+    const turns = checkTurns(rawTurns, record)
+    if (typeof turns === 'string') return turns
+    const summed = turnsUsage(turns)
+    if (summed !== undefined) {
+      if (checkedUsage !== undefined && !sameUsage(checkedUsage, summed)) return `usage ${preview(checkedUsage)} is not the sum of its turns' usage ${preview(summed)}; give one or make them agree`
+      checkedUsage = summed
+    }
+    return { output, model, usage: checkedUsage, steps: undefined, turns }
+  }
+  if (rawSteps === undefined) return { output, model, usage: checkedUsage, steps: undefined, turns: undefined }
   const steps = checkSteps(rawSteps, record)
   if (typeof steps === 'string') return steps
   const summed = stepsUsage(steps)
   if (summed !== undefined) {
-    if (checkedUsage !== undefined && (checkedUsage.input_tokens !== summed.input_tokens || checkedUsage.output_tokens !== summed.output_tokens)) {
+    if (checkedUsage !== undefined && !sameUsage(checkedUsage, summed)) {
       return `usage ${preview(checkedUsage)} is not the sum of its model calls' usage ${preview(summed)}; give one or make them agree`
     }
     checkedUsage = summed
   }
-  return { output, model, usage: checkedUsage, steps }
+  return { output, model, usage: checkedUsage, steps, turns: undefined }
 }
 
-async function scoreAnswer(context: CaseContext, output: unknown, steps: readonly AnswerStep[], index: number): Promise<SampleResult> {
+const sameUsage = (a: TokenUsage, b: TokenUsage): boolean => a.input_tokens === b.input_tokens && a.output_tokens === b.output_tokens
+
+async function scoreAnswer(context: CaseContext, output: unknown, steps: readonly AnswerStep[], turns: readonly AnswerTurn[] | undefined, index: number): Promise<SampleResult> {
   const { suite, evalCase, signal, identity } = context
-  const args = { input: evalCase.input, output, expected: evalCase.expected, caseId: evalCase.id, context: evalCase.context, signal, recorded: suite.recordResponses, steps }
+  const args: ScorerArgs = { input: evalCase.input, output, expected: evalCase.expected, caseId: evalCase.id, context: evalCase.context, signal, recorded: suite.recordResponses, steps }
+  if (turns !== undefined) args.turns = turns
   const settled = await Promise.allSettled(suite.scorers.map(async (scorer) => scorer.score(args)))
   // map, not push: the scores are held until the run ends, in an array of exactly their number.
   const scores = settled.map((outcome, i): ScorerScore => {

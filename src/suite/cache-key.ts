@@ -6,6 +6,7 @@
 import { PathRefusedError } from './errors.js'
 import { canonicalJson, sha256Hex } from './hashing.js'
 import type { AnswerStep } from './steps.js'
+import type { AnswerTurn } from './turns.js'
 import type { JsonObject, TokenUsage } from './types.js'
 
 /** The parts of a cache key, each a sha256 hex digest except the sample index. */
@@ -31,6 +32,8 @@ export interface CachedTargetAnswer {
   usage?: TokenUsage
   /** An agent's steps, whole (a cached answer is an answer, ADR 0151). */
   steps?: AnswerStep[]
+  /** A conversation the target ran itself, whole. */
+  turns?: AnswerTurn[]
 }
 
 /** One entry of the response cache. */

@@ -1,6 +1,7 @@
 // The suite as a user declares it in a *.eval.ts file, and the values the driver produces from it.
 
 import type { AnswerStep, TargetStep } from './steps.js'
+import type { AnswerTurn, TargetTurn } from './turns.js'
 
 export type JsonObject = Record<string, unknown>
 
@@ -60,6 +61,11 @@ export interface TargetAnswer<O = unknown> {
    * the sum of its model calls' usage, and each model call counts against the budget.
    */
   steps?: readonly TargetStep[]
+  /**
+   * A conversation the target ran itself: the user's and its own messages, in order (SPEC §16).
+   * `output` is then its last answer; the sample's usage is the sum of the assistant turns' usage.
+   */
+  turns?: readonly TargetTurn[]
 }
 
 export type TargetFunction<I = unknown, O = unknown> = (input: I, ctx: TargetContext) => O | Promise<O>
@@ -89,6 +95,12 @@ export interface ScorerArgs<I = unknown, O = unknown, E = unknown> {
   recorded?: boolean
   /** The steps the target took (model calls and tool calls), whole; empty when it reported none. */
   steps?: readonly AnswerStep[]
+  /**
+   * A conversation's turns, whole (what was said is there whatever is recorded): the transcript.
+   * Absent for a case that is not a conversation. `output` is the target's last answer, and `steps`
+   * the steps of all its turns in order.
+   */
+  turns?: readonly AnswerTurn[]
 }
 
 export interface ScoreResult {
