@@ -43,3 +43,13 @@ export function turnText(content: unknown): string {
   if (typeof content === 'string') return content
   return JSON.stringify(content) ?? ''
 }
+
+/**
+ * A sample's steps wherever they are kept: its own `steps`, or its conversation's turns' steps in
+ * order; undefined when it reported none (the comparison's trajectory gates then leave it out).
+ */
+export function sampleStepsOf(sample: { steps?: AnswerStep[] | undefined; turns?: AnswerTurn[] | undefined }): AnswerStep[] | undefined {
+  if (sample.steps !== undefined) return sample.steps
+  if (sample.turns === undefined || !sample.turns.some((t) => t.steps !== undefined)) return undefined
+  return stepsOfTurns(sample.turns)
+}

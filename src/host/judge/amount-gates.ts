@@ -5,6 +5,7 @@
 // amounts do not swamp it, and the interval never leaves (−100%, ∞). A gate regresses only when the
 // whole interval lies above its tolerance.
 import type { CaseResult } from '../../document/schema.js'
+import { sampleStepsOf } from '../../suite/turns.js'
 import { pairedDifference, type Interval, type PairedDifference } from '../../stats/paired-difference.js'
 import { t95 } from '../../stats/distributions.js'
 import { riseBeyond } from '../../stats/gate-rule.js'
@@ -48,7 +49,7 @@ export const AMOUNT_UNITS: Record<AmountGateName, string> = {
 
 /** Whether any case of either run reported steps: only then are the trajectory gates compared. */
 export function reportsSteps(pairs: readonly [CaseResult, CaseResult][]): boolean {
-  return pairs.some(([b, r]) => b.samples.some((s) => s.steps !== undefined) || r.samples.some((s) => s.steps !== undefined))
+  return pairs.some(([b, r]) => b.samples.some((s) => sampleStepsOf(s) !== undefined) || r.samples.some((s) => sampleStepsOf(s) !== undefined))
 }
 
 /** One case's amount for a gate, or undefined when the run did not record it. */
@@ -58,8 +59,9 @@ export function amountOf(gate: AmountGateName, result: CaseResult): number | und
     const type = gate === 'tool_calls_per_case' ? 'tool' : 'model'
     let sum = 0
     for (const sample of result.samples) {
-      if (sample.steps === undefined) return undefined
-      for (const step of sample.steps) if (step.type === type) sum++
+      const steps = sampleStepsOf(sample)
+      if (steps === undefined) return undefined
+      for (const step of steps) if (step.type === type) sum++
     }
     return result.samples.length === 0 ? undefined : sum
   }

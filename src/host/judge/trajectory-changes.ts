@@ -2,13 +2,15 @@
 // tools each sample called, in order, differ. Tool names are kept whether or not answers are
 // recorded (ADR 0270), so a baseline, which holds no responses, can still be compared.
 import type { CaseResult } from '../../document/schema.js'
+import { sampleStepsOf } from '../../suite/turns.js'
 
 /** The tools each sample called, in order; undefined when a sample reported no steps. */
 function trajectoryOf(result: CaseResult): string | undefined {
   const samples: string[][] = []
   for (const sample of result.samples) {
-    if (sample.steps === undefined) return undefined
-    samples.push(sample.steps.flatMap((s) => (s.type === 'tool' ? [s.name] : [])))
+    const steps = sampleStepsOf(sample)
+    if (steps === undefined) return undefined
+    samples.push(steps.flatMap((s) => (s.type === 'tool' ? [s.name] : [])))
   }
   return samples.length === 0 ? undefined : JSON.stringify(samples)
 }

@@ -95,7 +95,12 @@ function recordedAnswers(doc: RunDocument, recorded: ReadonlyMap<string, CaseRes
       const why = result?.error == null ? 'no answer was recorded' : `the case errored there (${result.error.cause}: ${result.error.message})`
       throw new Error(`no recorded answer for sample ${ctx.sample} (counting from 0) of case ${ctx.caseId} in ${where}: ${why}`)
     }
-    return model === undefined ? { output: sample.output } : { output: sample.output, model }
+    // An agent's steps and a conversation's turns are part of the answer the scorers judge.
+    const answer: TargetAnswer = { output: sample.output }
+    if (model !== undefined) answer.model = model
+    if (sample.steps !== undefined) answer.steps = sample.steps
+    if (sample.turns !== undefined) answer.turns = sample.turns
+    return answer
   }
 }
 

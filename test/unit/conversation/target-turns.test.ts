@@ -2,8 +2,10 @@
 // the document keeps what was said only when answers are recorded, the usage is the turns' sum, and
 // a malformed turn errors its case by name.
 import { describe, expect, it } from 'vitest'
+import { amountOf } from '../../../src/host/judge/amount-gates.js'
 import { execute } from '../../../src/driver/execute.js'
 import { caseToJson } from '../../../src/document/serialize.js'
+import type { CaseResult } from '../../../src/document/schema.js'
 import type { ScorerArgs, TargetAnswer } from '../../../src/suite/types.js'
 import { suiteOf } from '../driver/fixture.js'
 
@@ -54,7 +56,7 @@ describe('turns a target gives', () => {
 
   it('unrecorded: roles, usage and the steps cut as steps are; no word said, no argument, no result', async () => {
     const { results, targetCalls } = await run(false).execution
-    const sample = caseToJson(results[0]!).samples[0]!
+    const sample = (caseToJson(results[0]!) as unknown as CaseResult).samples[0]!
     expect(sample.usage).toEqual({ input_tokens: 18, output_tokens: 4 })
     expect(sample.turns).toEqual([
       { role: 'user' },
@@ -74,9 +76,15 @@ describe('turns a target gives', () => {
     expect(targetCalls, 'one call to the target, plus the agent turn’s second model call').toBe(2)
   })
 
+  it("the comparison's trajectory gates count the turns' steps", async () => {
+    const { results } = await run(false).execution
+    expect(amountOf('tool_calls_per_case', results[0]!)).toBe(1)
+    expect(amountOf('steps_per_case', results[0]!)).toBe(2)
+  })
+
   it('recorded: every turn as it was said', async () => {
     const { results } = await run(true).execution
-    const turns = caseToJson(results[0]!).samples[0]!.turns!
+    const turns = (caseToJson(results[0]!) as unknown as CaseResult).samples[0]!.turns!
     expect(turns.map((t) => t.content)).toEqual([SECRET_USER, SECRET_ANSWER, 'thanks', 'bye'])
     expect(turns[1]!.steps![1]).toEqual({ type: 'tool', name: 'store_card', ok: true, arguments: { card: SECRET_USER }, result: { ok: SECRET_ANSWER } })
   })
