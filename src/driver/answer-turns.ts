@@ -45,7 +45,8 @@ function checkTurn(raw: unknown, i: number, record: boolean): AnswerTurn | strin
     out.usage = usage
   }
   if (turn.latency_ms !== undefined) {
-    if (typeof turn.latency_ms !== 'number' || !Number.isFinite(turn.latency_ms) || turn.latency_ms < 0) return `${where}.latency_ms must be a duration in ms ≥ 0, got ${preview(turn.latency_ms)}`
+    if (typeof turn.latency_ms !== 'number' || !Number.isFinite(turn.latency_ms) || turn.latency_ms < 0)
+      return `${where}.latency_ms must be a duration in ms ≥ 0, got ${preview(turn.latency_ms)}`
     out.latency_ms = Math.round(turn.latency_ms)
   }
   if (turn.steps !== undefined) {

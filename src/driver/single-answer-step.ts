@@ -99,7 +99,8 @@ function checkAnswer(raw: unknown, record: boolean): CheckedAnswer | string {
     if (typeof turns === 'string') return turns
     const summed = turnsUsage(turns)
     if (summed !== undefined) {
-      if (checkedUsage !== undefined && !sameUsage(checkedUsage, summed)) return `usage ${preview(checkedUsage)} is not the sum of its turns' usage ${preview(summed)}; give one or make them agree`
+      if (checkedUsage !== undefined && !sameUsage(checkedUsage, summed))
+        return `usage ${preview(checkedUsage)} is not the sum of its turns' usage ${preview(summed)}; give one or make them agree`
       checkedUsage = summed
     }
     return { output, model, usage: checkedUsage, steps: undefined, turns }
@@ -121,7 +122,16 @@ const sameUsage = (a: TokenUsage, b: TokenUsage): boolean => a.input_tokens === 
 
 async function scoreAnswer(context: CaseContext, output: unknown, steps: readonly AnswerStep[], turns: readonly AnswerTurn[] | undefined, index: number): Promise<SampleResult> {
   const { suite, evalCase, signal, identity } = context
-  const args: ScorerArgs = { input: evalCase.input, output, expected: evalCase.expected, caseId: evalCase.id, context: evalCase.context, signal, recorded: suite.recordResponses, steps }
+  const args: ScorerArgs = {
+    input: evalCase.input,
+    output,
+    expected: evalCase.expected,
+    caseId: evalCase.id,
+    context: evalCase.context,
+    signal,
+    recorded: suite.recordResponses,
+    steps,
+  }
   if (turns !== undefined) args.turns = turns
   const settled = await Promise.allSettled(suite.scorers.map(async (scorer) => scorer.score(args)))
   // map, not push: the scores are held until the run ends, in an array of exactly their number.

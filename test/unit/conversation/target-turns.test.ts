@@ -94,7 +94,10 @@ describe('turns a target gives', () => {
     [{ output: 'x', turns: [{ role: 'system', content: 'x' }] }, "turns[0].role must be 'user' or 'assistant'"],
     [{ output: 'x', turns: [{ role: 'user', steps: [] }] }, "turns[0].steps: only the target's (assistant) turns have steps"],
     [{ output: 'x', turns: [], steps: [] }, "a conversation's steps belong to its turns"],
-    [{ output: 'x', usage: { input_tokens: 1, output_tokens: 1 }, turns: [{ role: 'assistant', usage: { input_tokens: 2, output_tokens: 1 } }] }, "is not the sum of its turns' usage"],
+    [
+      { output: 'x', usage: { input_tokens: 1, output_tokens: 1 }, turns: [{ role: 'assistant', usage: { input_tokens: 2, output_tokens: 1 } }] },
+      "is not the sum of its turns' usage",
+    ],
   ])('a malformed conversation errors its case: %j', async (answer, message) => {
     const { results } = await run(false, answer).execution
     expect(results[0]!.verdict).toBe('error')

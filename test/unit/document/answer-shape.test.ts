@@ -3,14 +3,7 @@
 // place that forgot it. Every check walks the definition, so a new field is checked without a new
 // test; only the driver needs to be told how to make it appear (DRIVER_FILLS below).
 import { describe, expect, it } from 'vitest'
-import {
-  ANSWER_FIELDS,
-  cachedAnswerOf,
-  cachedAnswerSchema,
-  CACHED_ANSWER_FIELDS,
-  SAMPLE_ANSWER_FIELDS,
-  type AnswerFieldName,
-} from '../../../src/document/answer-shape.js'
+import { ANSWER_FIELDS, cachedAnswerOf, cachedAnswerSchema, CACHED_ANSWER_FIELDS, SAMPLE_ANSWER_FIELDS, type AnswerFieldName } from '../../../src/document/answer-shape.js'
 import { fastRunDocument, isCanonicalCaseResult } from '../../../src/document/fast-shape.js'
 import { caseResultSchema, runDocumentSchema, sampleResultSchema, type CaseResult } from '../../../src/document/schema.js'
 import { caseToJson, serializeCase, serializeRun } from '../../../src/document/serialize.js'
