@@ -10,6 +10,7 @@ import type { DiglineErrorData } from '../errors/base.js'
 import type { Journal, JournalHeader, Pending } from './journal.js'
 import type { Removal, RemovalNotice } from './removal.js'
 import type { CacheEntry } from '../suite/cache-key.js'
+import type { ReviewRecord } from './review.js'
 
 export interface StoredRun {
   tenant: string
@@ -172,6 +173,33 @@ export interface CachePart {
   forgetRunAnswers(tenant: string, suite: string, key: string): Promise<number>
 }
 
+/** Where an appended review record is kept, for messages. */
+export interface StoredReview {
+  review_id: string
+  /** Whether this call added it (false: the same record was already there). */
+  appended: boolean
+  location: string
+}
+
+/**
+ * Review records (SPEC §17, docs/adr/0341): people's labels of cases of filed runs, append-only.
+ * There is no update and no delete: the only way a record goes is with its run, when deleteRun
+ * removes the run (every label of a removed run goes with it, and none is listed or appended after).
+ */
+export interface ReviewsPart {
+  /**
+   * Appends the record (checked with checkReview: PathRefusedError, InvalidReviewError). Refuses a
+   * run that is not filed under its key (RunNotFoundError) and a removed one (RunRemovedError), also
+   * when the removal lands while the append is under way. The same record again adds nothing.
+   */
+  appendReview(review: ReviewRecord): Promise<StoredReview>
+  /**
+   * The reviews of a suite, or of one run of it, oldest first (created_at, then review_id). One
+   * that cannot be read back is refused by name (UnreadableReviewError); a removed run has none.
+   */
+  listReviews(tenant: string, suite: string, key?: string): Promise<ReviewRecord[]>
+}
+
 /**
  * The store's lifecycle (ADR 0160): a front end opens one store for as long as it lives and closes
  * it once when it ends. close() releases what the backend holds (the team store's connection pool;
@@ -183,4 +211,4 @@ export interface LifecyclePart {
 }
 
 /** The store: every part required. */
-export interface Store extends RunsPart, JournalPart, BaselinesPart, RemovalsPart, SuitesPart, CachePart, LifecyclePart {}
+export interface Store extends RunsPart, JournalPart, BaselinesPart, RemovalsPart, SuitesPart, CachePart, ReviewsPart, LifecyclePart {}

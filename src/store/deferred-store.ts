@@ -33,5 +33,7 @@ export class DeferredStore implements Store {
   cachedAnswersOf: Store['cachedAnswersOf'] = async (...a) => (await this.store()).cachedAnswersOf(...a)
   clearCache: Store['clearCache'] = async (...a) => (await this.store()).clearCache(...a)
   forgetRunAnswers: Store['forgetRunAnswers'] = async (...a) => (await this.store()).forgetRunAnswers(...a)
+  appendReview: Store['appendReview'] = async (...a) => (await this.store()).appendReview(...a)
+  listReviews: Store['listReviews'] = async (...a) => (await this.store()).listReviews(...a)
   close: Store['close'] = async () => (await this.store()).close()
 }

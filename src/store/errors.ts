@@ -54,6 +54,12 @@ export class RunRemovedError extends DiglineRefusal {
 export class HeaderTooLargeError extends DiglineRefusal {
   readonly name = 'HeaderTooLargeError'
 }
+export class InvalidReviewError extends DiglineRefusal {
+  readonly name = 'InvalidReviewError'
+}
+export class UnreadableReviewError extends DiglineRefusal {
+  readonly name = 'UnreadableReviewError'
+}
 export class StoreWriteError extends DiglineFailure {
   readonly name = 'StoreWriteError'
   constructor(
@@ -150,6 +156,16 @@ export const STORE_REFUSALS = {
     error: HeaderTooLargeError,
     when: "A suite's run document header or journal header would be larger than the bounded prefix that listing, deleting and the liveness check read (1 MiB for a document header, 64 KiB for a journal header): refused at start, before any call, naming the largest field.",
     next: 'Shrink the field named in the message (a long system prompt belongs in an artifact file, large metadata in a file the suite reads), then run again.',
+  },
+  InvalidReviewError: {
+    error: InvalidReviewError,
+    when: 'A review record (a label of a case) is not one: an empty or overlong reviewer or note, a verdict other than pass or fail, an opinion of a judge other than agree or disagree, a field it does not hold, or a review_id that is not the digest of its fields; nothing was written.',
+    next: 'Label the case again with the field the message names fixed.',
+  },
+  UnreadableReviewError: {
+    error: UnreadableReviewError,
+    when: 'A stored review record cannot be read back as one (a hand edit, a file or row that is not JSON or not a review record, or is filed under another run).',
+    next: 'Inspect the record the message names; restore it from a backup or remove it.',
   },
 } as const satisfies RefusalFamily
 

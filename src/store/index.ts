@@ -14,10 +14,14 @@ export type {
   RemovalsPart,
   RunListing,
   RunScan,
+  ReviewsPart,
   RunsPart,
   Store,
+  StoredReview,
   StoredRun,
 } from './contract.js'
+export { REVIEW_RECORD_VERSION, checkReview, newReview, reviewIdOf, reviewRecordSchema, type ReviewFields, type ReviewRecord } from './review.js'
+export { answerDigestOf } from '../document/answer-digest.js'
 export { cacheKeyOf, cacheKeyParts, type CacheEntry, type CacheKeyParts, type CachedTargetAnswer } from '../suite/cache-key.js'
 export { REMOVAL_RECORD_VERSION, removalRecordSchema, type Removal, type RemovalNotice, type RemovalRecord, type RemovedRun, type RunRef } from './removal.js'
 export { nodeFsLayer, type FilePrefix, type FileHandle, type FsLayer } from './file/fs-layer.js'
@@ -27,6 +31,7 @@ export { DiglineError, DiglineFailure, DiglineRefusal, InternalError, isDiglineE
 export { DirectoryUnreadableError, PromotionInProgressError } from './file/errors.js'
 export { FAILURES, INTERNAL_ERRORS, REFUSALS } from '../errors/catalogue.js'
 export {
+  InvalidReviewError,
   LiveRunError,
   MisfiledRunError,
   PromotedRunError,
@@ -38,6 +43,7 @@ export {
   SuiteMismatchError,
   TenantMismatchError,
   UnknownSchemaVersionError,
+  UnreadableReviewError,
   UnreadableRunError,
 } from './errors.js'
 export { PathRefusedError } from '../suite/errors.js'

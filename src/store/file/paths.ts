@@ -59,6 +59,17 @@ export class StorePaths {
     return join(dir, `${key}.${leg}.jsonl`)
   }
 
+  /** Review records live beside their runs (so the generated .gitignore keeps them out of git as it does the runs). */
+  reviewsDir(tenant: string, suite: string): string {
+    return join(this.suiteRunsDir(tenant, suite), '.reviews')
+  }
+
+  reviewRunDir(tenant: string, suite: string, key: string): string {
+    const dir = this.reviewsDir(tenant, suite)
+    assertSafeSegment('key', key)
+    return join(dir, key)
+  }
+
   baselinesDir(tenant: string): string {
     return join(this.tenantDir(tenant), 'baselines')
   }

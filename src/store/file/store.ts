@@ -32,6 +32,9 @@ import { FileCache } from './cache.js'
 import { checkRunToWrite } from '../run-to-write.js'
 import { closable } from '../closable.js'
 import type { CacheEntry } from '../../suite/cache-key.js'
+import { FileReviews } from './reviews.js'
+import type { ReviewRecord } from '../review.js'
+import type { StoredReview } from '../contract.js'
 
 /** Headers read at once while listing: enough to hide latency, few enough to stay under fd limits. */
 const LISTING_CONCURRENCY = 16
@@ -58,6 +61,7 @@ export class FileResultStore implements Store {
   private readonly deletes: FileDelete
   private readonly suites: FileSuites
   private readonly cache: FileCache
+  private readonly reviews: FileReviews
 
   constructor(options: FileResultStoreOptions) {
     this.paths = new StorePaths(options.root)
@@ -68,6 +72,7 @@ export class FileResultStore implements Store {
     this.baselines = new FileBaselines(this.paths, this.fs, { removalOf: (ref) => this.records.find(ref), say })
     this.suites = new FileSuites(this.paths, this.fs)
     this.cache = new FileCache(this.paths, this.fs)
+    this.reviews = new FileReviews(this.paths, this.fs, this.records)
     this.deletes = new FileDelete(this.paths, this.fs, this.baselines, this.records)
     return closable(this, () => `the file store ${this.paths.root}`)
   }
@@ -80,8 +85,19 @@ export class FileResultStore implements Store {
   async deleteRun(tenant: string, suite: string, key: string): Promise<Removal> {
     const removal = await this.deletes.deleteRun(tenant, suite, key)
     // After the runs: a delete stopped in between is finished by calling it again, which forgets again.
-    for (const run of [removal.run, ...removal.replays]) await this.cache.forgetRunAnswers(tenant, run.ref.suite, run.ref.key)
+    for (const run of [removal.run, ...removal.replays]) {
+      await this.cache.forgetRunAnswers(tenant, run.ref.suite, run.ref.key)
+      // Only a removed run's labels: a delete that found nothing wrote no record, and labels nothing.
+      if ((await this.records.find(run.ref)) !== undefined) await this.reviews.forgetRunReviews(tenant, run.ref.suite, run.ref.key)
+    }
     return removal
+  }
+
+  appendReview(review: ReviewRecord): Promise<StoredReview> {
+    return this.reviews.appendReview(review)
+  }
+  listReviews(tenant: string, suite: string, key?: string): Promise<ReviewRecord[]> {
+    return this.reviews.listReviews(tenant, suite, key)
   }
   removalOf(tenant: string, suite: string, key: string): Promise<RemovalNotice | undefined> {
     return this.records.find({ tenant, suite, key })

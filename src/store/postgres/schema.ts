@@ -8,6 +8,9 @@ import type { PgClient, PgQueryable } from './pg-types.js'
 /** The SQLSTATE the database raises when a write names a removed key. */
 export const REMOVED_SQLSTATE = 'DL001'
 
+/** The SQLSTATE the database raises when something tries to change or remove a review record. */
+export const APPEND_ONLY_SQLSTATE = 'DL002'
+
 /** The advisory lock every migration holds (an arbitrary constant: "digline" in ASCII). */
 const MIGRATION_LOCK = 0x646967_6c696e65n
 
@@ -130,6 +133,32 @@ export const MIGRATIONS: readonly string[] = [
   DELETE FROM digline_cache;
   ALTER TABLE digline_cache ADD COLUMN run ${NAME};
   CREATE INDEX digline_cache_by_run ON digline_cache (tenant, suite, run);
+  `,
+  // Review records (docs/adr/0341): append-only. A label needs its filed run (the foreign key) and
+  // goes only with it: the run's delete cascades to its labels, and any other UPDATE or DELETE is
+  // refused by the database itself (a cascade runs one trigger level down).
+  `
+  CREATE TABLE digline_reviews (
+    tenant ${NAME}, suite ${NAME}, key ${NAME},
+    review_id ${NAME},
+    case_id ${NAME},
+    created_at text NOT NULL,
+    record text NOT NULL,
+    PRIMARY KEY (tenant, suite, key, review_id),
+    FOREIGN KEY (tenant, suite, key) REFERENCES digline_runs (tenant, suite, key) ON DELETE CASCADE
+  );
+  CREATE INDEX digline_reviews_by_suite ON digline_reviews (tenant, suite, created_at, review_id);
+  CREATE TRIGGER digline_reviews_guard BEFORE INSERT ON digline_reviews FOR EACH ROW EXECUTE FUNCTION digline_guard_key();
+
+  CREATE FUNCTION digline_reviews_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
+  BEGIN
+    IF TG_OP = 'DELETE' AND pg_trigger_depth() > 1 THEN
+      RETURN OLD;
+    END IF;
+    RAISE EXCEPTION 'review records are append-only: a label goes only with its run, through digline delete'
+      USING ERRCODE = '${APPEND_ONLY_SQLSTATE}';
+  END $$;
+  CREATE TRIGGER digline_reviews_append_only BEFORE UPDATE OR DELETE ON digline_reviews FOR EACH ROW EXECUTE FUNCTION digline_reviews_append_only();
   `,
 ]
 

@@ -24,6 +24,9 @@ import { PgDelete } from './delete.js'
 import { PgJournal } from './journal.js'
 import { REMOVED_SQLSTATE } from './schema.js'
 import type { CacheEntry } from '../../suite/cache-key.js'
+import { PgReviews } from './reviews.js'
+import type { ReviewRecord } from '../review.js'
+import type { StoredReview } from '../contract.js'
 
 /** How long a journal leg's lease holds without a heartbeat, unless the store is told otherwise. */
 export const DEFAULT_LEASE_TTL_MS = 30_000
@@ -41,6 +44,7 @@ export class PostgresStore implements Store {
   private readonly baselines: PgBaselines
   private readonly deletes: PgDelete
   private readonly cache: PgCache
+  private readonly reviews: PgReviews
 
   constructor(options: PostgresStoreOptions) {
     this.db = new PgConnection(options.url)
@@ -54,6 +58,7 @@ export class PostgresStore implements Store {
       removedOr: (ref, doing, error) => this.removedOr(ref, doing, error),
     })
     this.cache = new PgCache(this.db)
+    this.reviews = new PgReviews(this.db, { removedOr: (ref, doing, error) => this.removedOr(ref, doing, error), where: this.db.where })
     this.deletes = new PgDelete(this.db, (tenant, suite) => this.baselines.baselineLocation(tenant, suite))
     return closable(this, () => `the team store ${this.db.where}`)
   }
@@ -292,6 +297,15 @@ export class PostgresStore implements Store {
     const { rows } = await this.db.query('listing retired suites', 'SELECT suite, retired_at FROM digline_retired_suites WHERE tenant = $1 ORDER BY suite', [tenant])
     return rows.map((row) => ({ suite: String(row.suite), retired_at: String(row.retired_at) }))
   }
+  // ── review records (a run's delete removes its labels: the foreign key cascades) ──────────────
+
+  appendReview(review: ReviewRecord): Promise<StoredReview> {
+    return this.reviews.appendReview(review)
+  }
+  listReviews(tenant: string, suite: string, key?: string): Promise<ReviewRecord[]> {
+    return this.reviews.listReviews(tenant, suite, key)
+  }
+
   // ── the response cache ────────────────────────────────────────────────────────────────────────
 
   cachedAnswer(tenant: string, suite: string, caseId: string, key: string): Promise<CacheEntry | undefined> {

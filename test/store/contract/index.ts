@@ -7,6 +7,7 @@ import type { ContractFactory, ContractSubject } from './harness.js'
 import { leasesPart } from './leases.js'
 import { lifecyclePart } from './lifecycle.js'
 import { removalsPart } from './removals.js'
+import { reviewsPart } from './reviews.js'
 import { runsPart } from './runs.js'
 import { suitesPart } from './suites.js'
 
@@ -32,6 +33,7 @@ export function runStoreContract(label: string, makeSubject: ContractFactory): v
     leasesPart(current)
     suitesPart(current)
     cachePart(current)
+    reviewsPart(current)
     lifecyclePart(current)
   })
 }
