@@ -116,6 +116,7 @@ export function isCanonicalCaseResult(value: unknown): value is CaseResult {
   if (!Array.isArray(value.samples) || !optional(value.target_cost, isAmount)) return false
   if (!optional(value.tags, isStringList) || !optional(value.metadata, isPlainRecord)) return false
   if (!optional(value.cluster, (v) => typeof v === 'string')) return false
+  if (!optional(value.sampling_stopped, (v) => v === 'settled' || v === 'max')) return false
   const samples = value.samples as unknown[]
   for (let i = 0; i < samples.length; i++) if (!isSample(samples[i])) return false
   return true
@@ -143,6 +144,7 @@ function isAggregates(value: unknown): boolean {
     isInterval(value.pass_rate_ci95) &&
     isUnitOrNull(value.mean_score) &&
     isPositiveCount(value.samples_per_case) &&
+    optional(value.samples_taken, isCount) &&
     optional(value.usage, isUsage) &&
     optional(value.judge_usage, isUsage) &&
     optional(value.cost, isCost)
@@ -152,7 +154,7 @@ function isAggregates(value: unknown): boolean {
 const isRise = (x: unknown): boolean => typeof x === 'number' && x >= 0 && x <= 100
 
 function isRules(value: unknown): boolean {
-  if (!isShape(value, RULES_KEYS) || !isPositiveCount(value.samples) || !isUnit(value.min_agreement)) return false
+  if (!isShape(value, RULES_KEYS) || !isPositiveCount(value.samples) || !optional(value.min_samples, isPositiveCount) || !isUnit(value.min_agreement)) return false
   const { thresholds, tolerances } = value
   return (
     isShape(thresholds, THRESHOLDS_KEYS) &&

@@ -40,6 +40,8 @@ export const caseResultSchema = z.object({
   reason: z.string().nullable(),
   error: z.object({ cause: errorCauseSchema, message: z.string() }).nullable(),
   samples: z.array(sampleResultSchema),
+  /** With adaptive samples (ADR 0360), why the case took no more: its verdict was settled, or it took the most; absent otherwise and on an errored case. */
+  sampling_stopped: z.enum(['settled', 'max']).optional(),
   /** What the target's tokens of this case cost; present only when the suite gates on cost (tolerances.cost_per_case). */
   target_cost: z.number().nonnegative().optional(),
   /** The case's tags and metadata, as declared; absent when it declares none. */
@@ -70,7 +72,10 @@ export const aggregatesSchema = z.object({
   pass_rate: unitInterval.nullable(),
   pass_rate_ci95: intervalSchema.nullable(),
   mean_score: unitInterval.nullable(),
+  /** Samples per case; with adaptive samples, the most a case takes. */
   samples_per_case: z.number().int().positive(),
+  /** With adaptive samples only: the samples the judged cases took, in all. */
+  samples_taken: z.number().int().nonnegative().optional(),
   usage: tokenUsageSchema.optional(),
   /** Tokens the judges spent, summed over the samples in results. */
   judge_usage: tokenUsageSchema.optional(),
@@ -80,6 +85,8 @@ export const aggregatesSchema = z.object({
 
 export const rulesSchema = z.object({
   samples: z.number().int().positive(),
+  /** Adaptive samples (ADR 0360): the fewest a case takes, `samples` the most; absent: every case takes `samples`. */
+  min_samples: z.number().int().positive().optional(),
   min_agreement: unitInterval,
   thresholds: z.object({ pass_rate: unitInterval.optional(), mean_score: unitInterval.optional() }),
   tolerances: z.object({

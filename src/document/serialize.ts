@@ -29,6 +29,7 @@ export function caseToJson(result: CaseResult): Record<string, unknown> {
     error: result.error === null ? null : { cause: result.error.cause, message: result.error.message },
     samples: result.samples.map(sampleToJson),
   }
+  if (result.sampling_stopped !== undefined) out.sampling_stopped = result.sampling_stopped
   if (result.target_cost !== undefined) out.target_cost = result.target_cost
   if (result.tags !== undefined) out.tags = result.tags
   if (result.metadata !== undefined) out.metadata = result.metadata

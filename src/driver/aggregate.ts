@@ -10,6 +10,7 @@ export function aggregate(results: readonly CaseResult[], rules: Rules, pricing?
   let failed = 0
   let errored = 0
   let scoreSum = 0
+  let taken = 0
   let usage: TokenUsage | undefined
   let judgeUsage: TokenUsage | undefined
   for (const result of results) {
@@ -19,6 +20,7 @@ export function aggregate(results: readonly CaseResult[], rules: Rules, pricing?
       if (result.verdict === 'pass') passed++
       else failed++
       scoreSum += result.score ?? 0
+      taken += result.samples.length
     }
     for (const sample of result.samples) {
       if (sample.usage !== undefined) usage = add(usage, sample.usage)
@@ -36,6 +38,7 @@ export function aggregate(results: readonly CaseResult[], rules: Rules, pricing?
     mean_score: judged === 0 ? null : Math.min(1, Math.max(0, scoreSum / judged)),
     samples_per_case: rules.samples,
   }
+  if (rules.min_samples !== undefined) out.samples_taken = taken
   if (usage !== undefined) out.usage = usage
   if (judgeUsage !== undefined) out.judge_usage = judgeUsage
   if (pricing !== undefined) out.cost = costOf(results, pricing)

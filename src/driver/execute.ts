@@ -13,7 +13,8 @@ import type { CachedTargetAnswer } from '../suite/cache-key.js'
 import { BudgetMeter, BudgetStop } from './budget.js'
 import { CaseError, type CaseContext, type SampleStep } from './sample-step.js'
 import { jsonValue, singleAnswerStep } from './single-answer-step.js'
-import { caseOutcome } from './case-verdict.js'
+import { caseOutcome, samplingBounds } from './case-verdict.js'
+import { samplingStopAfter, type SamplingStop } from '../stats/sampling-stop.js'
 
 export interface ExecuteOptions {
   suite: ResolvedSuite
@@ -155,8 +156,23 @@ async function runCase(context: CaseContext, step: SampleStep, redact: (text: st
   try {
     // Sized up front: a result is held until the run ends, and an array grown by push keeps 17 slots.
     const samples = new Array<SampleResult>(suite.rules.samples)
-    for (let sample = 0; sample < samples.length; sample++) samples[sample] = await step(context, sample)
-    return { result: verdict(suite, evalCase, samples), cause: null }
+    const bounds = samplingBounds(suite.rules)
+    if (bounds === undefined) {
+      for (let sample = 0; sample < samples.length; sample++) samples[sample] = await step(context, sample)
+      return { result: verdict(suite, evalCase, samples), cause: null }
+    }
+    // Adaptive samples (ADR 0360): whether to take another depends on this case's own samples only,
+    // so a resumed run, whose journal holds them, reaches the same record.
+    let passed = 0
+    let stopped: SamplingStop | undefined
+    for (let taken = 0; stopped === undefined; ) {
+      const sample = await step(context, taken)
+      samples[taken++] = sample
+      if (sample.pass) passed++
+      stopped = samplingStopAfter(passed, taken, bounds)
+      if (stopped !== undefined) samples.length = taken
+    }
+    return { result: verdict(suite, evalCase, samples, stopped), cause: null }
   } catch (error) {
     if (!(error instanceof CaseError)) throw error
     const result: CaseResult = {
@@ -172,9 +188,10 @@ async function runCase(context: CaseContext, step: SampleStep, redact: (text: st
   }
 }
 
-function verdict(suite: ResolvedSuite, evalCase: EvalCase, samples: SampleResult[]): CaseResult {
+function verdict(suite: ResolvedSuite, evalCase: EvalCase, samples: SampleResult[], stopped?: SamplingStop): CaseResult {
   const { verdict, score, passed_samples, reason } = caseOutcome(samples, suite.rules)
   const result: CaseResult = { case_id: evalCase.id, verdict, score, passed_samples, reason, error: null, samples }
+  if (stopped !== undefined) result.sampling_stopped = stopped
   return withCaseRecord(suite, evalCase, result)
 }
 

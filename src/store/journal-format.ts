@@ -44,6 +44,7 @@ export const journalHeaderSchema = z.object({
 
 const declaredCasesSchema = z.object({
   samples: z.number().int().positive(),
+  min_samples: z.number().int().positive().optional(),
   digests: z.record(z.string(), z.string()),
 }) satisfies z.ZodType<DeclaredCases>
 
@@ -148,7 +149,8 @@ function leaseInOrder(lease: JournalHeader['lease']): JournalHeader['lease'] {
 
 /** Line 2 of a leg. */
 export function encodeDeclared(binding: RunBinding, declared: DeclaredCases): Buffer {
-  return encodeLine(binding, JSON.stringify({ kind: 'cases', run: binding.key, samples: declared.samples, digests: declared.digests }))
+  // min_samples only when adaptive, so a journal of fixed samples keeps its bytes.
+  return encodeLine(binding, JSON.stringify({ kind: 'cases', run: binding.key, samples: declared.samples, min_samples: declared.min_samples, digests: declared.digests }))
 }
 
 /** The observed identities with judge names sorted, so equal identities have equal bytes. */
@@ -221,7 +223,7 @@ export function decodeLine(line: Buffer, binding: RunBinding): DecodedLine {
     case 'header':
       return decodeHeader(value)
     case 'cases': {
-      const parsed = declaredCasesSchema.safeParse({ samples: value.samples, digests: value.digests })
+      const parsed = declaredCasesSchema.safeParse({ samples: value.samples, min_samples: value.min_samples, digests: value.digests })
       return parsed.success ? { ok: true, record: { kind: 'cases', declared: parsed.data } } : { ok: false, why: zodWhy('declared-cases record', parsed.error) }
     }
     case 'observed': {

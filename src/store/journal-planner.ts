@@ -114,13 +114,11 @@ export class JournalPlanner {
       throw this.corrupt(file, lineNumber, `is a record of case ${JSON.stringify(result.case_id)}, which run ${this.place.key} does not declare; it is never merged`)
     }
     const count = result.samples.length
-    const fits = result.verdict === 'error' ? count <= declared.samples : count === declared.samples
+    const least = declared.min_samples ?? declared.samples
+    const fits = result.verdict === 'error' ? count <= declared.samples : count >= least && count <= declared.samples
     if (!fits) {
-      throw this.corrupt(
-        file,
-        lineNumber,
-        `is a record of case ${result.case_id} with ${count} sample(s), and run ${this.place.key} takes ${declared.samples} per case; it is never merged`,
-      )
+      const takes = least === declared.samples ? `${declared.samples}` : `${least} to ${declared.samples}`
+      throw this.corrupt(file, lineNumber, `is a record of case ${result.case_id} with ${count} sample(s), and run ${this.place.key} takes ${takes} per case; it is never merged`)
     }
   }
 

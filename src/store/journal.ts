@@ -32,6 +32,8 @@ export interface LegLease {
 /** Line 2 of every leg: the cases the run declares, each by a digest of its declaration, and the samples per case. */
 export interface DeclaredCases {
   samples: number
+  /** With adaptive samples (ADR 0360): the fewest a judged case takes, `samples` the most. */
+  min_samples?: number
   /** case id → 12 hex of sha256 over the canonical JSON of that declared case, in the suite's order. */
   digests: Record<string, string>
 }

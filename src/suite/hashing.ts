@@ -43,6 +43,9 @@ export const AGGREGATE_DEFINITIONS = {
   mean_score: 'mean of case scores over judged cases; case score = mean of sample scores; sample score = mean of scorer scores',
 } as const
 
+/** Adaptive samples' stopping rule (src/stats/sampling-stop.ts, ADR 0360), as config_hash records it: a new rule moves every adaptive suite's hash. */
+export const STOPPING_RULE = 'curtailed: min samples, then one at a time up to samples until the verdict at samples can no longer change'
+
 export function judgeConfigOf(scorers: readonly ResolvedScorer[]): { scorers: { name: string; config: Record<string, unknown>; pass_at: number }[] } {
   return { scorers: scorers.map((s) => ({ name: s.name, config: s.config, pass_at: s.passAt })) }
 }
@@ -51,6 +54,9 @@ export function judgeConfigOf(scorers: readonly ResolvedScorer[]): { scorers: { 
 export function configHash(rules: SuiteRules, scorers: readonly ResolvedScorer[]): string {
   const subject = {
     samples: rules.samples,
+    // Absent unless adaptive (ADR 0360); the stopping rule's text with it, so a new rule moves the hash.
+    min_samples: rules.min_samples,
+    stopping: rules.min_samples === undefined ? undefined : STOPPING_RULE,
     min_agreement: rules.min_agreement,
     thresholds: rules.thresholds,
     tolerances: rules.tolerances,

@@ -34,7 +34,12 @@ const definitionSchema = z.object({
       ask: z.custom<(...args: unknown[]) => unknown>((v) => typeof v === 'function', { message: 'ask must be a function' }),
     }),
   ]),
-  samples: z.number().int().min(1).max(1000).optional(),
+  samples: z
+    .union([
+      z.number().int().min(1).max(1000),
+      z.strictObject({ min: z.number().int().min(1).max(1000), max: z.number().int().min(1).max(1000) }).refine((s) => s.min <= s.max, { message: 'min must not exceed max' }),
+    ])
+    .optional(),
   minAgreement: unit.optional(),
   scorers: z
     .array(
@@ -141,7 +146,8 @@ export function resolveSuite(declared: SuiteDefinition<any, any, any>): Resolved
   const def = definition as InlineCasesDefinition
   if (def.budget?.usd !== undefined && def.prices === undefined)
     refuse(['budget', 'usd'], "needs prices: spend is counted from the tokens the target and judges report, priced by the suite's prices table", def.name)
-  const ambiguous = agreementAmbiguity(def.minAgreement ?? 1, def.samples ?? 1)
+  const bounds = typeof def.samples === 'object' ? def.samples : { min: def.samples ?? 1, max: def.samples ?? 1 }
+  const ambiguous = agreementAmbiguity(def.minAgreement ?? 1, bounds.max)
   if (ambiguous !== undefined) refuse(['minAgreement'], ambiguous, def.name)
   const ids = new Set<string>()
   def.cases.forEach((c, i) => {
@@ -163,7 +169,9 @@ export function resolveSuite(declared: SuiteDefinition<any, any, any>): Resolved
           return answer
         }
   const rules = {
-    samples: def.samples ?? 1,
+    samples: bounds.max,
+    // { min: 3, max: 3 } is three samples, with the hash of `samples: 3`.
+    ...(bounds.min < bounds.max ? { min_samples: bounds.min } : {}),
     min_agreement: def.minAgreement ?? 1,
     thresholds: dropUndefined({ pass_rate: def.thresholds?.passRate, mean_score: def.thresholds?.meanScore }),
     tolerances: dropUndefined({
@@ -176,6 +184,13 @@ export function resolveSuite(declared: SuiteDefinition<any, any, any>): Resolved
       steps_per_case: def.tolerances?.stepsPerCase,
     }),
     ...(def.gateOn === 'samples' ? { gate_on: 'samples' as const } : {}),
+  }
+  if (rules.gate_on === 'samples' && rules.min_samples !== undefined) {
+    refuse(
+      ['gateOn'],
+      "cannot be 'samples' with adaptive samples: a case that stops as soon as its verdict is settled has a share of passing samples shaped by where it stopped, not by its chance to pass; gate on verdicts (the default) or give samples a count",
+      def.name,
+    )
   }
   if (rules.tolerances.cost_per_case !== undefined && def.prices === undefined) {
     refuse(['tolerances', 'costPerCase'], 'needs `prices` (per million tokens by model id): without them the run records no cost to gate', def.name)

@@ -157,7 +157,11 @@ export interface SuiteDefinition<I = unknown, O = unknown, E = unknown> {
   /** The cases, or a dataset read from files: `cases: await dataset('data/tickets.jsonl')`. */
   cases: readonly EvalCase<I, E>[] | Dataset<I, E>
   target: Target<I, O>
-  samples?: number
+  /**
+   * Answers per case: a count, or `{ min, max }` for adaptive samples (ADR 0360): every case takes
+   * `min`, then more up to `max` only while its verdict at `max` could still change. In config_hash.
+   */
+  samples?: number | AdaptiveSamples
   minAgreement?: number
   scorers: readonly Scorer<I, O, E>[]
   thresholds?: Thresholds
@@ -195,6 +199,12 @@ export interface SuiteDefinition<I = unknown, O = unknown, E = unknown> {
 /** A definition whose cases are a list (a dataset's cases taken out of it). */
 export type InlineCasesDefinition = Omit<SuiteDefinition, 'cases'> & { cases: readonly EvalCase[] }
 
+/** Adaptive samples: at least `min` answers per case, at most `max`. */
+export interface AdaptiveSamples {
+  min: number
+  max: number
+}
+
 /** A launch's spending cap: money (in the currency of `prices`, which it needs) and/or calls to the target. */
 export interface Budget {
   usd?: number
@@ -220,7 +230,10 @@ export interface ResolvedScorer {
 
 /** The rules: everything config_hash covers except the scorers. */
 export interface SuiteRules {
+  /** Samples per case; with adaptive samples, the most a case takes. */
   samples: number
+  /** Present only with adaptive samples (ADR 0360): the fewest a case takes. */
+  min_samples?: number
   min_agreement: number
   thresholds: { pass_rate?: number; mean_score?: number }
   tolerances: RuleTolerances

@@ -42,6 +42,7 @@ export async function prepareRun(suite: ResolvedSuite, ctx: RunContext, only?: R
   const { all: casesDigest, each: caseDigests } = casesDigests(suite.cases)
   const artifacts = await digestArtifacts(suite.artifacts, ctx.projectRoot, suite.name)
   const cases = only === undefined ? suite.cases.length : suite.cases.filter((c) => only.has(c.id)).length
+  const adaptive = suite.rules.min_samples === undefined ? {} : { minSamples: suite.rules.min_samples }
   const prepared: Prepared = {
     suite,
     tenant: ctx.tenant,
@@ -58,6 +59,7 @@ export async function prepareRun(suite: ResolvedSuite, ctx: RunContext, only?: R
       ...(only === undefined ? {} : { filteredFrom: suite.cases.length }),
       toCall: cases,
       samples: suite.rules.samples,
+      ...adaptive,
       calls: cases * suite.rules.samples,
       cached: 0,
       reused: 0,
@@ -83,6 +85,7 @@ export async function prepareRun(suite: ResolvedSuite, ctx: RunContext, only?: R
       cases,
       toCall,
       samples: suite.rules.samples,
+      ...adaptive,
       calls: toCall * suite.rules.samples,
       cached: 0,
       reused: done.size,
@@ -136,7 +139,7 @@ export function announce(suite: string, plan: CallPlan, estimate?: UsageEstimate
     plan.slice === undefined
       ? ''
       : `a slice (${describeSliceTags(plan.slice.tags)}) of ${plan.cases} of ${plan.slice.suite_cases} cases, filed as a slice of the suite and never its baseline; `
-  let line = `digline ${suite}: ${filtered}${slice}${plan.toCall} of ${plan.cases} cases × ${plan.samples} sample${plan.samples === 1 ? '' : 's'} = ${plan.calls} call${plan.calls === 1 ? '' : 's'} to the target${cachedClause(plan)}`
+  let line = `digline ${suite}: ${filtered}${slice}${plan.toCall} of ${plan.cases} cases × ${samplesOf(plan)} = ${callsOf(plan)} to the target${cachedClause(plan)}`
   if (plan.resumed || plan.reused > 0 || plan.retried > 0) line += `; ${plan.reused} case(s) already judged, ${plan.retried} retried after an error`
   if (estimate !== undefined && plan.calls > 0) line += `; ${describeEstimate(plan.calls, estimate)}`
   if (budgetClause !== undefined) line += `; ${budgetClause}`
@@ -144,12 +147,22 @@ export function announce(suite: string, plan: CallPlan, estimate?: UsageEstimate
 }
 
 function announceShard(suite: string, plan: CallPlan, estimate?: UsageEstimate, budgetClause?: string): string {
-  const samples = `${plan.samples} sample${plan.samples === 1 ? '' : 's'}`
-  let line = `digline ${suite}: shard ${plan.shard} takes ${plan.share} of ${plan.cases} cases; ${plan.toCall} × ${samples} = ${plan.calls} call${plan.calls === 1 ? '' : 's'} to the target${cachedClause(plan)}`
+  let line = `digline ${suite}: shard ${plan.shard} takes ${plan.share} of ${plan.cases} cases; ${plan.toCall} × ${samplesOf(plan)} = ${callsOf(plan)} to the target${cachedClause(plan)}`
   if (plan.resumed) line += `; ${plan.reused} of its case(s) already judged, ${plan.retried} retried after an error`
   if (estimate !== undefined && plan.calls > 0) line += `; ${describeEstimate(plan.calls, estimate)}`
   if (budgetClause !== undefined) line += `; ${budgetClause}`
   return line
+}
+
+/** "3 samples", or with adaptive samples "3 to 9 samples" (each case stops when its verdict is settled). */
+function samplesOf(plan: CallPlan): string {
+  if (plan.minSamples !== undefined) return `${plan.minSamples} to ${plan.samples} samples`
+  return `${plan.samples} sample${plan.samples === 1 ? '' : 's'}`
+}
+
+/** "12 calls", or with adaptive samples "at most 12 calls": the bill is the ceiling the budget and acknowledgements are held to. */
+function callsOf(plan: CallPlan): string {
+  return `${plan.minSamples === undefined ? '' : 'at most '}${plan.calls} call${plan.calls === 1 ? '' : 's'}`
 }
 
 function cachedClause(plan: CallPlan): string {

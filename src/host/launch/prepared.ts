@@ -14,6 +14,8 @@ export interface CallPlan {
   /** Cases this launch will call. */
   toCall: number
   samples: number
+  /** With adaptive samples (ADR 0360): the fewest a case takes; `samples` is then the most, and `calls` a ceiling. */
+  minSamples?: number
   /** toCall × samples, less the answers from the cache: the calls the target will receive. */
   calls: number
   /** Answers the response cache gives this launch instead of calls. */

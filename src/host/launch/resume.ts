@@ -29,7 +29,11 @@ export function journalHeaderFor(prepared: Prepared, startedAt: string): Journal
     record_responses: prepared.suite.recordResponses,
     git_commit: prepared.gitCommit ?? null,
     lease: leaseOfThisProcess(),
-    declared: { samples: prepared.suite.rules.samples, digests: prepared.caseDigests },
+    declared: {
+      samples: prepared.suite.rules.samples,
+      ...(prepared.suite.rules.min_samples === undefined ? {} : { min_samples: prepared.suite.rules.min_samples }),
+      digests: prepared.caseDigests,
+    },
     ...(prepared.shard === undefined ? {} : { shard: shardLabel(prepared.shard) }),
     ...(Object.keys(prepared.suite.datasets).length === 0 ? {} : { datasets: { ...prepared.suite.datasets } }),
     ...(prepared.suite.slice === undefined ? {} : { slice: { tags: [...prepared.suite.slice.tags], suite_cases: prepared.suite.slice.suite_cases } }),

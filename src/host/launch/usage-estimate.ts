@@ -38,7 +38,7 @@ export async function estimateFromHistory(store: Store, tenant: string, suite: s
 }
 
 function perCall(key: string, a: Aggregates): UsageEstimate | undefined {
-  const calls = (a.passed + a.failed) * a.samples_per_case
+  const calls = a.samples_taken ?? (a.passed + a.failed) * a.samples_per_case
   if (a.usage === undefined || calls === 0) return undefined
   return {
     key,

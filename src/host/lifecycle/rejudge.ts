@@ -42,10 +42,10 @@ export async function prepareReplay(suite: ResolvedSuite, ctx: RunContext, store
   const doc = await store.readRun(ctx.tenant, source.suite, source.key)
   const where = `run ${source.key} of suite ${source.suite}`
   assertRecordsAnswers(doc, source)
-  if (doc.rules.samples !== suite.rules.samples) {
+  if (doc.rules.samples !== suite.rules.samples || doc.rules.min_samples !== suite.rules.min_samples) {
     throw new ReplayMismatchError(
-      `refused to re-judge ${where} into suite ${suite.name}: ${suite.name} asks for ${suite.rules.samples} sample(s) per case, and the run recorded ${doc.rules.samples}`,
-      `re-judge into a suite with samples: ${doc.rules.samples} (\`--into T\`), or run suite ${suite.name} again with \`vitest run\``,
+      `refused to re-judge ${where} into suite ${suite.name}: ${suite.name} asks for ${samplesText(suite.rules)} sample(s) per case, and the run recorded ${samplesText(doc.rules)}`,
+      `re-judge into a suite with samples: ${samplesSetting(doc.rules)} (\`--into T\`), or run suite ${suite.name} again with \`vitest run\``,
       ['samples'],
     )
   }
@@ -71,6 +71,11 @@ export async function prepareReplay(suite: ResolvedSuite, ctx: RunContext, store
   return { prepared, source, shared, leftOut, ignored: doc.results.filter((r) => !declared.has(r.case_id)).map((r) => r.case_id) }
 }
 
+const samplesText = (rules: { samples: number; min_samples?: number }): string =>
+  rules.min_samples === undefined ? `${rules.samples}` : `${rules.min_samples} to ${rules.samples} (adaptive)`
+const samplesSetting = (rules: { samples: number; min_samples?: number }): string =>
+  rules.min_samples === undefined ? `${rules.samples}` : `{ min: ${rules.min_samples}, max: ${rules.samples} }`
+
 /** A run without recorded answers has nothing to judge again. */
 export function assertRecordsAnswers(doc: RunDocument, source: { suite: string; key: string }): void {
   if (doc.record_responses) return
@@ -92,7 +97,12 @@ function recordedAnswers(doc: RunDocument, recorded: ReadonlyMap<string, CaseRes
     const result = recorded.get(ctx.caseId)
     const sample = result?.samples[ctx.sample]
     if (result === undefined || sample === undefined) {
-      const why = result?.error == null ? 'no answer was recorded' : `the case errored there (${result.error.cause}: ${result.error.message})`
+      const why =
+        result?.error != null
+          ? `the case errored there (${result.error.cause}: ${result.error.message})`
+          : result?.sampling_stopped !== undefined
+            ? `the run stopped sampling the case after ${result.samples.length} (adaptive samples), and the new scores leave its verdict unsettled there`
+            : 'no answer was recorded'
       throw new Error(`no recorded answer for sample ${ctx.sample} (counting from 0) of case ${ctx.caseId} in ${where}: ${why}`)
     }
     // An agent's steps and a conversation's turns are part of the answer the scorers judge.

@@ -2,7 +2,7 @@
 // score, every case's verdict, score, passed samples and reason, and the aggregates are computed
 // again from the results by the very code that wrote them, and must be what the document says. A
 // document digline could not have written is refused at the first field that disagrees, by its path.
-import { caseOutcome, sampleOutcome } from '../../driver/case-verdict.js'
+import { caseOutcome, sampleOutcome, samplingBounds, samplingStopFor } from '../../driver/case-verdict.js'
 import { aggregate } from '../../driver/aggregate.js'
 import type { Aggregates, RunDocument } from '../../document/schema.js'
 import { InconsistentRunError } from './errors.js'
@@ -40,13 +40,14 @@ function firstInResults(doc: RunDocument): Disagreement | undefined {
         ['passed_samples', result.passed_samples, 0],
         ['reason', result.reason, null],
         ['samples', result.samples.length, 0],
+        ['sampling_stopped', result.sampling_stopped, undefined],
       ]
       for (const [field, says, gives] of errored)
         if (says !== gives) return { path: [...at, field], says, gives, why: 'an errored case has no verdict but error, no samples, score or reason' }
       continue
     }
-    if (result.samples.length !== doc.rules.samples)
-      return { path: [...at, 'samples'], says: result.samples.length, gives: doc.rules.samples, why: 'a judged case has as many samples as rules.samples' }
+    const misfit = samplingMisfit(result, doc)
+    if (misfit !== undefined) return { ...misfit, path: [...at, ...misfit.path] }
     for (const [j, sample] of result.samples.entries()) {
       const scorers = sample.scorers.map((s) => s.name)
       if (!same(scorers, names)) return { path: [...at, 'samples', j, 'scorers'], says: scorers, gives: names, why: "a sample is scored by judge_config's scorers, in order" }
@@ -60,6 +61,23 @@ function firstInResults(doc: RunDocument): Disagreement | undefined {
       if (result[field] !== outcome[field])
         return { path: [...at, field], says: result[field], gives: outcome[field], why: `a case's ${field} comes from its samples and the rules` }
   }
+  return undefined
+}
+
+/** A judged case took exactly the samples its rules take: `samples`, or with adaptive samples where the stopping rule stops (ADR 0360). */
+function samplingMisfit(result: RunDocument['results'][number], doc: RunDocument): Disagreement | undefined {
+  const bounds = samplingBounds(doc.rules)
+  if (bounds === undefined) {
+    if (result.samples.length !== doc.rules.samples)
+      return { path: ['samples'], says: result.samples.length, gives: doc.rules.samples, why: 'a judged case has as many samples as rules.samples' }
+    if (result.sampling_stopped !== undefined) return { path: ['sampling_stopped'], says: result.sampling_stopped, gives: undefined, why: 'only adaptive samples stop early' }
+    return undefined
+  }
+  const stop = samplingStopFor(result.samples, bounds)
+  if (stop === undefined || stop.taken !== result.samples.length)
+    return { path: ['samples'], says: result.samples.length, gives: stop?.taken, why: 'a judged case takes samples until the stopping rule of rules.min_samples and rules.samples stops it' }
+  if (result.sampling_stopped !== stop.stopped)
+    return { path: ['sampling_stopped'], says: result.sampling_stopped, gives: stop.stopped, why: 'it says why the stopping rule stopped' }
   return undefined
 }
 
