@@ -12,7 +12,8 @@ const FORM_WORDS: Record<GateForm, string> = { verdicts: 'verdicts', samples: 's
 function row(r: PlanRow, maxCases: string): string {
   const cases = r.cases === null ? `more than ${maxCases}` : String(r.cases)
   const closed = r.closed_form === null ? '—' : String(r.closed_form)
-  return `  ${FORM_WORDS[r.gate].padEnd(8)}  ${String(r.samples).padStart(7)}  ${cases.padStart(16)}  ${closed.padStart(11)}  ${(r.calls === null ? '—' : String(r.calls)).padStart(8)}  ${rate(r.power).padStart(7)}  ${rate(r.rechecked_power).padStart(9)}  ${rate(r.false_alarm).padStart(11)}`
+  const samples = r.min_samples === undefined ? String(r.samples) : `${r.min_samples}–${r.samples}`
+  return `  ${FORM_WORDS[r.gate].padEnd(8)}  ${samples.padStart(7)}  ${cases.padStart(16)}  ${closed.padStart(11)}  ${(r.calls === null ? '—' : String(r.calls)).padStart(8)}  ${rate(r.power).padStart(7)}  ${rate(r.rechecked_power).padStart(9)}  ${rate(r.false_alarm).padStart(11)}`
 }
 
 function current(c: CurrentRow, p: Plan): string[] {
@@ -22,9 +23,15 @@ function current(c: CurrentRow, p: Plan): string[] {
       ? `no drop the pass rate can take is caught in ${percent(p.power)} of runs`
       : `the smallest drop caught in ${percent(p.power)} of runs is ${pts(c.detectable)} (closed form: ${c.detectable_closed_form === null ? '—' : pts(c.detectable_closed_form)})`
   return [
-    `  as it is (${c.cases} cases × ${c.samples} sample(s)${basis}): the gate catches that drop in ${rate(c.power)} of runs (fresh seed: ${rate(c.rechecked_power)}); false alarms ${rate(c.false_alarm)}`,
+    `  as it is (${c.cases} cases × ${samplesOf(c)}${basis}): the gate catches that drop in ${rate(c.power)} of runs (fresh seed: ${rate(c.rechecked_power)}); false alarms ${rate(c.false_alarm)}`,
     `  at this size ${detectable}`,
   ]
+}
+
+/** "3 sample(s)", or with adaptive samples "2 to 6 samples (about 4.1 a case, 164 calls)". */
+function samplesOf(c: CurrentRow): string {
+  if (c.min_samples === undefined || c.cases === null || c.calls === null) return `${c.samples} sample(s)`
+  return `${c.min_samples} to ${c.samples} samples (about ${(c.calls / c.cases).toFixed(1)} a case, ${c.calls} calls)`
 }
 
 function clusterLines(p: Plan): string[] {
@@ -45,7 +52,7 @@ export function formatPlan(p: Plan): string {
     : 'every case was seen in one sample only, so how a case varies between samples is unknown: the plan takes each case as unsure as the suite (the cautious reading); a second run under the same rules sharpens it'
   const lines = [
     `digline plan ${p.suite}: catching a drop of ${pts(p.detect)} in ${percent(p.power)} of runs (tolerance ${pts(p.tolerance)})`,
-    `  from baseline ${p.baseline}${e.runs > 1 ? ` and ${e.runs - 1} later run(s) under the same rules` : ''}: ${e.cases} cases, ${e.samples} sample(s) each, minAgreement ${agreement(e.min_agreement, e.samples)}, pass rate ${percent(e.pass_rate)}`,
+    `  from baseline ${p.baseline}${e.runs > 1 ? ` and ${e.runs - 1} later run(s) under the same rules` : ''}: ${e.cases} cases, ${e.min_samples === undefined ? `${e.samples} sample(s) each` : `${e.min_samples} to ${e.samples} samples each (adaptive)`}, minAgreement ${agreement(e.min_agreement, e.samples)}, pass rate ${percent(e.pass_rate)}`,
     `  ${spread}`,
     `  seed ${p.seed}, ${p.repetitions} simulated baseline/run pairs per figure (${p.repetitions * 2} for the fresh-seed check)`,
     '',
@@ -53,6 +60,11 @@ export function formatPlan(p: Plan): string {
     ...clusterLines(p),
     '',
     "  verdicts: each case by its verdict (a drop of the pass rate); shares: by its share of passing samples (gateOn: 'samples', a drop of that share)",
+    ...(p.evidence.min_samples === undefined
+      ? []
+      : [
+          `  ${p.evidence.min_samples}–${p.evidence.samples}: adaptive samples; a case's verdict is the one ${p.evidence.samples} samples give, so cases and power are that row's, and calls are the samples the stopping rule takes on average`,
+        ]),
     "  closed form: Miller's n = ((z_α + z_β)·σ_d / (drop − tolerance))², from the same case population",
     '  gate      samples      cases needed  closed form     calls    power  rechecked  false alarm',
     ...p.options.map((r) => row(r, String(p.max_cases))),

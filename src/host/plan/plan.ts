@@ -12,6 +12,7 @@ import { fitCasePrior, posteriorChances, type BetaPrior, type CaseCounts } from 
 import { millerCases, millerDetectable } from '../../stats/closed-form-size.js'
 import { pairCases, verdictDifferenceOf } from '../../stats/paired-difference.js'
 import { seededRandom } from '../../stats/prng.js'
+import { expectedSamples, type SamplingBounds } from '../../stats/sampling-stop.js'
 import type { Store } from '../../store/contract.js'
 import { amountOf } from '../judge/amount-gates.js'
 import { sameRulesAndTarget } from '../judge/same-history.js'
@@ -35,10 +36,16 @@ export type GateForm = 'verdicts' | 'samples'
 export interface PlanRow {
   /** The gate sized: `verdicts` pairs each case's verdict; `samples` each case's share of passing samples (ADR 0122). */
   gate: GateForm
+  /** Samples per case; with `min_samples`, the most a case takes. */
   samples: number
+  /**
+   * Adaptive samples (ADR 0360): the fewest a case takes. Its verdicts are those of `samples` fixed
+   * samples, so the cases and power are that row's; `calls` is what the stopping rule is expected to take.
+   */
+  min_samples?: number
   /** Cases needed; null when even maxCases does not reach the power. */
   cases: number | null
-  /** cases × samples: the target calls of one run. */
+  /** cases × samples (with adaptive samples, the expected samples per case): the target calls of one run. */
   calls: number | null
   /** At that size: the share of runs with the drop that the gate flags (the search's seed), and of unchanged runs. */
   power: number | null
@@ -80,7 +87,7 @@ export interface Plan {
   /** The suite's pass-rate tolerance, which the simulated gate uses. */
   tolerance: number
   /** What the per-case estimates rest on; `spread` is the beta-binomial fit of the cases' chances (ADR 0241). */
-  evidence: { runs: number; cases: number; samples: number; min_agreement: number; pass_rate: number; gate_on: GateForm; spread: BetaPrior }
+  evidence: { runs: number; cases: number; samples: number; min_samples?: number; min_agreement: number; pass_rate: number; gate_on: GateForm; spread: BetaPrior }
   /** The suite as it is: its cases, samples and gate, how that gate fares against the drop, and the smallest drop it catches. */
   current: CurrentRow
   /** Per gate form and sample count: the cases needed. */
@@ -318,11 +325,31 @@ function amountPlan(baseline: RunDocument, others: readonly RunDocument[], optio
   return { ...out, detectable_rise: rise, power: rateAt(rise, 4) }
 }
 
+/** The samples a case takes on average under adaptive samples, over the population's chances. */
+function meanSamples(chances: readonly number[], bounds: SamplingBounds): number {
+  const memo = new Map<number, number>()
+  let sum = 0
+  for (const q of chances) {
+    // Rounded to a thousandth: the chances are draws, and the stopping rule's mean moves little within that.
+    const key = Math.round(q * 1000)
+    let e = memo.get(key)
+    if (e === undefined) memo.set(key, (e = expectedSamples(key / 1000, bounds)))
+    sum += e
+  }
+  return sum / chances.length
+}
+
+/** The adaptive row beside the fixed row at its max: the same verdicts, so the same cases and power; the expected calls. */
+function adaptiveRow(fixed: PlanRow, min: number, perCase: number): PlanRow {
+  return { ...fixed, min_samples: min, calls: fixed.cases === null ? null : Math.round(fixed.cases * perCase) }
+}
+
 const scaled = (cases: number | null, effect: number): number | null => (cases === null ? null : Math.ceil(cases * effect))
 
 function scaleRow(r: PlanRow, effect: number): PlanRow {
   const cases = scaled(r.cases, effect)
-  return { ...r, cases, calls: cases === null ? null : cases * r.samples, closed_form: scaled(r.closed_form, effect) }
+  const perCase = r.min_samples === undefined || r.cases === null || r.calls === null ? r.samples : r.calls / r.cases
+  return { ...r, cases, calls: cases === null ? null : Math.round(cases * perCase), closed_form: scaled(r.closed_form, effect) }
 }
 
 /** The baseline's clusters, and the mean design effect of the pass-rate difference between it and each later run under the same rules (an unchanged pair). */
@@ -350,9 +377,16 @@ export function planFrom(baseline: BaselineDocument, others: readonly RunDocumen
   const forms: GateForm[] = ['verdicts', 'samples']
   const clusters = clusterEvidence(baseline, others)
   const effect = Math.max(1, clusters?.design_effect ?? 1)
-  const rows = forms.flatMap((gate) =>
+  const fixedRows = forms.flatMap((gate) =>
     sampleCounts.filter((k) => gate === 'verdicts' || k >= 2).map((k) => sizeFor(sizer(chances, gate, k, min_agreement, full.detect, tolerance), full, tolerance)),
   )
+  // Adaptive samples: a case's verdict is the one `samples` fixed samples give (ADR 0360), so the gate
+  // fares as at `samples`; only the calls differ, by the samples the stopping rule takes on average.
+  const min = baseline.rules.min_samples
+  const bounds = min === undefined ? undefined : { min, max: samples, required: requiredPasses(min_agreement, samples) }
+  const perCase = bounds === undefined ? samples : meanSamples(chances, bounds)
+  const rows = fixedRows.flatMap((r) => (min !== undefined && r.gate === 'verdicts' && r.samples === samples ? [r, adaptiveRow(r, min, perCase)] : [r]))
+  const current = currentFor(chances, form, samples, min_agreement, counts.length, effect, full, tolerance, passRate)
   return {
     suite: baseline.suite,
     baseline: baseline.promoted_from,
@@ -363,8 +397,8 @@ export function planFrom(baseline: BaselineDocument, others: readonly RunDocumen
     detect: full.detect,
     power: full.power,
     tolerance,
-    evidence: { runs: 1 + others.length, cases: counts.length, samples, min_agreement, pass_rate: passRate, gate_on: form, spread },
-    current: currentFor(chances, form, samples, min_agreement, counts.length, effect, full, tolerance, passRate),
+    evidence: { runs: 1 + others.length, cases: counts.length, samples, ...(min === undefined ? {} : { min_samples: min }), min_agreement, pass_rate: passRate, gate_on: form, spread },
+    current: min === undefined ? current : { ...current, min_samples: min, calls: Math.round(counts.length * perCase) },
     options: effect === 1 ? rows : rows.map((r) => scaleRow(r, effect)),
     clusters,
     amount: amountPlan(baseline, others, full),
