@@ -23,6 +23,7 @@ import { memory } from './figures/memory.js'
 import { compare, datasetRead, regressionGate, resumePlanning, tenantScan } from './figures/inprocess.js'
 import { amountGates } from './figures/gates.js'
 import { statistics } from './figures/statistics.js'
+import { adaptiveSamples } from './figures/adaptive.js'
 import { journalAppend, teamConcurrency, teamListing } from './figures/team-store.js'
 import { shards } from './figures/shards.js'
 import { report } from './figures/report.js'
@@ -45,6 +46,7 @@ const FIGURES = [
   { id: 7, name: 'regression gate', run: regressionGate },
   { id: 13, name: 'cost and latency gates', run: amountGates },
   { id: 14, name: 'gates at every size', run: statistics },
+  { id: 16, name: 'adaptive samples', run: adaptiveSamples },
   { id: 8, name: 'team store: journal append', run: journalAppend },
   { id: 9, name: 'team store: concurrency', run: teamConcurrency },
   { id: 10, name: 'team store: listing', run: teamListing },

@@ -165,7 +165,7 @@ async function runCase(context: CaseContext, step: SampleStep, redact: (text: st
     // so a resumed run, whose journal holds them, reaches the same record.
     let passed = 0
     let stopped: SamplingStop | undefined
-    for (let taken = 0; stopped === undefined; ) {
+    for (let taken = 0; stopped === undefined;) {
       const sample = await step(context, taken)
       samples[taken++] = sample
       if (sample.pass) passed++

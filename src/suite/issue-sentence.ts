@@ -112,6 +112,7 @@ function schemaAt(schema: z.ZodType, path: Path): z.ZodType | undefined {
   let current: z.ZodType | undefined = unwrap(schema)
   for (const key of path) {
     if (current === undefined) return undefined
+    current = unionBranch(current, (d) => d.type === 'object' && typeof key === 'string' && d.shape !== undefined && Object.hasOwn(d.shape, key))
     const def = current._zod.def as { type: string; shape?: Record<string, z.ZodType>; element?: z.ZodType; valueType?: z.ZodType }
     if (def.type === 'object' && typeof key === 'string') current = def.shape?.[key]
     else if (def.type === 'array' && typeof key === 'number') current = def.element
@@ -119,7 +120,15 @@ function schemaAt(schema: z.ZodType, path: Path): z.ZodType | undefined {
     else return undefined
     current = current === undefined ? undefined : unwrap(current)
   }
-  return current
+  // A count or { min, max } (samples): a number found is held to the number branch's rule.
+  return current === undefined ? undefined : unionBranch(current, (d) => d.type === 'number')
+}
+
+/** The branch of a union that `fits`, or the schema itself when it is no union or no branch fits. */
+function unionBranch(schema: z.ZodType, fits: (def: { type: string; shape?: Record<string, z.ZodType> }) => boolean): z.ZodType {
+  const def = schema._zod.def as { type: string; options?: z.ZodType[] }
+  if (def.type !== 'union' || def.options === undefined) return schema
+  return def.options.map(unwrap).find((o) => fits(o._zod.def as { type: string; shape?: Record<string, z.ZodType> })) ?? schema
 }
 
 function unwrap(schema: z.ZodType): z.ZodType {

@@ -73,7 +73,10 @@ describe('samples { min: 2, max: 6 } in a real run', () => {
     }
     const stops = new Map<string, number>()
     for (const r of doc.results) {
-      expect(perCase.get(r.case_id)?.sort((a, b) => a - b), r.case_id).toEqual(Array.from({ length: r.samples.length }, (_, s) => s))
+      expect(
+        perCase.get(r.case_id)?.sort((a, b) => a - b),
+        r.case_id,
+      ).toEqual(Array.from({ length: r.samples.length }, (_, s) => s))
       expect(r.samples.length).toBeGreaterThanOrEqual(2)
       expect(r.samples.length).toBeLessThanOrEqual(6)
       const passed = r.samples.filter((s) => s.pass).length

@@ -12,9 +12,7 @@ export function formatAggregates(a: Aggregates): string {
   const ci = a.pass_rate_ci95 === null ? '' : ` [${percent(a.pass_rate_ci95.low)}, ${percent(a.pass_rate_ci95.high)}]`
   const score = a.mean_score === null ? 'n/a' : a.mean_score.toFixed(3)
   const samples =
-    a.samples_taken === undefined
-      ? `${a.samples_per_case} sample${a.samples_per_case === 1 ? '' : 's'}`
-      : `up to ${a.samples_per_case} samples (${a.samples_taken} taken)`
+    a.samples_taken === undefined ? `${a.samples_per_case} sample${a.samples_per_case === 1 ? '' : 's'}` : `up to ${a.samples_per_case} samples (${a.samples_taken} taken)`
   return `${a.cases} cases × ${samples} · pass rate ${percent(a.pass_rate)}${ci} · mean score ${score} · ${a.passed} passed, ${a.failed} failed, ${a.errored} errored`
 }
 

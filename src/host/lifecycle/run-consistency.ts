@@ -75,7 +75,12 @@ function samplingMisfit(result: RunDocument['results'][number], doc: RunDocument
   }
   const stop = samplingStopFor(result.samples, bounds)
   if (stop === undefined || stop.taken !== result.samples.length)
-    return { path: ['samples'], says: result.samples.length, gives: stop?.taken, why: 'a judged case takes samples until the stopping rule of rules.min_samples and rules.samples stops it' }
+    return {
+      path: ['samples'],
+      says: result.samples.length,
+      gives: stop?.taken,
+      why: 'a judged case takes samples until the stopping rule of rules.min_samples and rules.samples stops it',
+    }
   if (result.sampling_stopped !== stop.stopped)
     return { path: ['sampling_stopped'], says: result.sampling_stopped, gives: stop.stopped, why: 'it says why the stopping rule stopped' }
   return undefined

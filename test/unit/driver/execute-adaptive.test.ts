@@ -95,7 +95,13 @@ describe('the import check holds a document to the stopping rule', () => {
 })
 
 describe('samples { min, max } as a rule', () => {
-  const definition = (extra: Partial<SuiteDefinition>): SuiteDefinition => ({ name: 'capitals', cases: [{ id: 'a', input: 1 }], target: (x: unknown) => x, scorers: [() => true], ...extra })
+  const definition = (extra: Partial<SuiteDefinition>): SuiteDefinition => ({
+    name: 'capitals',
+    cases: [{ id: 'a', input: 1 }],
+    target: (x: unknown) => x,
+    scorers: [() => true],
+    ...extra,
+  })
   const hash = (extra: Partial<SuiteDefinition>) => suiteIdentity(resolveSuite(definition(extra))).configHash
 
   it('is in config_hash; { min: n, max: n } is n samples with its hash', () => {
