@@ -1,6 +1,7 @@
 // The Store contract suite (SPEC §10): one function, run whole against every backend. A backend
 // passes a factory of fresh, empty stores; nothing here knows how a backend keeps its data.
 import { afterEach, beforeEach, describe } from 'vitest'
+import { adaptiveJournalPart } from './adaptive-journal.js'
 import { baselinesPart } from './baselines.js'
 import { cachePart } from './cache.js'
 import type { ContractFactory, ContractSubject } from './harness.js'
@@ -35,5 +36,6 @@ export function runStoreContract(label: string, makeSubject: ContractFactory): v
     cachePart(current)
     reviewsPart(current)
     lifecyclePart(current)
+    adaptiveJournalPart(current)
   })
 }
