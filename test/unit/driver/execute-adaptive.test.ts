@@ -4,6 +4,8 @@
 // (written independently of the loop) accepts exactly what the driver writes.
 import { describe, expect, it } from 'vitest'
 import { aggregate } from '../../../src/driver/aggregate.js'
+import { BudgetStop } from '../../../src/driver/budget.js'
+import { formatAggregates } from '../../../src/host/judge/format-outcome.js'
 import { execute } from '../../../src/driver/execute.js'
 import { caseResultSchema, type RunDocument } from '../../../src/document/schema.js'
 import { serializeCase } from '../../../src/document/serialize.js'
@@ -46,6 +48,19 @@ describe('execute with samples { min, max }', () => {
     expect(caseResultSchema.parse(JSON.parse(line))).toEqual(byId.late)
     expect(Object.keys(JSON.parse(line))).toEqual(['case_id', 'verdict', 'score', 'passed_samples', 'reason', 'error', 'samples', 'sampling_stopped'])
     expect(aggregate(results, suite.rules)).toMatchObject({ samples_per_case: 5, samples_taken: 20 })
+    expect(formatAggregates(aggregate(results, suite.rules))).toMatch(/^5 cases × up to 5 samples \(20 taken\) · /)
+  })
+
+  it('reserves max calls when a case starts, so a calls budget is never passed', async () => {
+    // Each steady case takes 3 of its 5: reserved 5, settled 3. The fourth would need 9 + 5 > 12.
+    const steady = Array.from({ length: 6 }, (_, i) => ({ id: `s${i}`, input: i, expected: 'right' }))
+    const { target: ask, calls } = counted(() => 'right')
+    const suite = suiteOf({ cases: steady, target: ask, samples: { min: 2, max: 5 }, minAgreement: 3 / 5 })
+    const error: unknown = await execute({ suite, budget: { calls: 12 } }).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(BudgetStop)
+    expect((error as BudgetStop).spent.calls).toBe(9)
+    expect((error as BudgetStop).unjudged).toBe(3)
+    expect(calls).toHaveLength(9)
   })
 
   it('gives every case the verdict of max fixed samples on the same answers', async () => {
