@@ -195,7 +195,7 @@ const turnsKind: AnswerKind<AnswerTurn[]> = {
 // ── the fields ──────────────────────────────────────────────────────────────────────────────────
 
 /** Where the report data carries a sample's field, or why it does not. */
-export type ReportPlace = { row: 'usage' | 'answers' } | { omitted: string }
+export type ReportPlace = { row: 'usage' | 'answers' | 'trajectories' } | { omitted: string }
 
 export interface AnswerField<T = unknown> {
   kind: AnswerKind<T>
@@ -232,7 +232,7 @@ export const ANSWER_FIELDS = {
     kind: stepsKind,
     from: 'target',
     recordedOnly: false,
-    report: { omitted: "the report's trajectory timeline is issue 26 item 5; the comparison counts tool calls and steps per case" },
+    report: { row: 'trajectories' },
   } satisfies AnswerField<AnswerStep[]>,
   /**
    * A conversation's messages, the user's and the target's, in order (ADR 0310). Always kept as

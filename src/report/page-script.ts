@@ -210,6 +210,33 @@ export const PAGE_SCRIPT = String.raw`
     }))
   }
 
+  // A sample's steps in order, each on a shared time axis: it starts where the steps before it
+  // ended (their durations summed) and is as long as its own duration. A tool call's arguments,
+  // result and error are in the data only when the run recorded answers.
+  function ms(x) { return x === undefined ? 'no duration' : x + ' ms' }
+  function timeline(t) {
+    var total = 0, models = 0, tools = 0, failed = 0
+    t.steps.forEach(function (s) { total += s.latency_ms || 0; if (s.type === 'model') models++; else { tools++; if (!s.ok) failed++ } })
+    var scale = total || 1, at = 0, w = 220
+    var items = t.steps.map(function (s, i) {
+      var d = s.latency_ms || 0
+      var bar = svg('svg', { class: 'span-bar', width: w, height: 10, viewBox: '0 0 ' + w + ' 10', role: 'img', 'aria-label': 'from ' + at + ' ms for ' + ms(s.latency_ms) })
+      bar.appendChild(svg('rect', { x: 0, y: 4, width: w, height: 2, fill: '#f3f4f6' }))
+      bar.appendChild(svg('rect', { x: Math.min(w - 2, (at / scale) * w), y: 1, width: Math.max(2, (d / scale) * w), height: 8, rx: 1.5, fill: s.type === 'model' ? '#6366f1' : s.ok ? '#0d9488' : '#dc2626' }))
+      at += d
+      var label = s.type === 'model' ? (s.model || 'model') : s.name
+      var kids = [el('span', { class: 'kind', text: s.type === 'model' ? 'model call' : 'tool call' }), el('span', { class: 'name', text: label }), bar, el('span', { class: 'dur', text: ms(s.latency_ms) })]
+      if (s.type === 'model' && s.usage) kids.push(el('span', { class: 'tok', text: tokens(s.usage) }))
+      if (s.type === 'tool' && !s.ok) kids.push(el('span', { class: 'failed', text: 'failed' }))
+      if (s.arguments !== undefined) kids.push(el('div', { class: 'args' }, [el('b', { text: 'arguments ' }), el('code', { text: shown(s.arguments) })]))
+      if (s.result !== undefined) kids.push(el('div', { class: 'result' }, [el('b', { text: 'result ' }), el('code', { text: shown(s.result) })]))
+      if (s.error !== undefined) kids.push(el('div', { class: 'step-error' }, [el('b', { text: 'error ' }), el('code', { text: s.error })]))
+      return el('li', { class: 'step ' + s.type + (s.type === 'tool' && !s.ok ? ' failed' : ''), 'data-step': String(i), 'data-type': s.type }, kids)
+    })
+    var tally = models + ' model call(s), ' + tools + ' tool call(s)' + (failed ? ', ' + failed + ' failed' : '') + ', ' + total + ' ms'
+    return el('div', { class: 'trajectory', 'data-sample': String(t.sample) }, [el('b', { text: 'sample ' + t.sample + ' timeline ' }), el('span', { class: 'tally', text: tally }), el('ol', { class: 'timeline' }, items)])
+  }
+
   function caseDetails(row, recorded) {
     var kids = []
     if (row.reason) kids.push(el('div', { class: 'reason' }, [el('b', { text: 'reason ' }), row.reason]))
@@ -218,7 +245,10 @@ export const PAGE_SCRIPT = String.raw`
     if (row.input !== undefined) kids.push(el('div', {}, [el('b', { text: 'input ' }), el('code', { text: shown(row.input) })]))
     if (row.expected !== undefined) kids.push(el('div', {}, [el('b', { text: 'expected ' }), el('code', { text: shown(row.expected) })]))
     ;(row.answers || []).forEach(function (a, i) { kids.push(el('div', { class: 'answer' }, [el('b', { text: 'answer ' + i + ' ' }), el('code', { text: shown(a) })])) })
-    return kids.length ? el('details', {}, [el('summary', { text: recorded ? 'answers, reason and scores' : 'reason and scores' })].concat(kids)) : null
+    var timelines = row.trajectories || []
+    timelines.forEach(function (t) { kids.push(timeline(t)) })
+    var what = timelines.length ? (recorded ? 'answers, reason, scores and timeline' : 'reason, scores and timeline') : recorded ? 'answers, reason and scores' : 'reason and scores'
+    return kids.length ? el('details', {}, [el('summary', { text: what })].concat(kids)) : null
   }
 
   function matches(row, f) {

@@ -29,4 +29,8 @@ tr.flipped { background: #fff7ed }
 code { font-family: ui-monospace, monospace; font-size: 12px; white-space: pre-wrap; word-break: break-word }
 details summary { cursor: pointer; color: #1d4ed8 } ul.errored { margin: 4px 0; padding-left: 20px }
 progress { width: 320px }
+.trajectory { margin: 6px 0 } .trajectory .tally { color: var(--muted) }
+ol.timeline { margin: 2px 0; padding-left: 22px } ol.timeline li { margin: 1px 0 }
+.step .kind { display: inline-block; min-width: 8ch; color: var(--muted); font-size: 12px; margin-right: 6px } .step .name { display: inline-block; min-width: 16ch; font-family: ui-monospace, monospace; margin-right: 8px }
+.step svg.span-bar { vertical-align: middle; margin-right: 6px } .step .dur { font-size: 12px; margin-right: 8px } .step .failed { color: var(--fail); font-weight: 600 }
 `

@@ -5,6 +5,8 @@
 import type { RegisterEntry } from '../../document/baseline.js'
 import type { Aggregates, CaseResult, Interval, RunDocument, RunHeader } from '../../document/schema.js'
 import type { ThresholdMiss } from '../../driver/thresholds.js'
+import { stepsForDocument } from '../../driver/answer-steps.js'
+import type { AnswerStep } from '../../suite/steps.js'
 import { RunNotFoundError } from '../../store/errors.js'
 import type { Store } from '../../store/contract.js'
 import type { Pending } from '../../store/journal.js'
@@ -40,10 +42,20 @@ export interface CaseRow {
   reason: string | null
   /** Each sample's scorers, with their own score, pass and reason. */
   scores: SampleScores[]
+  /**
+   * The steps of each sample that has any (an agent's model and tool calls, in order), for the
+   * timeline; a tool call's arguments, result and error only when the run recorded responses.
+   */
+  trajectories?: Trajectory[]
   /** Only when the run recorded responses. */
   input?: unknown
   expected?: unknown
   answers?: unknown[]
+}
+
+export interface Trajectory {
+  sample: number
+  steps: AnswerStep[]
 }
 
 export interface SampleScores {
@@ -156,6 +168,11 @@ export function caseRow(result: CaseResult, recorded: boolean, baseline: Verdict
       scorers: s.scorers.map(({ name, pass, score, reason, borderline }) => ({ name, pass, score, reason, ...(borderline === true ? { borderline } : {}) })),
     })),
   }
+  const trajectories: Trajectory[] = []
+  result.samples.forEach((s, sample) => {
+    if (s.steps !== undefined && s.steps.length > 0) trajectories.push({ sample, steps: stepsForDocument(s.steps, recorded) })
+  })
+  if (trajectories.length > 0) row.trajectories = trajectories
   if (recorded) {
     row.input = result.input
     row.expected = result.expected
