@@ -8,7 +8,7 @@ import { reviveError } from '../src/errors/recognise.js'
 import { resolveSuite } from '../src/suite/resolve-suite.js'
 import { sliceSuite, sliceTags } from '../src/suite/slice.js'
 import type { ResolvedSuite, SuiteDefinition } from '../src/suite/types.js'
-import { PLANNED_NOTE, suiteLaunchFor, type RunContext, type SuiteOutcome } from '../src/host/index.js'
+import { describeUncalibrated, PLANNED_NOTE, suiteLaunchFor, type RunContext, type SuiteOutcome } from '../src/host/index.js'
 import { SuiteRun } from './suite-run.js'
 import { recordInManifest, recordRefusalInManifest } from './suite-manifest.js'
 import { registeredCaseHooks } from './case-hooks.js'
@@ -128,6 +128,7 @@ export function evalSuite<I, O, E>(definition: SuiteDefinition<I, O, E>): void {
         if (outcome.status === 'errored') throw new SuiteNotHeldError(`${outcome.aggregates.errored} case(s) errored, so suite ${suite.name} could not be judged (exit 2)`)
         if (outcome.status === 'baseline-unreadable')
           throw new SuiteNotHeldError(`suite ${suite.name} could not be judged against its baseline: ${outcome.comparison?.warnings.join('; ') ?? 'the baseline cannot be read'}`)
+        if (outcome.status === 'uncalibrated') throw new SuiteNotHeldError(`suite ${suite.name} was not judged: ${describeUncalibrated(outcome)}`)
         if (outcome.status === 'regressed') throw new SuiteNotHeldError(`suite ${suite.name} regressed against its baseline: ${outcome.comparison?.reasons.join('; ') ?? ''}`)
         if (outcome.status === 'missed') throw new SuiteNotHeldError(`suite ${suite.name} missed its thresholds: ${describeMisses(outcome.misses)}`)
       },

@@ -18,7 +18,8 @@ export const EXIT_CODES: Readonly<Record<ExitCode, ExitCodeMeaning>> = {
   1: { word: 'missed', meaning: 'a suite regressed, a threshold was missed or another test failed' },
   2: {
     word: 'not judged',
-    meaning: 'not judged: a case errored, a baseline cannot be read, a run could not be written, the run was stopped, or digline hit a defect of its own',
+    meaning:
+      'not judged: a case errored, a baseline cannot be read, a judge the suite asks to be calibrated is not, a run could not be written, the run was stopped, or digline hit a defect of its own',
   },
   64: { word: 'refused', meaning: 'refused: fix what is named above, then run again; nothing was changed' },
 }
@@ -44,8 +45,10 @@ export function worstExitCode(codes: Iterable<ExitCode>): ExitCode {
  * The verdict of one suite. held: thresholds met, no regression. missed: a threshold missed.
  * regressed: a drop against the baseline beyond the tolerances. errored: a case errored.
  * baseline-unreadable: the committed baseline cannot be read, so the run was not judged (ADR 0010).
+ * uncalibrated: the run regressed or missed a threshold only through judges that have not met the
+ * suite's calibration, so it was not judged (ADR 0352).
  */
-export type VerdictStatus = 'held' | 'missed' | 'regressed' | 'errored' | 'baseline-unreadable'
+export type VerdictStatus = 'held' | 'missed' | 'regressed' | 'errored' | 'baseline-unreadable' | 'uncalibrated'
 
 const EXIT_FOR_STATUS: Readonly<Record<VerdictStatus, ExitCode>> = {
   held: 0,
@@ -53,6 +56,7 @@ const EXIT_FOR_STATUS: Readonly<Record<VerdictStatus, ExitCode>> = {
   regressed: 1,
   errored: 2,
   'baseline-unreadable': 2,
+  uncalibrated: 2,
 }
 
 export function exitCodeForStatus(status: VerdictStatus): ExitCode {

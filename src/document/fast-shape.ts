@@ -37,6 +37,7 @@ const COST_KEYS = keysOf(costSchema)
 const RULES_KEYS = keysOf(rulesSchema)
 const THRESHOLDS_KEYS = keysOf(rulesSchema.shape.thresholds)
 const TOLERANCES_KEYS = keysOf(rulesSchema.shape.tolerances)
+const CALIBRATION_KEYS = keysOf(rulesSchema.shape.calibration.unwrap())
 const JUDGE_CONFIG_KEYS = keysOf(judgeConfigSchema)
 const JUDGE_SCORER_KEYS = keysOf(judgeConfigSchema.shape.scorers.element)
 const OBSERVED_KEYS = keysOf(observedSchema)
@@ -153,6 +154,16 @@ function isAggregates(value: unknown): boolean {
 
 const isRise = (x: unknown): boolean => typeof x === 'number' && x >= 0 && x <= 100
 
+function isCalibration(value: unknown): boolean {
+  return (
+    isShape(value, CALIBRATION_KEYS) &&
+    isPositiveCount(value.min_labels) &&
+    typeof value.min_agreement === 'number' &&
+    value.min_agreement > 0 &&
+    value.min_agreement <= 1
+  )
+}
+
 function isRules(value: unknown): boolean {
   if (!isShape(value, RULES_KEYS) || !isPositiveCount(value.samples) || !optional(value.min_samples, isPositiveCount) || !isUnit(value.min_agreement)) return false
   const { thresholds, tolerances } = value
@@ -168,7 +179,8 @@ function isRules(value: unknown): boolean {
     optional(tolerances.latency_per_case, isRise) &&
     optional(tolerances.tool_calls_per_case, isRise) &&
     optional(tolerances.steps_per_case, isRise) &&
-    optional(value.gate_on, (x) => x === 'samples')
+    optional(value.gate_on, (x) => x === 'samples') &&
+    optional(value.calibration, isCalibration)
   )
 }
 

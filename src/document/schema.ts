@@ -100,6 +100,8 @@ export const rulesSchema = z.object({
   }),
   /** The pass-rate gate judges each case's share of passing samples instead of its verdict (ADR 0122); absent: verdicts. */
   gate_on: z.literal('samples').optional(),
+  /** The labels and agreement a judge needs before it may fail the run (ADR 0352); absent: judges gate uncalibrated. */
+  calibration: z.object({ min_labels: z.number().int().positive(), min_agreement: z.number().gt(0).max(1) }).optional(),
 })
 
 export const judgeConfigSchema = z.object({

@@ -1,5 +1,6 @@
 export { execute, requiredPasses, type ExecuteOptions, type Execution } from './execute.js'
 export { aggregate } from './aggregate.js'
+export { caseOutcome, sampleOutcome } from './case-verdict.js'
 export { judgeThresholds, type ThresholdMiss, type ThresholdJudgement } from './thresholds.js'
 export { wilson, Z95 } from '../stats/wilson.js'
 export { ObservedIdentity, describeIdentityChange } from './observed-identity.js'

@@ -38,7 +38,7 @@ export const PAGE_SCRIPT = String.raw`
   function num(x) { return x === null || x === undefined ? 'n/a' : String(x) }
   function tokens(u) { return u ? u.input_tokens + ' in / ' + u.output_tokens + ' out' : '' }
   function shown(value) { return typeof value === 'string' ? value : JSON.stringify(value, null, 1) }
-  var STATUS = { held: 'holds', missed: 'missed a threshold', regressed: 'regressed', errored: 'not judged: a case errored', 'baseline-unreadable': 'not judged: the baseline cannot be read' }
+  var STATUS = { held: 'holds', missed: 'missed a threshold', regressed: 'regressed', errored: 'not judged: a case errored', 'baseline-unreadable': 'not judged: the baseline cannot be read', uncalibrated: 'not judged: the judge is not calibrated' }
 
   // The run's pass rate on a 0..100% track, its 95% interval as a band.
   function intervalBar(rate, ci) {

@@ -11,7 +11,7 @@ article.suite { background: #fff; border: 1px solid var(--line); border-radius: 
 article.suite h2 { margin: 0 0 8px; font-size: 19px }
 .status { font-size: 12px; font-weight: 600; padding: 2px 8px; border-radius: 10px; margin-left: 6px; vertical-align: middle; background: #e5e7eb }
 .status.held { background: #dcfce7; color: var(--pass) } .status.regressed, .status.missed { background: #fee2e2; color: var(--fail) }
-.status.errored, .status.baseline-unreadable, .status.pending { background: #fef3c7; color: var(--error) } .status.running { background: #dbeafe; color: #1d4ed8 }
+.status.errored, .status.baseline-unreadable, .status.uncalibrated, .status.pending { background: #fef3c7; color: var(--error) } .status.running { background: #dbeafe; color: #1d4ed8 }
 .headline { display: flex; flex-wrap: wrap; align-items: center; gap: 18px; margin: 4px 0 10px }
 .rate { font-size: 34px; font-weight: 700; line-height: 1 } .ci, .mini { color: var(--muted) }
 .card { border-top: 1px solid var(--line); padding-top: 6px; margin-top: 10px } .card h3 { font-size: 15px; margin: 6px 0 }

@@ -62,6 +62,7 @@ export function configHash(rules: SuiteRules, scorers: readonly ResolvedScorer[]
     tolerances: rules.tolerances,
     // Absent unless set, so a suite that does not ask keeps its hash.
     gate_on: rules.gate_on,
+    calibration: rules.calibration,
     judge_config: judgeConfigOf(scorers),
     aggregates: AGGREGATE_DEFINITIONS,
   }

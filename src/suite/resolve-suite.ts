@@ -9,6 +9,7 @@ import type { InlineCasesDefinition, ResolvedScorer, ResolvedSuite, Scorer, Suit
 import { isTag, TAG_RULE } from './slice.js'
 import { isDataset } from './dataset.js'
 import { agreementAmbiguity } from './agreement-fraction.js'
+import { isJudgeConfig } from './judge-scorers.js'
 
 const unit = z.number().min(0).max(1)
 /** A relative rise: 0.2 allows 20% more than the baseline. */
@@ -68,6 +69,13 @@ const definitionSchema = z.object({
     .strict()
     .optional(),
   gateOn: z.enum(['verdicts', 'samples']).optional(),
+  calibration: z
+    .object({
+      minLabels: z.number().int().min(1).max(1_000_000),
+      minAgreement: z.number().gt(0, { message: 'must be a kappa above 0 (0 is what chance alone agrees)' }).max(1),
+    })
+    .strict()
+    .optional(),
   cluster: z.custom<(...args: unknown[]) => unknown>((v) => typeof v === 'function', { message: 'must be a function of the case that returns its cluster' }).optional(),
   recordResponses: z.boolean().optional(),
   borderline: z.number().gt(0).lt(0.5, { message: 'must be a band below 0.5 (a band of 0.5 would hold every pass and fail of a pass/fail scorer)' }).optional(),
@@ -184,6 +192,7 @@ export function resolveSuite(declared: SuiteDefinition<any, any, any>): Resolved
       steps_per_case: def.tolerances?.stepsPerCase,
     }),
     ...(def.gateOn === 'samples' ? { gate_on: 'samples' as const } : {}),
+    ...(def.calibration === undefined ? {} : { calibration: { min_labels: def.calibration.minLabels, min_agreement: def.calibration.minAgreement } }),
   }
   if (rules.gate_on === 'samples' && rules.min_samples !== undefined) {
     refuse(
@@ -192,6 +201,8 @@ export function resolveSuite(declared: SuiteDefinition<any, any, any>): Resolved
       def.name,
     )
   }
+  if (def.calibration !== undefined && !scorers.some((s) => isJudgeConfig(s.config)))
+    refuse(['calibration'], 'is set, but no scorer of the suite is a judge (a scorer whose config names a model, as every built-in judge does): there is nothing to calibrate', def.name)
   if (rules.tolerances.cost_per_case !== undefined && def.prices === undefined) {
     refuse(['tolerances', 'costPerCase'], 'needs `prices` (per million tokens by model id): without them the run records no cost to gate', def.name)
   }

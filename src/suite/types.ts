@@ -172,6 +172,12 @@ export interface SuiteDefinition<I = unknown, O = unknown, E = unknown> {
    * In config_hash.
    */
   gateOn?: 'verdicts' | 'samples'
+  /**
+   * Human labels a judge must have met before it may fail the run (ADR 0352): at least `minLabels`
+   * labels from \`digline view\` and a Cohen's kappa of at least `minAgreement` with them. Below it, a
+   * regression or a missed threshold that rests on that judge is not judged (exit 2). In config_hash.
+   */
+  calibration?: Calibration
   /** Each case's cluster as a function of the case (`(c) => c.metadata.topic`); a case's own `cluster` field when absent (ADR 0243). */
   cluster?: (evalCase: EvalCase<I, E>) => string | undefined
   recordResponses?: boolean
@@ -203,6 +209,14 @@ export type InlineCasesDefinition = Omit<SuiteDefinition, 'cases'> & { cases: re
 export interface AdaptiveSamples {
   min: number
   max: number
+}
+
+/** How calibrated a judge must be to gate (ADR 0352). */
+export interface Calibration {
+  /** Labels of the judge's verdicts a person made (at least 1). */
+  minLabels: number
+  /** The least Cohen's kappa between the judge and those labels (above 0, at most 1). */
+  minAgreement: number
 }
 
 /** A launch's spending cap: money (in the currency of `prices`, which it needs) and/or calls to the target. */
@@ -239,6 +253,8 @@ export interface SuiteRules {
   tolerances: RuleTolerances
   /** Present only when the pass-rate gate judges shares of passing samples. */
   gate_on?: 'samples'
+  /** Present only when the suite asks its judges to be calibrated (ADR 0352). */
+  calibration?: { min_labels: number; min_agreement: number }
 }
 
 /** The tolerances as the document keeps them: the first two absolute, the last three relative to the baseline. */

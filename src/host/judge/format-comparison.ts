@@ -14,9 +14,11 @@ import type { SuiteOutcome, SuiteStatus } from './suite-outcome.js'
 import type { BorderlineCount } from '../../document/borderline-cases.js'
 import { printable } from '../../suite/printable-text.js'
 import { markdownText } from '../../suite/markdown-text.js'
+import { describeAgreement, describeUncalibrated } from './judge-agreement.js'
 
 /** What a verdict is printed from: a SuiteOutcome, or what `digline compare` builds from a stored run. */
-export type VerdictView = Pick<SuiteOutcome, 'suite' | 'key' | 'status' | 'aggregates' | 'misses' | 'comparison'> & Partial<Pick<SuiteOutcome, 'shard' | 'borderline'>>
+export type VerdictView = Pick<SuiteOutcome, 'suite' | 'key' | 'status' | 'aggregates' | 'misses' | 'comparison'> &
+  Partial<Pick<SuiteOutcome, 'shard' | 'borderline' | 'agreement' | 'uncalibrated'>>
 
 const MAX_IDS_TEXT = 20
 const MAX_IDS_MD = 50
@@ -31,6 +33,7 @@ export const STATUS_WORDS: Record<SuiteStatus, string> = {
   regressed: 'regressed',
   errored: 'not judged: a case errored',
   'baseline-unreadable': 'not judged: the baseline cannot be read',
+  uncalibrated: 'not judged: the judge is not calibrated',
 }
 
 /** The sentence about the paired difference: the number a reviewer reads first. */
@@ -176,6 +179,9 @@ export function formatVerdictMarkdown(v: VerdictView): string {
   }
   if (v.borderline !== undefined) out.push('', `**Borderline:** ${describeBorderline(v.borderline, MAX_IDS_MD, (id) => `\`${id}\``)}`)
   for (const m of v.misses) out.push('', `**Missed** ${missLine(m)}`)
+  const agreement = v.agreement ?? []
+  if (agreement.length > 0) out.push('', '**Judges against human labels:**', '', ...agreement.map((a) => `- ${markdownText(describeAgreement(a))}`))
+  if (v.status === 'uncalibrated') out.push('', `**Not judged:** ${markdownText(describeUncalibrated(v))}.`)
   for (const warning of c?.warnings ?? []) if (c?.status !== 'unreadable') out.push('', `> Warning: ${markdownText(warning)}`)
   return `${out.join('\n')}\n`
 }

@@ -4,6 +4,7 @@ import type { Aggregates } from '../../document/schema.js'
 import type { SuiteOutcome, CaseLine, SuiteStatus } from './suite-outcome.js'
 import { describeBorderline, formatComparisonText } from './format-comparison.js'
 import { percent } from './percent.js'
+import { describeAgreement, describeUncalibrated } from './judge-agreement.js'
 import { printable } from '../../suite/printable-text.js'
 
 export { percent }
@@ -35,6 +36,7 @@ const BADGES: Record<SuiteStatus, string> = {
   regressed: pc.red('regressed'),
   errored: pc.red('not judged'),
   'baseline-unreadable': pc.red('not judged'),
+  uncalibrated: pc.red('not judged'),
 }
 
 export function formatOutcome(o: SuiteOutcome): string {
@@ -50,6 +52,8 @@ export function formatOutcome(o: SuiteOutcome): string {
   for (const m of o.misses) lines.push(`  ${pc.red('threshold')} ${m.field}: ${formatMeasure(m.field, m.actual)} < ${formatMeasure(m.field, m.required)}`)
   if (o.comparison !== undefined) lines.push(...formatComparisonText(o.comparison))
   else if (o.location !== undefined) lines.push(pc.dim(`  no baseline: judged by its thresholds alone${noBaselineHint(o)}`))
+  for (const a of o.agreement ?? []) lines.push(`  ${a.calibrated === false ? pc.yellow(describeAgreement(a)) : describeAgreement(a)}`)
+  if (o.status === 'uncalibrated') lines.push(`  ${pc.red('not judged')} ${describeUncalibrated(o)}`)
   lines.push(...formatCaseLines(o.notPassed, MAX_CASE_LINES, o.location === undefined ? undefined : { suite: o.suite, key: o.key }))
   lines.push(pc.dim(o.location === undefined ? '  filtered run: no run document written' : `  run document: ${o.location}`))
   if (o.shard !== undefined) lines.push(pc.dim(`  sharded run: shard ${o.shard.shard} saw every shard's cases journaled, and this is the whole run's verdict`))

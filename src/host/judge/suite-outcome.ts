@@ -5,6 +5,7 @@ import type { ThresholdJudgement } from '../../driver/index.js'
 import type { VerdictStatus } from '../../exit-codes.js'
 import type { StoredRun } from '../../store/contract.js'
 import type { BaselineComparison } from './compare.js'
+import type { JudgeAgreement } from './judge-agreement.js'
 
 /** A suite's verdict; src/exit-codes.ts says what each means and which exit code it earns. */
 export type SuiteStatus = VerdictStatus
@@ -38,6 +39,10 @@ export interface SuiteOutcome {
   borderline?: BorderlineCount
   /** A slice by tag (digline run --tag T): its tags and the suite's case count (a slice is never promotable). */
   slice?: { tags: string[]; suite_cases: number }
+  /** Each judge of the run against the people's labels of it (ADR 0351); absent when the run has no judge. */
+  agreement?: JudgeAgreement[]
+  /** With status `uncalibrated`: the judges the regression or missed threshold rests on, which are below the suite's calibration. */
+  uncalibrated?: string[]
   /** A sharded launch: its shard, and for a shard that is not the last, the shards the still open run waits for. */
   shard?: { shard: string; open: boolean; waiting: { shard: string; state: string; journaled: number; share: number }[] }
 }
