@@ -80,7 +80,7 @@ export function registerReadTools(server: McpServer, context: McpContext): void 
     {
       title: 'Compare a run with its baseline',
       description:
-        "A run against its suite's committed baseline, explained case by case: the verdict and exit code `digline compare` gives, the paired difference with its 95% interval, each flipped case with its reason now and in the baseline, whether the target's declared config or observed model moved, and the `digline promote …` command a person would run when the run is promotable. It never promotes.",
+        "A run against its suite's committed baseline, explained case by case: the verdict and exit code `digline compare` gives, the paired difference with its 95% interval, each flipped case with its reason now and in the baseline, whether the target's declared config or observed model moved, each judge's agreement with the people's labels (Cohen's kappa with its 95% interval and the number of labels) and, when the suite asks its judges to be calibrated and the run fails only through one that is not, why it was not judged and how many labels are missing, and the `digline promote …` command a person would run when the run is promotable. It never promotes.",
       inputSchema: { suite: suiteArg, run: runArg },
       outputSchema: {
         suite: z.string(),
@@ -93,6 +93,8 @@ export function registerReadTools(server: McpServer, context: McpContext): void 
         outcome: z.unknown(),
         target_config_moved: z.unknown(),
         observed_model_moved: z.unknown(),
+        judges: z.array(z.looseObject({ judge: z.string(), kappa: z.number().nullable(), labels: z.number(), words: z.string() })),
+        not_judged: z.string().nullable(),
       },
       annotations: readOnly,
     },

@@ -165,6 +165,18 @@ export const PAGE_SCRIPT = String.raw`
   }
 
   // Every metric by tag, each with its 95% interval; a tag whose paired interval leaves zero moved.
+  function agreement(s) {
+    if (!s.agreement || !s.agreement.length) return null
+    var head = el('tr', {}, ['judge', 'kappa', '95% interval', 'labels', 'answers', 'agree', 'calibration'].map(function (t) { return el('th', { text: t }) }))
+    var rows = s.agreement.map(function (a) {
+      var gate = a.calibrated === null ? '\u2014' : a.calibrated ? 'calibrated' : 'not calibrated: ' + a.why
+      return el('tr', { class: a.calibrated === false ? 'uncalibrated' : '' }, [a.judge, a.kappa === null ? 'n/a' : a.kappa.toFixed(2), a.ci95 ? a.ci95.low.toFixed(2) + ' \u2013 ' + a.ci95.high.toFixed(2) : '\u2014', String(a.labels), String(a.units), a.labels ? (a.observed * 100).toFixed(0) + '%' : '\u2014', gate].map(function (t) { return el('td', { text: t }) }))
+    })
+    var kids = [el('table', { class: 'agreement' }, [head].concat(rows))]
+    if (s.not_judged) kids.unshift(el('p', { class: 'bad' }, [el('b', { text: 'Not judged: ' }), s.not_judged]))
+    return section('Judges against human labels', kids)
+  }
+
   function byTag(tags) {
     function ci(i, f) { return i ? ' [' + f(i.low) + ', ' + f(i.high) + ']' : '' }
     function num(x) { return x.toFixed(3) }
@@ -327,7 +339,7 @@ export const PAGE_SCRIPT = String.raw`
     return el('article', { class: 'suite', id: 'suite-' + s.suite, 'data-suite': s.suite }, [
       el('h2', {}, [s.suite + ' ', el('span', { class: 'status ' + s.status, text: STATUS[s.status] || s.status }), s.retired_at ? el('span', { class: 'status retired', text: 'retired' }) : null]),
       head,
-    ].concat(misses, [comparison(s), errored(s.cases), cases(s.suite, s.cases, s.run.record_responses, hasBaseline, s.against ? 'run B' : 'baseline'), history(s), usage(s),
+    ].concat(misses, [comparison(s), agreement(s), errored(s.cases), cases(s.suite, s.cases, s.run.record_responses, hasBaseline, s.against ? 'run B' : 'baseline'), history(s), usage(s),
       identity(s, s.run, s.against ? 'Run A' : 'Run'), s.against ? identity(s, s.against, 'Run B (compared against)') : null]).filter(Boolean))
   }
 

@@ -12,6 +12,7 @@ import type { BaselineComparison, ComparedBaseline } from './compare.js'
 import { judgeRun } from './judge-run.js'
 import { resolveRunKey } from '../launch/run-key.js'
 import type { SuiteOutcome } from './suite-outcome.js'
+import { describeAgreement, describeUncalibrated, type JudgeAgreement } from './judge-agreement.js'
 
 export interface FlippedCase {
   case_id: string
@@ -33,6 +34,10 @@ export interface RunExplanation {
   flipped: FlippedCase[]
   target_config_moved: { baseline: unknown; run: unknown } | null
   observed_model_moved: { baseline: string | null; run: string | null } | null
+  /** Each judge against the people's labels (ADR 0351), with its sentence; empty when the run has no judge. */
+  judges: (JudgeAgreement & { words: string })[]
+  /** With status `uncalibrated`: why the run was not judged and how many labels are missing; null otherwise. */
+  not_judged: string | null
   /** The command a person would run to make this run the baseline, or why there is none. */
   promotion: { command: string; note: string } | { command: null; why: string }
 }
@@ -59,8 +64,13 @@ function promotionOf(
     }
   if (baseline?.promoted_from === key) return { command: null, why: `run ${key} is already the baseline of suite ${run.suite}` }
   const replacing = baseline === undefined ? '' : ` --replacing ${baseline.promoted_from}`
-  if (status === 'regressed' || status === 'missed') {
-    const what = status === 'regressed' ? `regressed against baseline ${baseline?.promoted_from ?? ''}`.trimEnd() : 'missed its thresholds'
+  if (status === 'regressed' || status === 'missed' || status === 'uncalibrated') {
+    const what =
+      status === 'regressed'
+        ? `regressed against baseline ${baseline?.promoted_from ?? ''}`.trimEnd()
+        : status === 'missed'
+          ? 'missed its thresholds'
+          : 'failed through a judge that is not calibrated, so it was not judged'
     return {
       command: null,
       why: `run ${key} ${what}, so it is not proposed as the baseline; a person who accepts that on purpose runs \`digline promote --suite ${run.suite} --run ${key}${replacing}\``,
@@ -109,6 +119,8 @@ export async function explainRun(store: Store, tenant: string, suite: string, ru
       baseline !== undefined && canonicalJson(baseline.target_config) !== canonicalJson(run.target_config) ? { baseline: baseline.target_config, run: run.target_config } : null,
     observed_model_moved:
       baseline !== undefined && baseline.observed.target_model !== run.observed.target_model ? { baseline: baseline.observed.target_model, run: run.observed.target_model } : null,
+    judges: (outcome.agreement ?? []).map((a) => ({ ...a, words: describeAgreement(a) })),
+    not_judged: outcome.status === 'uncalibrated' ? describeUncalibrated(outcome) : null,
     promotion: promotionOf(run, key, baseline, comparison, outcome.status),
   }
 }

@@ -15,6 +15,7 @@ import type { BaselineComparison } from '../judge/compare.js'
 import { judgeRun } from '../judge/judge-run.js'
 import { resolveRunKey } from '../launch/run-key.js'
 import type { SuiteStatus } from '../judge/suite-outcome.js'
+import { describeAgreement, describeUncalibrated, type JudgeAgreement } from '../judge/judge-agreement.js'
 
 /** How many recent runs the history chart shows. */
 export const HISTORY_RUNS = 30
@@ -98,6 +99,10 @@ export interface SuiteReport {
   misses: ThresholdMiss[]
   rules: RunDocument['rules']
   comparison: BaselineComparison | null
+  /** Each judge against the people's labels (ADR 0351), with the sentence the terminal prints; empty when the run has no judge. */
+  agreement: (JudgeAgreement & { words: string })[]
+  /** With status `uncalibrated`: why the run was not judged, in words; null otherwise. */
+  not_judged: string | null
   /** With `against`: the run compared against, which takes the baseline's place (ADR 0230); null otherwise. */
   against: RunIdentity | null
   cases: CaseRow[]
@@ -235,6 +240,8 @@ async function suiteReport(store: Store, tenant: string, suite: string, runArg: 
     misses: outcome.misses,
     rules: doc.rules,
     comparison,
+    agreement: (outcome.agreement ?? []).map((a) => ({ ...a, words: describeAgreement(a) })),
+    not_judged: outcome.status === 'uncalibrated' ? describeUncalibrated(outcome) : null,
     against: against === undefined || againstKey === undefined ? null : identityOf(againstKey, against),
     cases: doc.results.map((r) => caseRow(r, doc.record_responses, baselineVerdicts.get(r.case_id) ?? null)),
     history,
