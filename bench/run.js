@@ -24,6 +24,7 @@ import { compare, datasetRead, regressionGate, resumePlanning, tenantScan } from
 import { amountGates } from './figures/gates.js'
 import { statistics } from './figures/statistics.js'
 import { adaptiveSamples } from './figures/adaptive.js'
+import { agreement } from './figures/agreement.js'
 import { journalAppend, teamConcurrency, teamListing } from './figures/team-store.js'
 import { shards } from './figures/shards.js'
 import { report } from './figures/report.js'
@@ -53,6 +54,7 @@ const FIGURES = [
   { id: 11, name: 'sharded runs', run: shards },
   { id: 12, name: 'the single-file report', run: report },
   { id: 15, name: 'dataset read', run: datasetRead },
+  { id: 17, name: 'judge agreement interval', run: agreement },
 ]
 
 const selected = args.only === undefined ? FIGURES : FIGURES.filter((f) => args.only.split(',').map(Number).includes(f.id))
