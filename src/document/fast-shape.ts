@@ -155,13 +155,7 @@ function isAggregates(value: unknown): boolean {
 const isRise = (x: unknown): boolean => typeof x === 'number' && x >= 0 && x <= 100
 
 function isCalibration(value: unknown): boolean {
-  return (
-    isShape(value, CALIBRATION_KEYS) &&
-    isPositiveCount(value.min_labels) &&
-    typeof value.min_agreement === 'number' &&
-    value.min_agreement > 0 &&
-    value.min_agreement <= 1
-  )
+  return isShape(value, CALIBRATION_KEYS) && isPositiveCount(value.min_labels) && typeof value.min_agreement === 'number' && value.min_agreement > 0 && value.min_agreement <= 1
 }
 
 function isRules(value: unknown): boolean {

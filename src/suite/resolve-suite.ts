@@ -202,7 +202,11 @@ export function resolveSuite(declared: SuiteDefinition<any, any, any>): Resolved
     )
   }
   if (def.calibration !== undefined && !scorers.some((s) => isJudgeConfig(s.config)))
-    refuse(['calibration'], 'is set, but no scorer of the suite is a judge (a scorer whose config names a model, as every built-in judge does): there is nothing to calibrate', def.name)
+    refuse(
+      ['calibration'],
+      'is set, but no scorer of the suite is a judge (a scorer whose config names a model, as every built-in judge does): there is nothing to calibrate',
+      def.name,
+    )
   if (rules.tolerances.cost_per_case !== undefined && def.prices === undefined) {
     refuse(['tolerances', 'costPerCase'], 'needs `prices` (per million tokens by model id): without them the run records no cost to gate', def.name)
   }

@@ -50,7 +50,10 @@ export function agreementOf(document: Pick<RunDocument, 'judge_config' | 'rules'
 /** The agreement in one line: judge, kappa with its interval, labels, and the calibration's word. */
 export function describeAgreement(a: JudgeAgreement): string {
   const ci = a.ci95 === null ? '' : `, 95% interval [${a.ci95.low.toFixed(2)}, ${a.ci95.high.toFixed(2)}]`
-  const agree = a.labels === 0 ? 'no human label yet' : `kappa ${kappaText(a.kappa)}${ci}, ${a.labels} label${a.labels === 1 ? '' : 's'} of ${a.units} answer${a.units === 1 ? '' : 's'}, ${(a.observed * 100).toFixed(0)}% agree`
+  const agree =
+    a.labels === 0
+      ? 'no human label yet'
+      : `kappa ${kappaText(a.kappa)}${ci}, ${a.labels} label${a.labels === 1 ? '' : 's'} of ${a.units} answer${a.units === 1 ? '' : 's'}, ${(a.observed * 100).toFixed(0)}% agree`
   const gate = a.calibrated === null ? '' : a.calibrated ? ': calibrated' : `: not calibrated, ${a.why}`
   return `judge ${a.judge}: ${agree}${gate}`
 }

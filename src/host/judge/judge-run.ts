@@ -36,14 +36,24 @@ export async function judgeRun(
   const judged = { ...outcome, agreement }
   const uncalibrated = agreement.filter((a) => a.calibrated === false)
   if (uncalibrated.length === 0 || (outcome.status !== 'regressed' && outcome.status !== 'missed')) return judged
-  const reference = comparison === undefined || comparison.status === 'unreadable' ? undefined : against !== undefined ? baselineOf(against, keyFor(against.created_at, against.config_hash), against.created_at) : await store.readBaseline(document.tenant, document.suite)
+  const reference =
+    comparison === undefined || comparison.status === 'unreadable'
+      ? undefined
+      : against !== undefined
+        ? baselineOf(against, keyFor(against.created_at, against.config_hash), against.created_at)
+        : await store.readBaseline(document.tenant, document.suite)
   const standing = statusWithout(document, uncalibrated, comparison, reference)
   if (standing === 'regressed' || standing === 'missed') return judged
   return { ...judged, status: 'uncalibrated', uncalibrated: uncalibrated.map((a) => a.judge) }
 }
 
 /** The verdict the run would earn with the uncalibrated judges' verdicts left out (ADR 0352). */
-function statusWithout(document: RunDocument, judges: readonly JudgeAgreement[], comparison: BaselineComparison | undefined, reference: BaselineDocument | undefined): SuiteOutcome['status'] {
+function statusWithout(
+  document: RunDocument,
+  judges: readonly JudgeAgreement[],
+  comparison: BaselineComparison | undefined,
+  reference: BaselineDocument | undefined,
+): SuiteOutcome['status'] {
   const names = new Set(judges.map((j) => j.judge))
   const results = withoutScorers(document.results, names, document.rules)
   const run = { ...document, results, aggregates: aggregate(results, document.rules) }

@@ -30,12 +30,7 @@ export function newestPerReviewer<R extends LabelRecord>(records: readonly R[]):
  * answer digest a record names. A label whose case is gone, errored, or holds other answers than the
  * record names is passed over, as is one of a judge that was another judge in the labelled run.
  */
-export function labelsFrom(
-  document: RunDocument,
-  records: readonly LabelRecord[],
-  runs: ReadonlyMap<string, RunDocument>,
-  digestOf: (result: CaseResult) => string,
-): JudgeLabel[] {
+export function labelsFrom(document: RunDocument, records: readonly LabelRecord[], runs: ReadonlyMap<string, RunDocument>, digestOf: (result: CaseResult) => string): JudgeLabel[] {
   const judges = judgeNames(document.judge_config)
   const identity = new Map(judges.map((j) => [j, judgeIdentity(document.judge_config, j)]))
   const labels: JudgeLabel[] = []
@@ -55,11 +50,7 @@ export function labelsFrom(
 }
 
 /** The labelled runs the records name, read once each; the judged run itself is not read again. */
-export async function labelledRuns(
-  readRun: (key: string) => Promise<RunDocument>,
-  document: RunDocument,
-  records: readonly LabelRecord[],
-): Promise<Map<string, RunDocument>> {
+export async function labelledRuns(readRun: (key: string) => Promise<RunDocument>, document: RunDocument, records: readonly LabelRecord[]): Promise<Map<string, RunDocument>> {
   const runs = new Map<string, RunDocument>([[keyFor(document.created_at, document.config_hash), document]])
   for (const key of new Set(records.map((r) => r.run))) {
     if (runs.has(key)) continue

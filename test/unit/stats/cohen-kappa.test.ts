@@ -26,10 +26,12 @@ function pairsOf(a: number, b: number, c: number, d: number): LabelPair[] {
 
 describe('kappa on published tables', () => {
   test('two readers of 50 grant proposals (20 yes/yes, 5 yes/no, 10 no/yes, 15 no/no): p_o 0.70, p_e 0.50, kappa 0.40', () => {
-    expect(kappaOfTable([
-      [20, 5],
-      [10, 15],
-    ])).toBeCloseTo(0.4, 12)
+    expect(
+      kappaOfTable([
+        [20, 5],
+        [10, 15],
+      ]),
+    ).toBeCloseTo(0.4, 12)
     const k = cohenKappa(pairsOf(20, 5, 10, 15))
     expect(k.kappa).toBeCloseTo(0.4, 12)
     expect(k.observed).toBeCloseTo(0.7, 12)
@@ -37,46 +39,62 @@ describe('kappa on published tables', () => {
   })
 
   test('the same 60% agreement gives kappa 0.1304 or 0.2593 by the marginals (45/15/25/15 and 25/35/5/35 of 100)', () => {
-    expect(kappaOfTable([
-      [45, 15],
-      [25, 15],
-    ])).toBeCloseTo(0.1304, 4)
-    expect(kappaOfTable([
-      [25, 35],
-      [5, 35],
-    ])).toBeCloseTo(0.2593, 4)
+    expect(
+      kappaOfTable([
+        [45, 15],
+        [25, 15],
+      ]),
+    ).toBeCloseTo(0.1304, 4)
+    expect(
+      kappaOfTable([
+        [25, 35],
+        [5, 35],
+      ]),
+    ).toBeCloseTo(0.2593, 4)
   })
 
   test("Fleiss, Cohen and Everitt's three diagnoses of 100 patients (75/1/4, 5/4/1, 0/0/10): p_o 0.89, p_e 0.66, kappa 0.676", () => {
-    expect(kappaOfTable([
-      [75, 1, 4],
-      [5, 4, 1],
-      [0, 0, 10],
-    ])).toBeCloseTo(0.23 / 0.34, 12)
-    expect(kappaOfTable([
-      [75, 1, 4],
-      [5, 4, 1],
-      [0, 0, 10],
-    ])!.toFixed(3)).toBe('0.676')
+    expect(
+      kappaOfTable([
+        [75, 1, 4],
+        [5, 4, 1],
+        [0, 0, 10],
+      ]),
+    ).toBeCloseTo(0.23 / 0.34, 12)
+    expect(
+      kappaOfTable([
+        [75, 1, 4],
+        [5, 4, 1],
+        [0, 0, 10],
+      ])!.toFixed(3),
+    ).toBe('0.676')
   })
 
   test('perfect agreement is 1, agreement at chance 0, systematic disagreement −1; one verdict throughout has none', () => {
-    expect(kappaOfTable([
-      [7, 0],
-      [0, 3],
-    ])).toBe(1)
-    expect(kappaOfTable([
-      [25, 25],
-      [25, 25],
-    ])).toBe(0)
-    expect(kappaOfTable([
-      [0, 5],
-      [5, 0],
-    ])).toBe(-1)
-    expect(kappaOfTable([
-      [9, 0],
-      [0, 0],
-    ])).toBeNull()
+    expect(
+      kappaOfTable([
+        [7, 0],
+        [0, 3],
+      ]),
+    ).toBe(1)
+    expect(
+      kappaOfTable([
+        [25, 25],
+        [25, 25],
+      ]),
+    ).toBe(0)
+    expect(
+      kappaOfTable([
+        [0, 5],
+        [5, 0],
+      ]),
+    ).toBe(-1)
+    expect(
+      kappaOfTable([
+        [9, 0],
+        [0, 0],
+      ]),
+    ).toBeNull()
     expect(cohenKappa([]).kappa).toBeNull()
   })
 })
@@ -138,9 +156,11 @@ describe('the interval', () => {
   })
 
   test('one labelled answer has no interval', () => {
-    expect(cohenKappa([
-      { unit: 'a', judge: true, human: true },
-      { unit: 'a', judge: false, human: false },
-    ]).ci95).toBeNull()
+    expect(
+      cohenKappa([
+        { unit: 'a', judge: true, human: true },
+        { unit: 'a', judge: false, human: false },
+      ]).ci95,
+    ).toBeNull()
   })
 })
