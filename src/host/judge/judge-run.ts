@@ -11,28 +11,32 @@ import { keyFor } from '../../suite/keys.js'
 import { compareRuns, compareWithBaseline, compareWithRun, type BaselineComparison } from './compare.js'
 import { agreementOf, withoutScorers, type JudgeAgreement, type JudgeLabel } from './judge-agreement.js'
 import { outcomeOf, statusOf, type SuiteOutcome } from './suite-outcome.js'
+import { labelledRuns, labelsFrom, newestPerReviewer } from './review-labels.js'
+import { answerDigestOf } from '../../document/answer-digest.js'
+import { judgeNames } from '../../suite/judge-scorers.js'
 
-/** What the judgement reads: the suite's baseline, and its recent runs for the flaky cases. */
-export type JudgingStore = Pick<Store, 'readBaseline' | 'listRuns' | 'readRun'>
+/** What the judgement reads: the suite's baseline, its recent runs for the flaky cases, and the people's labels of its judges. */
+export type JudgingStore = Pick<Store, 'readBaseline' | 'listRuns' | 'readRun' | 'listReviews'>
 
 /**
  * The outcome of run `document`. `filed` says where it was written; a filtered run (undefined) is
  * not the suite's measurement, so it is judged by its thresholds alone, never against the baseline.
  * With `against` (another filed run of the suite), that run takes the baseline's place (ADR 0230).
- * `labels` are the people's labels of the suite's judges (ADR 0351).
+ * The people's labels of the run's judges are read from the suite's review records (ADR 0351);
+ * `labels`, when given, stands in for them.
  */
 export async function judgeRun(
   store: JudgingStore,
   document: RunDocument,
   filed: StoredRun | undefined,
   against?: RunDocument,
-  labels: readonly JudgeLabel[] = [],
+  labels?: readonly JudgeLabel[],
 ): Promise<SuiteOutcome> {
   const thresholds = judgeThresholds(document.aggregates, document.rules)
   const comparison = filed === undefined ? undefined : against !== undefined ? await compareWithRun(store, document, against) : await compareWithBaseline(store, document)
   const outcome = outcomeOf({ document, stored: filed, thresholds }, comparison)
-  const agreement = agreementOf(document, labels)
-  if (agreement.length === 0) return outcome
+  if (judgeNames(document.judge_config).length === 0) return outcome
+  const agreement = agreementOf(document, labels ?? (await reviewLabels(store, document)))
   const judged = { ...outcome, agreement }
   const uncalibrated = agreement.filter((a) => a.calibrated === false)
   if (uncalibrated.length === 0 || (outcome.status !== 'regressed' && outcome.status !== 'missed')) return judged
@@ -63,4 +67,12 @@ function statusWithout(
       ? undefined
       : compareRuns({ ...reference, results: withoutScorers(reference.results, names, reference.rules) }, run, [], comparison.reference)
   return statusOf(run.aggregates, thresholds, without)
+}
+
+/** The labels of the run's judges in the suite's review records (ADR 0351). */
+async function reviewLabels(store: JudgingStore, document: RunDocument): Promise<JudgeLabel[]> {
+  const records = newestPerReviewer(await store.listReviews(document.tenant, document.suite))
+  if (records.length === 0) return []
+  const runs = await labelledRuns((key) => store.readRun(document.tenant, document.suite, key), document, records)
+  return labelsFrom(document, records, runs, answerDigestOf)
 }
