@@ -13,7 +13,11 @@ import { exitCodeForStatus, formatLaunchMarkdown, formatOutcome, judgeRun, openS
 import { InvalidSuiteError } from '../../../src/suite/errors.js'
 import { configHash } from '../../../src/suite/hashing.js'
 import { resolveSuite } from '../../../src/suite/resolve-suite.js'
-import { makeRun, promoteFirst } from '../../helpers/make-run.js'
+import { answerDigestOf } from '../../../src/document/answer-digest.js'
+import { explainRun } from '../../../src/host/judge/explain-run.js'
+import { reportData } from '../../../src/host/report-data/report-data.js'
+import { newReview } from '../../../src/store/review.js'
+import { keyOf, makeRun, promoteFirst } from '../../helpers/make-run.js'
 
 const BASELINE_AT = '2026-11-29T10:00:00.000001Z'
 const RUN_AT = '2026-11-30T10:00:00.000001Z'
@@ -203,5 +207,77 @@ describe('the calibration option', () => {
 
   test('a suite with no judge to calibrate is refused', () => {
     expect(() => resolveSuite({ ...base, scorers: [() => true], calibration: { minLabels: 30, minAgreement: 0.6 } })).toThrow(/no scorer of the suite is a judge/)
+  })
+})
+
+describe('labels read from the review records (ADR 0351)', () => {
+  /** A review of case `caseId` of run `run` by `reviewer`, on the judge (and any other scorer named in `judges`). */
+  async function review(run: RunDocument, caseId: string, reviewer: string, judges: Record<string, 'agree' | 'disagree'>, second = 0, digest?: string) {
+    const result = run.results.find((r) => r.case_id === caseId)!
+    await store.appendReview(
+      newReview({
+        reviewer,
+        tenant: run.tenant,
+        suite: run.suite,
+        run: keyOf(run),
+        case_id: caseId,
+        answer_digest: digest ?? answerDigestOf(result),
+        judges,
+        verdict: 'pass',
+        note: null,
+        created_at: `2026-12-01T10:00:${String(second).padStart(2, '0')}.000001Z`,
+      }),
+    )
+  }
+
+  async function filedPair(): Promise<RunDocument> {
+    const baseline = runOf(all(40, 'pp'), BASELINE_AT)
+    await store.writeRun(baseline)
+    await promoteFirst(store, baseline, '2026-11-29T12:00:00.000001Z')
+    const run = runOf(JUDGE_DROP)
+    await store.writeRun(run)
+    return run
+  }
+
+  test("each reviewer's newest label counts, paired with the judge's verdict in the labelled run; other scorers' opinions are ignored", async () => {
+    const run = await filedPair()
+    await review(run, 'c000', 'ana', { judge: 'agree', exact: 'disagree' }, 1)
+    await review(run, 'c000', 'ana', { judge: 'disagree' }, 2)
+    await review(run, 'c000', 'ben', { judge: 'agree' }, 3)
+    await review(run, 'c035', 'ana', { judge: 'agree' }, 4)
+    const outcome = await judgeRun(store, run, { tenant: 'acme', suite: 'capitals', key: keyOf(run), location: 'here' })
+    // c000: the judge passed it; ana now disagrees, ben agrees. c035: the judge failed it, ana agrees.
+    expect(outcome.agreement).toMatchObject([{ judge: 'judge', labels: 3, units: 2, observed: 2 / 3, missing_labels: 27 }])
+    expect(outcome.status).toBe('uncalibrated')
+  })
+
+  test('a label of other answers than the case holds, or of a judge with another config in the labelled run, does not count', async () => {
+    const run = await filedPair()
+    await review(run, 'c001', 'ana', { judge: 'agree' }, 1, 'f'.repeat(64))
+    const older = runOf(JUDGE_DROP, '2026-11-29T11:00:00.000001Z')
+    older.judge_config.scorers[1]!.config = { ...JUDGE_CONFIG, rubric: 'an older prompt' }
+    await store.writeRun(older)
+    await review(older, 'c002', 'ana', { judge: 'agree' }, 2)
+    const same = runOf(JUDGE_DROP, '2026-11-29T11:30:00.000001Z')
+    await store.writeRun(same)
+    await review(same, 'c003', 'ana', { judge: 'agree' }, 3)
+    const outcome = await judgeRun(store, run, { tenant: 'acme', suite: 'capitals', key: keyOf(run), location: 'here' })
+    expect(outcome.agreement).toMatchObject([{ judge: 'judge', labels: 1, units: 1 }])
+  })
+
+  test('the MCP explanation and the report carry the agreement and why the run was not judged', async () => {
+    const run = await filedPair()
+    const explained = await explainRun(store, 'acme', 'capitals', keyOf(run))
+    expect(explained.status).toBe('uncalibrated')
+    expect(explained.exit_code).toBe(2)
+    expect(explained.judges).toMatchObject([
+      { judge: 'judge', labels: 0, missing_labels: 30, words: 'judge judge: no human label yet: not calibrated, 0 of the 30 labels it needs (30 missing)' },
+    ])
+    expect(explained.not_judged).toContain('the judge is not calibrated')
+    expect(explained.promotion.command).toBeNull()
+    const report = await reportData(store, { tenant: 'acme', suites: ['capitals'], run: keyOf(run) })
+    expect(report.suites[0]!.status).toBe('uncalibrated')
+    expect(report.suites[0]!.agreement).toMatchObject([{ judge: 'judge', missing_labels: 30 }])
+    expect(report.suites[0]!.not_judged).toContain('30 missing')
   })
 })

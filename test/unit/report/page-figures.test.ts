@@ -50,3 +50,31 @@ describe('the figures of a comparison', () => {
     expect(texts(differenceChart({ label: 'pass rate', d: { mean: 0, ci95: null, n: 3 }, tolerance: 0.05, scale: 100 }))).toContain('tolerance \u22125.0')
   })
 })
+
+describe("the judges' agreement", () => {
+  function agreementSection(s: unknown): Drawn | null {
+    const node = (tag: string, attrs: Record<string, unknown>, children?: (Drawn | string | null)[]): Drawn => {
+      const drawn: Drawn = { tag, attrs, kids: [], appendChild: (child) => void drawn.kids.push(child) }
+      for (const c of children ?? []) if (c !== null) drawn.kids.push(typeof c === 'string' ? { tag: '#text', attrs: { text: c }, kids: [], appendChild: () => undefined } : c)
+      return drawn
+    }
+    const section = (title: string, children: Drawn[]) => node('section', {}, [node('h3', { text: title }), ...children])
+    return new Function('el', 'section', `${functionText('agreement')}\nreturn agreement`)(node, section)(s) as Drawn | null
+  }
+
+  test('a table row per judge with kappa, interval, labels and the calibration; the reason a run was not judged above it', () => {
+    const shown = agreementSection({
+      not_judged: 'the judge is not calibrated: 18 missing',
+      agreement: [
+        { judge: 'factuality', kappa: 0.7412, ci95: { low: 0.52, high: 0.91 }, labels: 36, units: 31, observed: 0.889, calibrated: true, why: null },
+        { judge: 'relevance', kappa: null, ci95: null, labels: 12, units: 12, observed: 1, calibrated: false, why: '12 of the 30 labels it needs (18 missing)' },
+      ],
+    })!
+    const text = texts(shown)
+    expect(text).toContain('Judges against human labels')
+    expect(text).toEqual(expect.arrayContaining(['factuality', '0.74', '0.52 \u2013 0.91', '36', '31', '89%', 'calibrated']))
+    expect(text).toEqual(expect.arrayContaining(['relevance', 'n/a', 'not calibrated: 12 of the 30 labels it needs (18 missing)']))
+    expect(text).toContain('the judge is not calibrated: 18 missing')
+    expect(agreementSection({ agreement: [] })).toBeNull()
+  })
+})
