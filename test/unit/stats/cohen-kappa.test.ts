@@ -1,7 +1,7 @@
 // Cohen's kappa (ADR 0350) against published worked examples and against a second computation written
 // differently (the 2 × 2 closed form from the four counts), and its interval's resampling: fixed by
 // the seed, around the estimate, with a case labelled twice resampled as one answer. Its coverage is
-// measured by simulation in bench (figure 16), not asserted here.
+// measured by simulation in bench (figure 17), not asserted here.
 import { describe, expect, test } from 'vitest'
 import { cohenKappa, kappaOfTable, type LabelPair } from '../../../src/stats/cohen-kappa.js'
 import { seededRandom } from '../../../src/stats/prng.js'
