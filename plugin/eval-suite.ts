@@ -5,7 +5,7 @@ import { relative } from 'node:path'
 import { BudgetReachedError } from '../src/host/index.js'
 import { InvalidOptionsError } from '../src/suite/errors.js'
 import { reviveError } from '../src/errors/recognise.js'
-import { resolveSuite } from '../src/suite/resolve-suite.js'
+import { resolveSuites } from '../src/suite/variants.js'
 import { sliceSuite, sliceTags } from '../src/suite/slice.js'
 import type { ResolvedSuite, SuiteDefinition } from '../src/suite/types.js'
 import { describeUncalibrated, PLANNED_NOTE, suiteLaunchFor, type RunContext, type SuiteOutcome } from '../src/host/index.js'
@@ -16,6 +16,7 @@ import { CaseErroredError, SuiteNotHeldError, describeMisses } from './test-erro
 import type { ProvidedDigline } from './provided.js'
 import { claimSuiteName, duplicate, type SuiteClaim } from './suite-name-claim.js'
 import { caseAnnotations, suiteAnnotations } from './case-annotations.js'
+import { VARIANTS_TEST, variantsTest, type VariantBlock } from './variant-table.js'
 
 /** The name of the test that closes every suite and carries its verdict. */
 export const VERDICT_TEST = 'digline verdict'
@@ -52,87 +53,127 @@ function selectedCases(task: Readonly<RunnerTestSuite>, caseIds: readonly string
   return selected.size === ids.size && verdictRuns ? undefined : selected
 }
 
+/** One declared suite (or one variant of it) in this file: its launch, and its run once started. */
+interface SuiteBlock extends VariantBlock {
+  claim: SuiteClaim | undefined
+  caseIds: string[]
+  /** A shard runs its share of the cases; the others' tests are shown as skipped. */
+  mine: ReadonlySet<string> | undefined
+  /** A filter (-t, a file filter) leaves the verdict test out: the last selected case carries the outcome. */
+  carriesOutcome?: string
+}
+
+type FileContext = RunContext & { suiteFile?: string }
+
 export function evalSuite<I, O, E>(definition: SuiteDefinition<I, O, E>): void {
   const { claims, ...ctx } = runContext()
   const file = TestRunner.getCurrentSuite()?.file?.filepath
-  let suite: ResolvedSuite
+  let suites: ResolvedSuite[]
   try {
     // A launch by tag (digline run --tag T) runs the suite's slice: its cases that carry the tag.
-    suite = sliceSuite(resolveSuite(definition), sliceTags())
+    suites = resolveSuites(definition).map((s) => sliceSuite(s, sliceTags()))
   } catch (error) {
     recordRefusalInManifest(file)
     throw error
   }
-  // Refused at collection, before any call, when another file of this launch declares the same suite.
-  const claim: SuiteClaim | undefined = claims === undefined || file === undefined ? undefined : claimSuiteName(claims, ctx.tenant, suite.name, file, ctx.projectRoot)
-  recordInManifest(suite, ctx, file)
   // The code the target runs starts at this file (the cache key covers it, ADR 0150).
-  const fileCtx = file === undefined ? ctx : { ...ctx, suiteFile: file }
-  const caseIds = suite.cases.map((c) => c.id)
-  const launch = suiteLaunchFor(suite.name, caseIds)
+  const fileCtx: FileContext = file === undefined ? ctx : { ...ctx, suiteFile: file }
+  const blocks = suites.map((suite): SuiteBlock => {
+    // Refused at collection, before any call, when another file of this launch declares the same suite.
+    const claim = claims === undefined || file === undefined ? undefined : claimSuiteName(claims, ctx.tenant, suite.name, file, ctx.projectRoot)
+    recordInManifest(suite, ctx, file)
+    const caseIds = suite.cases.map((c) => c.id)
+    const launch = suiteLaunchFor(suite.name, caseIds)
+    const mine = launch.kind === 'fresh' || launch.kind === 'resume' ? launch.share : undefined
+    return { suite, launch, claim, caseIds, mine }
+  })
   const hooks = registeredCaseHooks()
-  // A shard runs its share of the cases; the others' tests are shown as skipped.
-  const mine = launch.kind === 'fresh' || launch.kind === 'resume' ? launch.share : undefined
+  const start = (block: SuiteBlock, task: Readonly<RunnerTestSuite>): Promise<SuiteRun> => {
+    // The file that claimed the name first also stands down if the other one was seen before its first call.
+    const other = block.claim?.contested()
+    if (other !== undefined) throw duplicate(block.suite.name, ctx.tenant, relative(ctx.projectRoot, file!), relative(ctx.projectRoot, other))
+    const only = selectedCases(task, block.mine === undefined ? block.caseIds : [...block.mine])
+    block.carriesOutcome = only === undefined ? undefined : block.caseIds.filter((id) => only.has(id)).at(-1)
+    block.run = SuiteRun.start(block.suite, block.launch, { ctx: fileCtx, only, hooks })
+    return block.run
+  }
 
-  // A launch that names other suites (a resume, a rejudge, a merge, --suite) shows this one as skipped.
-  ;(launch.kind === 'skip' ? describe.skip : describe)(suite.name, () => {
-    let run: Promise<SuiteRun> | undefined
-    let carriesOutcome: string | undefined
-    // Vitest passes hook fixtures first and the suite task second.
+  const variant = blocks[0]!.suite.variant
+  if (variant === undefined) {
+    const block = blocks[0]!
+    // A launch that names other suites (a resume, a rejudge, a merge, --suite) shows this one as skipped.
+    ;(block.launch.kind === 'skip' ? describe.skip : describe)(block.suite.name, () => {
+      // Vitest passes hook fixtures first and the suite task second.
+      // eslint-disable-next-line no-empty-pattern -- Vitest reads the fixtures a hook asks for from its first parameter's pattern
+      beforeAll(({}, task) => start(block, task as RunnerTestSuite).then(() => undefined))
+      declareTests(block)
+    })
+    return
+  }
+  // The variants start together, so each has its journal before the first call, and run side by side
+  // under one cap on the target calls in flight (ADR 0302); a variant the launch leaves out is skipped.
+  const running = blocks.filter((b) => b.launch.kind !== 'skip')
+  ;(running.length === 0 ? describe.skip : describe)(variant.suite, () => {
     // eslint-disable-next-line no-empty-pattern -- Vitest reads the fixtures a hook asks for from its first parameter's pattern
     beforeAll(({}, task) => {
-      // The file that claimed the name first also stands down if the other one was seen before its first call.
-      const other = claim?.contested()
-      if (other !== undefined) throw duplicate(suite.name, ctx.tenant, relative(ctx.projectRoot, file!), relative(ctx.projectRoot, other))
-      const only = selectedCases(task as RunnerTestSuite, mine === undefined ? caseIds : [...mine])
-      // A filter (-t, a file filter) leaves the verdict test out: the last selected case carries the outcome.
-      carriesOutcome = only === undefined ? undefined : caseIds.filter((id) => only.has(id)).at(-1)
-      run = SuiteRun.start(suite, launch, { ctx: fileCtx, only, hooks })
-      return run.then(() => undefined)
-    })
-
-    for (const c of suite.cases) {
-      ;(mine === undefined || mine.has(c.id) ? test : test.skip)(
-        c.id,
-        async ({ task, skip, signal }) => {
-          const started = await run!
-          started.stopWith(signal)
-          const leftOut = started.leftOutNote(c.id)
-          if (leftOut !== undefined) skip(leftOut)
-          const result = await started.caseResult(c.id).catch((error: unknown) => {
-            // The suite's verdict test reports the budget once; a case it left unjudged is skipped, not failed.
-            if (error instanceof BudgetReachedError) skip(`not judged: the run stopped at its budget; next: ${error.next}`)
-            throw error
-          })
-          task.meta.digline = {
-            kind: 'case',
-            suite: suite.name,
-            case: { case_id: c.id, verdict: result.verdict, score: result.score, reason: result.error?.message ?? result.reason },
-            annotations: caseAnnotations(result),
-            ...(c.id === carriesOutcome ? { outcome: await started.outcome } : {}),
-          }
-          if (result.verdict === 'error') throw new CaseErroredError(suite.name, c.id, result.error!.cause, result.error!.message)
-        },
-        suite.timeout,
+      const children = (task as RunnerTestSuite).tasks
+      const started = running.map((block) =>
+        start(
+          block,
+          children.find((t): t is RunnerTestSuite => t.type === 'suite' && t.name === block.suite.name)!,
+        ),
       )
-    }
+      return Promise.all(started).then(() => undefined)
+    })
+    for (const block of blocks) (block.launch.kind === 'skip' ? describe.skip : describe)(block.suite.name, () => declareTests(block))
+    test(VARIANTS_TEST, (context) => variantsTest(context, variant.suite, blocks, fileCtx), blocks[0]!.suite.timeout)
+  })
+}
 
-    test(
-      VERDICT_TEST,
-      async ({ task, signal, skip }) => {
-        const started = await run!
-        if (started.planned) skip(PLANNED_NOTE)
+/** One test per case and the test that carries the suite's verdict. */
+function declareTests(block: SuiteBlock): void {
+  const { suite, mine } = block
+  for (const c of suite.cases) {
+    ;(mine === undefined || mine.has(c.id) ? test : test.skip)(
+      c.id,
+      async ({ task, skip, signal }) => {
+        const started = await block.run!
         started.stopWith(signal)
-        const outcome: SuiteOutcome = await started.outcome
-        task.meta.digline = { kind: 'suite', outcome, annotations: suiteAnnotations(outcome) }
-        if (outcome.status === 'errored') throw new SuiteNotHeldError(`${outcome.aggregates.errored} case(s) errored, so suite ${suite.name} could not be judged (exit 2)`)
-        if (outcome.status === 'baseline-unreadable')
-          throw new SuiteNotHeldError(`suite ${suite.name} could not be judged against its baseline: ${outcome.comparison?.warnings.join('; ') ?? 'the baseline cannot be read'}`)
-        if (outcome.status === 'uncalibrated') throw new SuiteNotHeldError(`suite ${suite.name} was not judged: ${describeUncalibrated(outcome)}`)
-        if (outcome.status === 'regressed') throw new SuiteNotHeldError(`suite ${suite.name} regressed against its baseline: ${outcome.comparison?.reasons.join('; ') ?? ''}`)
-        if (outcome.status === 'missed') throw new SuiteNotHeldError(`suite ${suite.name} missed its thresholds: ${describeMisses(outcome.misses)}`)
+        const leftOut = started.leftOutNote(c.id)
+        if (leftOut !== undefined) skip(leftOut)
+        const result = await started.caseResult(c.id).catch((error: unknown) => {
+          // The suite's verdict test reports the budget once; a case it left unjudged is skipped, not failed.
+          if (error instanceof BudgetReachedError) skip(`not judged: the run stopped at its budget; next: ${error.next}`)
+          throw error
+        })
+        task.meta.digline = {
+          kind: 'case',
+          suite: suite.name,
+          case: { case_id: c.id, verdict: result.verdict, score: result.score, reason: result.error?.message ?? result.reason },
+          annotations: caseAnnotations(result),
+          ...(c.id === block.carriesOutcome ? { outcome: await started.outcome } : {}),
+        }
+        if (result.verdict === 'error') throw new CaseErroredError(suite.name, c.id, result.error!.cause, result.error!.message)
       },
       suite.timeout,
     )
-  })
+  }
+
+  test(
+    VERDICT_TEST,
+    async ({ task, signal, skip }) => {
+      const started = await block.run!
+      if (started.planned) skip(PLANNED_NOTE)
+      started.stopWith(signal)
+      const outcome: SuiteOutcome = await started.outcome
+      task.meta.digline = { kind: 'suite', outcome, annotations: suiteAnnotations(outcome) }
+      if (outcome.status === 'errored') throw new SuiteNotHeldError(`${outcome.aggregates.errored} case(s) errored, so suite ${suite.name} could not be judged (exit 2)`)
+      if (outcome.status === 'baseline-unreadable')
+        throw new SuiteNotHeldError(`suite ${suite.name} could not be judged against its baseline: ${outcome.comparison?.warnings.join('; ') ?? 'the baseline cannot be read'}`)
+      if (outcome.status === 'uncalibrated') throw new SuiteNotHeldError(`suite ${suite.name} was not judged: ${describeUncalibrated(outcome)}`)
+      if (outcome.status === 'regressed') throw new SuiteNotHeldError(`suite ${suite.name} regressed against its baseline: ${outcome.comparison?.reasons.join('; ') ?? ''}`)
+      if (outcome.status === 'missed') throw new SuiteNotHeldError(`suite ${suite.name} missed its thresholds: ${describeMisses(outcome.misses)}`)
+    },
+    suite.timeout,
+  )
 }

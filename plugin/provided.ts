@@ -1,6 +1,6 @@
 // What the main process hands every worker through project.provide('digline', …).
 import type { DiglineErrorData } from '../src/errors/base.js'
-import type { SuiteOutcome, CaseLine } from '../src/host/index.js'
+import type { SuiteOutcome, CaseLine, VariantComparison } from '../src/host/index.js'
 import type { Annotation } from './case-annotations.js'
 
 export type ProvidedDigline =
@@ -10,7 +10,9 @@ export type ProvidedDigline =
  * What a digline test carries back to the main process in its task meta; the main process moves `annotations` onto the test (plugin/annotation-filer.ts).
  * A filtered run has no verdict test (the filter leaves it out): its last selected case carries the suite's `outcome`.
  */
-export type DiglineTaskMeta = ({ kind: 'case'; suite: string; case: CaseLine; outcome?: SuiteOutcome } | { kind: 'suite'; outcome: SuiteOutcome }) & { annotations?: Annotation[] }
+export type DiglineTaskMeta = (
+  { kind: 'case'; suite: string; case: CaseLine; outcome?: SuiteOutcome } | { kind: 'suite'; outcome: SuiteOutcome } | { kind: 'variants'; table: VariantComparison }
+) & { annotations?: Annotation[] }
 
 // Through 'vitest' itself: Vitest 5 ships no @vitest/runner package to augment.
 declare module 'vitest' {

@@ -5,8 +5,8 @@ import { appendFileSync } from 'node:fs'
 import pc from 'picocolors'
 import { diglineErrorKind, reviveError } from '../src/errors/recognise.js'
 import { EXIT_CODES, exitCodeForLaunch, type ExitCode } from '../src/exit-codes.js'
-import type { SuiteOutcome } from '../src/host/index.js'
-import { formatOutcome } from '../src/host/index.js'
+import type { SuiteOutcome, VariantComparison } from '../src/host/index.js'
+import { formatOutcome, formatVariantTable } from '../src/host/index.js'
 import { formatLaunchMarkdown } from '../src/host/index.js'
 import { describeFamily, familyWise, type FamilyWise, type LaunchFamily } from '../src/host/index.js'
 import './provided.js'
@@ -17,6 +17,8 @@ interface Collected {
   outcomes: SuiteOutcome[]
   /** The launch-wide decision over every gate of every judged suite (ADR 0242). */
   family?: LaunchFamily
+  /** The variant table of each suite with variants that this launch filed (SPEC §15). */
+  variants: VariantComparison[]
   refusals: string[]
   failures: string[]
   failedTests: number
@@ -82,7 +84,7 @@ export class DiglineReporter implements Reporter {
   }
 
   private collect(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<SerializedError>): Collected {
-    const c: Collected = { outcomes: [], refusals: [], failures: [], failedTests: 0 }
+    const c: Collected = { outcomes: [], variants: [], refusals: [], failures: [], failedTests: 0 }
     // Errors arrive from the workers as plain data; only digline's own (brand + a name its tables
     // own) count as refusals or failures, whatever a user's error is called.
     const classify = (data: unknown, where: string) => {
@@ -109,6 +111,7 @@ export class DiglineReporter implements Reporter {
       for (const test of module.children.allTests()) {
         const meta = test.meta().digline
         const result = test.result()
+        if (meta?.kind === 'variants') c.variants.push(meta.table)
         if (meta?.kind === 'suite' || (meta?.kind === 'case' && meta.outcome !== undefined)) {
           c.outcomes.push(meta.outcome!)
           moduleOutcomes++
@@ -134,6 +137,7 @@ export class DiglineReporter implements Reporter {
   private print(c: Collected, exitCode: ExitCode): void {
     const out: string[] = ['']
     for (const outcome of c.outcomes) out.push(formatOutcome(outcome), '')
+    for (const table of c.variants) out.push(printable(formatVariantTable(table)), '')
     for (const r of c.refusals) out.push(`${pc.red('refused')} ${r}`)
     for (const f of c.failures) out.push(`${pc.red('failed')} ${f}`)
     if (c.failedTests > 0) out.push(`${c.failedTests} other test(s) failed`)

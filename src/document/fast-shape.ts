@@ -42,6 +42,7 @@ const JUDGE_CONFIG_KEYS = keysOf(judgeConfigSchema)
 const JUDGE_SCORER_KEYS = keysOf(judgeConfigSchema.shape.scorers.element)
 const OBSERVED_KEYS = keysOf(observedSchema)
 const SLICE_KEYS = keysOf(runHeaderSchema.shape.slice.unwrap())
+const VARIANT_KEYS = keysOf(runHeaderSchema.shape.variant.unwrap())
 const DOCUMENT_KEYS = keysOf(runDocumentSchema)
 const BASELINE_KEYS = keysOf(baselineDocumentSchema)
 const DOCUMENT_KEY_SET: ReadonlySet<string> = new Set(DOCUMENT_KEYS)
@@ -202,6 +203,10 @@ function isSlice(value: unknown): boolean {
   return isShape(value, SLICE_KEYS) && isStringList(value.tags) && isCount(value.suite_cases)
 }
 
+function isVariant(value: unknown): boolean {
+  return isShape(value, VARIANT_KEYS) && isString(value.suite) && isString(value.name)
+}
+
 function hasDocumentFields(value: Shape): boolean {
   if (value.schema_version !== 1) return false
   if (!isString(value.digline_version) || !isString(value.tenant) || !isString(value.environment) || !isString(value.suite)) return false
@@ -211,7 +216,7 @@ function hasDocumentFields(value: Shape): boolean {
   if (typeof value.record_responses !== 'boolean' || !isPlainRecord(value.target_config) || !isPlainRecord(value.metadata)) return false
   if (!isJudgeConfig(value.judge_config) || !isStringRecord(value.artifacts) || !isRules(value.rules) || !isObserved(value.observed)) return false
   if (!optional(value.cached_answers, isPositiveCount) || !isAggregates(value.aggregates) || !Array.isArray(value.results)) return false
-  if (!optional(value.datasets, isStringRecord) || !optional(value.slice, isSlice)) return false
+  if (!optional(value.datasets, isStringRecord) || !optional(value.slice, isSlice) || !optional(value.variant, isVariant)) return false
   const results = value.results as unknown[]
   for (let i = 0; i < results.length; i++) if (!isCanonicalCaseResult(results[i])) return false
   return true

@@ -134,6 +134,8 @@ export const runHeaderSchema = z.object({
   datasets: z.record(z.string(), z.string()).optional(),
   /** Present when the run is a slice of the suite by tag (never promoted). */
   slice: z.object({ tags: z.array(z.string()), suite_cases: z.number().int().nonnegative() }).optional(),
+  /** Present when the run is one variant of a suite that declares variants: the declared suite and the variant's name (ADR 0300). */
+  variant: z.object({ suite: z.string(), name: z.string() }).optional(),
   rules: rulesSchema,
   observed: observedSchema,
   /** How many answers came from the response cache; absent when none did (such a run is never promoted). */

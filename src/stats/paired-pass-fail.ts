@@ -15,11 +15,14 @@ interface Interval {
 /** One side's level of the 95% interval. */
 export const ALPHA = 0.025
 
-/** The 95% interval of (c − b) / n, for b cases pass → fail and c fail → pass among n shared cases. */
-export function passFailInterval(toFail: number, toPass: number, n: number): Interval {
+/**
+ * The interval of (c − b) / n, for b cases pass → fail and c fail → pass among n shared cases: 95%
+ * by default, or with `alpha` on each side (a multiplicity-adjusted level, ADR 0301).
+ */
+export function passFailInterval(toFail: number, toPass: number, n: number, alpha: number = ALPHA): Interval {
   const flipped = toFail + toPass
   if (flipped === 0) return { low: 0, high: 0 }
-  const [low, high] = clopperPearson(toFail, flipped, ALPHA)
+  const [low, high] = clopperPearson(toFail, flipped, alpha)
   const share = flipped / n
   return { low: share * (1 - 2 * high), high: share * (1 - 2 * low) }
 }

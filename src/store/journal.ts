@@ -62,6 +62,8 @@ export interface JournalHeader {
   datasets?: Record<string, string>
   /** The tags of a slice run (`digline run --tag T`); absent for a run of the whole suite. */
   slice?: { tags: string[]; suite_cases: number }
+  /** The declared suite and variant name of a variant's run (ADR 0300); absent for a suite of its own. */
+  variant?: { suite: string; name: string }
 }
 
 /** What a leg is opened with: its header (leg apart) and the cases it declares (line 2). */
@@ -79,6 +81,7 @@ export const RESUME_CHECKED_FIELDS = [
   'environment',
   'suite',
   'slice',
+  'variant',
   'datasets',
   'cases_digest',
   'artifacts',

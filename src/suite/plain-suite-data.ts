@@ -24,7 +24,7 @@ function firstNotPlain(def: InlineCasesDefinition, scorers: readonly ResolvedSco
       findNotPlain(c.metadata, ['cases', i, 'metadata'], { allowUndefinedRoot: true })
     if (offence !== undefined) return offence
   }
-  if (typeof def.target !== 'function') {
+  if (def.target !== undefined && typeof def.target !== 'function') {
     const offence = findNotPlain(def.target.config, ['target', 'config'], { allowUndefinedRoot: true })
     if (offence !== undefined) return offence
   }

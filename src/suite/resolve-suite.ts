@@ -166,6 +166,7 @@ export function resolveSuite(declared: SuiteDefinition<any, any, any>): Resolved
   const scorers = def.scorers.map((s, i) => resolveScorer(s, i, seen))
   refuseNotPlainSuiteData(def, scorers)
   const target = def.target
+  if (target === undefined) refuse(['target'], 'is missing: a suite declares a target (or variants)', def.name)
   const ask =
     typeof target === 'function'
       ? async (input: unknown, ctx: TargetContext): Promise<TargetAnswer> => ({ output: await target(input, ctx) })

@@ -156,7 +156,13 @@ export interface SuiteDefinition<I = unknown, O = unknown, E = unknown> {
   name: string
   /** The cases, or a dataset read from files: `cases: await dataset('data/tickets.jsonl')`. */
   cases: readonly EvalCase<I, E>[] | Dataset<I, E>
-  target: Target<I, O>
+  /** The system under test; a suite declares `target` or `variants`, not both. */
+  target?: Target<I, O>
+  /**
+   * Several targets asked the same cases in one launch, by variant name (one safe segment each):
+   * each variant is a run of its own, filed as suite `<name>.<variant>` (ADR 0300).
+   */
+  variants?: Readonly<Record<string, Target<I, O>>>
   /**
    * Answers per case: a count, or `{ min, max }` for adaptive samples (ADR 0360): every case takes
    * `min`, then more up to `max` only while its verdict at `max` could still change. In config_hash.
@@ -291,4 +297,14 @@ export interface ResolvedSuite {
   datasets: Readonly<Record<string, string>>
   /** Set when this launch runs a slice of the suite by tag: `cases` are the slice's. */
   slice?: Slice
+  /** Set for one variant of a suite that declares `variants`: `name` is then `<suite>.<variant>`. */
+  variant?: VariantOf
+}
+
+/** Which variant of which declared suite a resolved suite is, and how many variants the suite has. */
+export interface VariantOf {
+  suite: string
+  name: string
+  /** How many variants the suite declares (they share its budget and its target calls in flight). */
+  of: number
 }

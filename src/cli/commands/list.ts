@@ -44,7 +44,8 @@ Without --suite: the tenant's suites, each with its latest run and its baseline;
 its runs and its baseline, all kept. With --suite S: the run documents of suite S (retired or not),
 reading only each document's header: its key, environment, commit, pass rate, and the target it
 measured (the digest of its declared config, 12 hex of sha256, and the model it reported), so two
-runs of different models tell apart. Files that cannot be read are listed with the refusal that
+runs of different models tell apart, and for a variant's run which variant of which suite it is
+(a suite's variants are listed as suites of their own, <suite>.<variant>). Files that cannot be read are listed with the refusal that
 names why.
 
   --suite S   the suite
@@ -84,7 +85,8 @@ ${PROJECT_HELP}`,
           : `  pass rate ${percent(run.aggregates.pass_rate)}  ${run.aggregates.cases} cases${run.aggregates.errored > 0 ? `, ${run.aggregates.errored} errored` : ''}`
       const replay = h.rejudged_from === undefined ? '' : `  replay of ${h.rejudged_from_suite ?? suite}/${h.rejudged_from}`
       const target = `  target ${targetConfigDigest(h.target_config)} ${h.observed.target_model ?? 'no model reported'}`
-      io.stdout(`${run.key}  ${h.environment}  ${shortCommit(h.git_commit)}${rate}${target}${replay}`)
+      const variant = h.variant === undefined ? '' : `  variant ${h.variant.name} of ${h.variant.suite}`
+      io.stdout(`${run.key}  ${h.environment}  ${shortCommit(h.git_commit)}${rate}${target}${variant}${replay}`)
     }
     return 0
   },

@@ -98,6 +98,7 @@ export function buildRunHeader(prepared: Prepared, observed: Execution['observed
     metadata: suite.metadata,
     ...(Object.keys(suite.datasets).length === 0 ? {} : { datasets: { ...suite.datasets } }),
     ...(suite.slice === undefined ? {} : { slice: { tags: [...suite.slice.tags], suite_cases: suite.slice.suite_cases } }),
+    ...(suite.variant === undefined ? {} : { variant: { suite: suite.variant.suite, name: suite.variant.name } }),
     rules: suite.rules,
     observed,
   }

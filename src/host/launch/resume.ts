@@ -37,6 +37,7 @@ export function journalHeaderFor(prepared: Prepared, startedAt: string): Journal
     ...(prepared.shard === undefined ? {} : { shard: shardLabel(prepared.shard) }),
     ...(Object.keys(prepared.suite.datasets).length === 0 ? {} : { datasets: { ...prepared.suite.datasets } }),
     ...(prepared.suite.slice === undefined ? {} : { slice: { tags: [...prepared.suite.slice.tags], suite_cases: prepared.suite.slice.suite_cases } }),
+    ...(prepared.suite.variant === undefined ? {} : { variant: { suite: prepared.suite.variant.suite, name: prepared.suite.variant.name } }),
   }
 }
 
@@ -70,6 +71,7 @@ const WHY: Record<(typeof RESUME_CHECKED_FIELDS)[number], string> = {
   environment: 'it is a run of another environment',
   suite: 'it is a run of another suite',
   slice: 'the run was started as another slice of the suite (its --tag)',
+  variant: 'the run was started as a variant of a suite, or as a suite of its own, and this launch declares it the other way',
   datasets: 'a dataset file the cases are read from changed',
   config_hash: 'the rules changed (samples, minAgreement, thresholds, tolerances, scorers)',
   cases_digest: 'the cases changed',
