@@ -343,6 +343,27 @@ export const PAGE_SCRIPT = String.raw`
       identity(s, s.run, s.against ? 'Run A' : 'Run'), s.against ? identity(s, s.against, 'Run B (compared against)') : null]).filter(Boolean))
   }
 
+  // A suite's variants side by side: each metric with its interval, then every pair's verdict (ADR 0301).
+  function variantMatrix(v) {
+    function amount(a, d) { return a === null ? 'n/a' : a.mean.toFixed(d) + (a.ci95 ? ' [' + a.ci95.low.toFixed(d) + ', ' + a.ci95.high.toFixed(d) + ']' : '') }
+    var head = el('tr', {}, ['variant', 'pass rate', 'mean score', 'cost / case', 'tokens / case', 'latency / case (ms)', 'run'].map(function (t) { return el('th', { text: t }) }))
+    var rows = v.variants.map(function (r) {
+      var rate = pct(r.pass_rate) + (r.pass_rate_ci95 ? ' [' + pct(r.pass_rate_ci95.low) + ', ' + pct(r.pass_rate_ci95.high) + ']' : '')
+      return el('tr', { 'data-variant': r.variant }, [el('th', {}, [el('a', { href: '#suite-' + r.suite, text: r.variant })])].concat(
+        [rate, amount(r.mean_score, 3), amount(r.cost_per_case, 6), amount(r.tokens_per_case, 1), amount(r.latency_per_case, 0), r.key].map(function (t) { return el('td', { text: t }) })))
+    })
+    var level = (v.level * 100).toFixed(v.pairs.length > 1 ? 2 : 0) + '% intervals (95% shared by ' + v.pairs.length + ' pair' + (v.pairs.length === 1 ? '' : 's') + ', Bonferroni)'
+    var pairs = v.pairs.map(function (p) {
+      var verdict = p.verdict === 'a_better' ? p.a + ' is better' : p.verdict === 'b_better' ? p.b + ' is better' : 'no difference shown'
+      return el('tr', { 'data-pair': p.a + '/' + p.b }, [p.a + ' \u2212 ' + p.b, pts(p.difference) + ' [' + pts(p.interval.low) + ', ' + pts(p.interval.high) + ']', p.a_only + ' / ' + p.b_only + ' of ' + p.shared, verdict].map(function (t, i) { return el('td', { text: t, class: i === 3 ? 'verdict ' + p.verdict : null }) }))
+    })
+    return el('article', { class: 'suite variants', id: 'variants-' + v.suite, 'data-variants': v.suite }, [
+      el('h2', { text: 'Variants of ' + v.suite }),
+      el('table', { class: 'variant-matrix' }, [head].concat(rows)),
+      v.pairs.length ? section('Pairs: the paired difference of pass rates in points, ' + level, [el('table', { class: 'variant-pairs' }, [el('tr', {}, ['pair', 'difference', 'passed only by A / only by B', 'verdict'].map(function (t) { return el('th', { text: t }) }))].concat(pairs))]) : null,
+    ].filter(Boolean))
+  }
+
   function liveRun(r) {
     var done = r.cases.length, of = r.declared
     return el('article', { class: 'suite live-run', 'data-live': r.suite + '/' + r.key }, [
@@ -364,6 +385,7 @@ export const PAGE_SCRIPT = String.raw`
       nav,
     ]))
     data.live.forEach(function (r) { root.appendChild(liveRun(r)) })
+    ;(data.variants || []).forEach(function (v) { root.appendChild(variantMatrix(v)) })
     data.suites.forEach(function (s) { root.appendChild(suite(s)) })
     data.skipped.forEach(function (s) { if (!data.live.some(function (r) { return r.suite === s.suite })) root.appendChild(el('p', { class: 'note', text: s.suite + ': ' + s.reason })) })
     if (!data.suites.length && !data.live.length) root.appendChild(el('p', { class: 'note', text: 'No run to show yet.' }))

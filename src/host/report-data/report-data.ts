@@ -16,6 +16,7 @@ import { judgeRun } from '../judge/judge-run.js'
 import { resolveRunKey } from '../launch/run-key.js'
 import type { SuiteStatus } from '../judge/suite-outcome.js'
 import { describeAgreement, describeUncalibrated, type JudgeAgreement } from '../judge/judge-agreement.js'
+import { compareVariants, type VariantComparison, type VariantRun } from '../judge/variant-comparison.js'
 
 /** How many recent runs the history chart shows. */
 export const HISTORY_RUNS = 30
@@ -108,6 +109,8 @@ export interface SuiteReport {
   cases: CaseRow[]
   history: HistoryPoint[]
   register: RegisterEntry[]
+  /** For a variant's run (ADR 0300): the suite it is a variant of, and its name; absent otherwise. */
+  variant?: { suite: string; name: string }
 }
 
 export interface LiveRun {
@@ -129,6 +132,8 @@ export interface ReportData {
   generated_at: string
   digline_version: string
   suites: SuiteReport[]
+  /** The variant matrix of each suite whose variants (two or more) are among the suites shown, over the runs shown. */
+  variants?: VariantComparison[]
   /** Suites that have no readable run, and why. */
   skipped: { suite: string; reason: string }[]
   live: LiveRun[]
@@ -202,7 +207,7 @@ function identityOf(key: string, doc: RunDocument): RunIdentity {
   }
 }
 
-async function suiteReport(store: Store, tenant: string, suite: string, runArg: string, register: RegisterEntry[], againstArg?: string): Promise<SuiteReport> {
+async function suiteReport(store: Store, tenant: string, suite: string, runArg: string, register: RegisterEntry[], againstArg?: string): Promise<[SuiteReport, RunDocument]> {
   const key = await resolveRunKey(store, tenant, suite, runArg)
   const doc = await store.readRun(tenant, suite, key)
   const againstKey = againstArg === undefined ? undefined : await resolveRunKey(store, tenant, suite, againstArg)
@@ -231,7 +236,7 @@ async function suiteReport(store: Store, tenant: string, suite: string, runArg: 
       baseline: listed.key === baselineKey,
     })
   }
-  return {
+  const report: SuiteReport = {
     suite,
     retired_at: (await store.retirementOf(tenant, suite))?.retired_at ?? null,
     run: identityOf(key, doc),
@@ -246,7 +251,21 @@ async function suiteReport(store: Store, tenant: string, suite: string, runArg: 
     cases: doc.results.map((r) => caseRow(r, doc.record_responses, baselineVerdicts.get(r.case_id) ?? null)),
     history,
     register: register.filter((e) => e.suite === suite),
+    ...(doc.variant === undefined ? {} : { variant: { ...doc.variant } }),
   }
+  return [report, doc]
+}
+
+/** The suites shown that are variants of one declared suite, grouped, in the order shown; a group of one is no comparison. */
+function variantMatrices(shown: readonly [SuiteReport, RunDocument][]): VariantComparison[] {
+  const groups = new Map<string, VariantRun[]>()
+  for (const [report, doc] of shown) {
+    if (doc.variant === undefined) continue
+    const group = groups.get(doc.variant.suite) ?? []
+    group.push({ variant: doc.variant.name, suite: report.suite, key: report.run.key, document: doc })
+    groups.set(doc.variant.suite, group)
+  }
+  return [...groups].filter(([, runs]) => runs.length > 1).map(([suite, runs]) => compareVariants(suite, runs))
 }
 
 function liveRunOf(pending: Pending): LiveRun {
@@ -285,7 +304,7 @@ export async function reportData(store: Store, request: ReportRequest): Promise<
       ['--against'],
     )
   const register = await store.readRegister(tenant)
-  const reports: SuiteReport[] = []
+  const shown: [SuiteReport, RunDocument][] = []
   const skipped: ReportData['skipped'] = []
   for (const suite of suites) {
     // a suite named by the user must have the run; one found by listing may hold only journals
@@ -293,13 +312,14 @@ export async function reportData(store: Store, request: ReportRequest): Promise<
       skipped.push({ suite, reason: 'no run has been written yet' })
       continue
     }
-    reports.push(await suiteReport(store, tenant, suite, request.run, register, request.against))
+    shown.push(await suiteReport(store, tenant, suite, request.run, register, request.against))
   }
   return {
     tenant,
     generated_at: new Date().toISOString(),
     digline_version: DIGLINE_VERSION,
-    suites: reports,
+    suites: shown.map(([report]) => report),
+    variants: variantMatrices(shown),
     skipped,
     live: request.withLive === true ? await liveRuns(store, tenant, suites) : [],
   }
