@@ -28,6 +28,7 @@ import { agreement } from './figures/agreement.js'
 import { journalAppend, teamConcurrency, teamListing } from './figures/team-store.js'
 import { shards } from './figures/shards.js'
 import { report } from './figures/report.js'
+import { variants } from './figures/variants.js'
 
 const { values: args } = parseArgs({
   options: {
@@ -55,6 +56,7 @@ const FIGURES = [
   { id: 12, name: 'the single-file report', run: report },
   { id: 15, name: 'dataset read', run: datasetRead },
   { id: 17, name: 'judge agreement interval', run: agreement },
+  { id: 18, name: 'variants: pairwise verdicts', run: variants },
 ]
 
 const selected = args.only === undefined ? FIGURES : FIGURES.filter((f) => args.only.split(',').map(Number).includes(f.id))
