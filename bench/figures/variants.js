@@ -25,7 +25,7 @@ export async function variants({ install, quick, log }) {
         pass: equal.anyClaimRate <= 0.05,
       },
       {
-        figure: `16. one variant lifted 60% of the way to always passing (about +18 points), 100 cases: its pairs called the right way (${fmt.int(launches)} launches, seed ${lifted.seed})`,
+        figure: `16. one variant lifted 60% of the way to always passing, 100 cases: its pairs called the right way (${fmt.int(launches)} launches, seed ${lifted.seed})`,
         value: `${fmt.pct(lifted.rightRate)} (the wrong way: ${fmt.pct(lifted.wrongRate)}; the A/A pair "no difference": ${fmt.pct(lifted.aaNoDifferenceRate)})`,
         goal: '≥ 80%, wrong way ≤ 0.1%',
         pass: lifted.rightRate >= 0.8 && lifted.wrongRate <= 0.001,
