@@ -6,6 +6,7 @@ import { BudgetReachedError } from '../src/host/index.js'
 import { InvalidOptionsError } from '../src/suite/errors.js'
 import { reviveError } from '../src/errors/recognise.js'
 import { resolveSuites } from '../src/suite/variants.js'
+import { createdAtNow } from '../src/suite/keys.js'
 import { sliceSuite, sliceTags } from '../src/suite/slice.js'
 import type { ResolvedSuite, SuiteDefinition } from '../src/suite/types.js'
 import { describeUncalibrated, PLANNED_NOTE, suiteLaunchFor, type RunContext, type SuiteOutcome } from '../src/host/index.js'
@@ -77,7 +78,10 @@ export function evalSuite<I, O, E>(definition: SuiteDefinition<I, O, E>): void {
     throw error
   }
   // The code the target runs starts at this file (the cache key covers it, ADR 0150).
-  const fileCtx: FileContext = file === undefined ? ctx : { ...ctx, suiteFile: file }
+  const withFile: FileContext = file === undefined ? ctx : { ...ctx, suiteFile: file }
+  // The variants of one launch share its created_at, and so its key (ADR 0300).
+  const fileCtx: FileContext =
+    suites[0]!.variant === undefined || (process.env.DIGLINE_CREATED_AT ?? '') !== '' ? withFile : { ...withFile, env: { ...process.env, DIGLINE_CREATED_AT: createdAtNow() } }
   const blocks = suites.map((suite): SuiteBlock => {
     // Refused at collection, before any call, when another file of this launch declares the same suite.
     const claim = claims === undefined || file === undefined ? undefined : claimSuiteName(claims, ctx.tenant, suite.name, file, ctx.projectRoot)
