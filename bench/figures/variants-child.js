@@ -1,4 +1,4 @@
-// Figure 16 (in its own process): variants' pairwise verdicts by seeded simulation (ADR 0301).
+// Figure 18 (in its own process): variants' pairwise verdicts by seeded simulation (ADR 0301).
 import { importDist, reply } from './common.js'
 import { simulateVariants } from '../lib/variant-simulation.js'
 

@@ -4,6 +4,7 @@ import { expect, test } from 'vitest'
 import { InvalidSuiteError } from '../../../src/suite/errors.js'
 import { resolveSuites } from '../../../src/suite/variants.js'
 
+const one = (): number => 1
 const base = { name: 'pick', cases: [{ id: 'a', input: 1 }], scorers: [() => true] }
 
 test('each variant is a suite named <suite>.<variant>, with its own target and the variant recorded', () => {
@@ -16,11 +17,11 @@ test('each variant is a suite named <suite>.<variant>, with its own target and t
 })
 
 test.each([
-  ['target beside variants', { target: () => 1, variants: { a: () => 1 } }, 'target is declared beside variants'],
+  ['target beside variants', { target: one, variants: { a: one } }, 'target is declared beside variants'],
   ['no variant', { variants: {} }, 'declares no variant'],
-  ['an unsafe variant name', { variants: { 'a/b': () => 1 } }, 'variants.a/b is not a variant name'],
-  ['a name past 128 characters', { variants: { ['v'.repeat(124)]: () => 1 } }, 'longer than 128 characters'],
-  ['fewer budget calls than variants', { variants: { a: () => 1, b: () => 1, c: () => 1 }, budget: { calls: 2 } }, 'fewer than one call for each of the 3 variants'],
+  ['an unsafe variant name', { variants: { 'a/b': one } }, 'variants.a/b is not a variant name'],
+  ['a name past 128 characters', { variants: { ['v'.repeat(124)]: one } }, 'longer than 128 characters'],
+  ['fewer budget calls than variants', { variants: { a: one, b: one, c: one }, budget: { calls: 2 } }, 'fewer than one call for each of the 3 variants'],
 ])('refused: %s', (_, extra, words) => {
   const attempt = () => resolveSuites({ ...base, ...extra } as never)
   expect(attempt).toThrow(InvalidSuiteError)
