@@ -20,6 +20,7 @@ import { importCommand } from './commands/import.js'
 import { mergeCommand } from './commands/merge.js'
 import { reportCommand } from './commands/report.js'
 import { viewCommand } from './commands/view.js'
+import { reviewCommand } from './commands/review.js'
 import { mcpCommand } from './commands/mcp.js'
 import { initCommand } from './commands/init.js'
 import { commentCommand } from './commands/comment.js'
@@ -45,6 +46,7 @@ export const COMMANDS: readonly Command[] = [
   reportCommand,
   commentCommand,
   viewCommand,
+  reviewCommand,
   mcpCommand,
 ]
 

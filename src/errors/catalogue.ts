@@ -17,6 +17,7 @@ import { PLAN_REFUSALS } from '../host/plan/errors.js'
 import { PUBLISH_REFUSALS, PUBLISH_FAILURES } from '../host/publish/errors.js'
 import { CLI_REFUSALS, CLI_FAILURES } from '../cli/errors.js'
 import { PLUGIN_REFUSALS } from '../../plugin/errors.js'
+import { REPORT_REFUSALS } from '../report/errors.js'
 
 export { INTERNAL_ERRORS }
 
@@ -33,6 +34,7 @@ export const REFUSALS = {
   ...PLAN_REFUSALS,
   ...PUBLISH_REFUSALS,
   ...CLI_REFUSALS,
+  ...REPORT_REFUSALS,
   ...PLUGIN_REFUSALS,
 } as const satisfies Record<string, ErrorEntry<RefusalClass>>
 

@@ -19,6 +19,16 @@ export class InitWouldOverwriteError extends DiglineRefusal {
   readonly name = 'InitWouldOverwriteError'
 }
 
+export class ReviewerUnknownError extends DiglineRefusal {
+  readonly name = 'ReviewerUnknownError'
+}
+export class ReviewCaseNotFoundError extends DiglineRefusal {
+  readonly name = 'ReviewCaseNotFoundError'
+}
+export class UnknownReviewJudgeError extends DiglineRefusal {
+  readonly name = 'UnknownReviewJudgeError'
+}
+
 export const HOST_REFUSALS = {
   UsageError: {
     error: UsageError,
@@ -44,5 +54,20 @@ export const HOST_REFUSALS = {
     error: InitWouldOverwriteError,
     when: '`digline init` found files it would write (or another Vitest or Vite config) already in the project; it wrote nothing.',
     next: 'Move the listed files aside, or add digline to your own config by hand (docs/guide.md), then run `npx digline init` again.',
+  },
+  ReviewerUnknownError: {
+    error: ReviewerUnknownError,
+    when: "`digline view --review` could not name the person labelling: DIGLINE_REVIEWER is not set and git's user.email is not either (or is not one line of plain text); nothing was started.",
+    next: 'Set DIGLINE_REVIEWER=you@example.com (or `git config user.email you@example.com`), then run `digline view --review` again.',
+  },
+  ReviewCaseNotFoundError: {
+    error: ReviewCaseNotFoundError,
+    when: 'A label named a case the run does not hold (or a case that errored, whose answer was never judged); nothing was written.',
+    next: 'Label a case the run shows in `digline view --review`; `digline show --suite S --run KEY` lists its cases.',
+  },
+  UnknownReviewJudgeError: {
+    error: UnknownReviewJudgeError,
+    when: "A label gave an opinion of a scorer that is not one of the run's scorers; nothing was written.",
+    next: "Agree or disagree only with the scorers the run names (its judge_config, shown in the report's run card).",
   },
 } as const satisfies RefusalFamily

@@ -272,7 +272,8 @@ export const PAGE_SCRIPT = String.raw`
   }
 
   // The baseline × run verdict counts of the rows shown, and the rows themselves.
-  function cases(id, rows, recorded, hasBaseline, refName) {
+  // In the viewer's review mode (review-script.ts) each judged case of a filed run gets a label form.
+  function cases(id, rows, recorded, hasBaseline, refName, filed) {
     refName = refName || 'baseline'
     var f = filters[id] || (filters[id] = { q: '', verdict: 'all', flip: 'all' })
     var body = el('tbody')
@@ -288,7 +289,7 @@ export const PAGE_SCRIPT = String.raw`
           el('td', {}, [verdictTag(r.verdict), r.flip ? el('span', { class: 'flip', text: r.flip === 'pass_to_fail' ? ' pass\u2192fail' : ' fail\u2192pass' }) : null]),
           el('td', { text: r.score === null ? '\u2014' : r.score.toFixed(2) }),
           el('td', {}, [samplesCell(r.samples)]),
-          el('td', { class: 'error-cell' }, [r.error ? el('span', { class: 'error-message', text: r.error.cause + ': ' + r.error.message }) : null, caseDetails(r, recorded)]),
+          el('td', { class: 'error-cell' }, [r.error ? el('span', { class: 'error-message', text: r.error.cause + ': ' + r.error.message }) : null, caseDetails(r, recorded), filed && window.diglineReview ? window.diglineReview(r, filed, data) : null]),
           el('td', { class: 'tok', text: tokens(r.usage) }),
         ]))
       })
@@ -339,7 +340,7 @@ export const PAGE_SCRIPT = String.raw`
     return el('article', { class: 'suite', id: 'suite-' + s.suite, 'data-suite': s.suite }, [
       el('h2', {}, [s.suite + ' ', el('span', { class: 'status ' + s.status, text: STATUS[s.status] || s.status }), s.retired_at ? el('span', { class: 'status retired', text: 'retired' }) : null]),
       head,
-    ].concat(misses, [comparison(s), agreement(s), errored(s.cases), cases(s.suite, s.cases, s.run.record_responses, hasBaseline, s.against ? 'run B' : 'baseline'), history(s), usage(s),
+    ].concat(misses, [comparison(s), agreement(s), errored(s.cases), cases(s.suite, s.cases, s.run.record_responses, hasBaseline, s.against ? 'run B' : 'baseline', s), history(s), usage(s),
       identity(s, s.run, s.against ? 'Run A' : 'Run'), s.against ? identity(s, s.against, 'Run B (compared against)') : null]).filter(Boolean))
   }
 

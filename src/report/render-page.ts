@@ -4,10 +4,13 @@
 import type { ReportData } from '../host/index.js'
 import { PAGE_SCRIPT } from './page-script.js'
 import { PAGE_STYLE } from './page-style.js'
+import { REVIEW_SCRIPT } from './review-script.js'
 
 export interface PageOptions {
   /** In the viewer: the path the page polls for fresh data (same origin). Absent: a static report. */
   live?: string
+  /** In the viewer's review mode: where labels are posted, the session's token, who labels (ADR 0340). */
+  review?: { path: string; token: string; reviewer: string }
 }
 
 /** JSON safe inside a <script> element: no `<` can close it, and the two JS-only line breaks are escaped. */
@@ -36,9 +39,9 @@ export function renderPage(data: ReportData, options: PageOptions = {}): string 
 </head>
 <body>
 <main id="app"><noscript>This report draws itself with JavaScript; enable it to read the report.</noscript></main>
-<script id="digline-config" type="application/json">${scriptJson({ live: options.live ?? null })}</script>
+<script id="digline-config" type="application/json">${scriptJson({ live: options.live ?? null, review: options.review ?? null })}</script>
 <script id="digline-data" type="application/json">${scriptJson(data)}</script>
-<script>${PAGE_SCRIPT}</script>
+${options.review === undefined ? '' : `<script>${REVIEW_SCRIPT}</script>\n`}<script>${PAGE_SCRIPT}</script>
 </body>
 </html>
 `

@@ -1,10 +1,13 @@
-// `digline view`: the report's pages served to this machine only. Read-only: GET and HEAD of two
-// paths, the page and its data; each request reads the store afresh, so a run in progress shows
-// its cases as its journal records them. A request naming another host (DNS rebinding) is refused.
+// `digline view`: the report's pages served to this machine only. GET and HEAD of two paths, the
+// page and its data; each request reads the store afresh, so a run in progress shows its cases as
+// its journal records them. A request naming another host (DNS rebinding) is refused. Read-only,
+// unless started in review mode: then POST /reviews appends a label, under the checks of
+// review-endpoint.ts (docs/adr/0340).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { ReportData } from '../host/index.js'
 import { renderPage } from './render-page.js'
+import { answerReview, REVIEW_PATH, type ReviewMode } from './review-endpoint.js'
 
 export const VIEW_HOST = '127.0.0.1'
 export const DATA_PATH = '/data.json'
@@ -17,8 +20,10 @@ export interface ViewServer {
 
 export interface ViewOptions {
   port: number
-  /** Reads the data anew for each request. */
-  load: () => Promise<ReportData>
+  /** Reads the data anew for each request (in review mode, with the labels of the runs shown). */
+  load: () => Promise<ReportData & { reviews?: unknown[] }>
+  /** Review mode: the page can label cases; absent, the viewer is read-only. */
+  review?: ReviewMode
   /** A request that could not be answered, for the terminal. */
   onError?: (error: unknown) => void
 }
@@ -45,12 +50,17 @@ function pathOf(target: string): string | undefined {
 
 async function answer(req: IncomingMessage, res: ServerResponse, port: number, options: ViewOptions): Promise<void> {
   const head = req.method === 'HEAD'
+  const hosts = [`${VIEW_HOST}:${port}`, `localhost:${port}`]
+  if (options.review !== undefined && req.method === 'POST' && pathOf(req.url ?? '/') === REVIEW_PATH) return answerReview(req, res, hosts, options.review)
   if (req.method !== 'GET' && !head) {
+    if (options.review !== undefined && pathOf(req.url ?? '/') === REVIEW_PATH) {
+      res.setHeader('allow', 'POST')
+      return send(res, 405, 'text/plain; charset=utf-8', `${REVIEW_PATH} answers POST only, from the viewer's own page\n`, false)
+    }
     res.setHeader('allow', 'GET, HEAD')
     return send(res, 405, 'text/plain; charset=utf-8', 'digline view is read-only: only GET and HEAD are answered\n', false)
   }
-  if (req.headers.host !== `${VIEW_HOST}:${port}` && req.headers.host !== `localhost:${port}`)
-    return send(res, 421, 'text/plain; charset=utf-8', `digline view answers requests for ${VIEW_HOST}:${port} only\n`, head)
+  if (!hosts.includes(req.headers.host ?? '')) return send(res, 421, 'text/plain; charset=utf-8', `digline view answers requests for ${VIEW_HOST}:${port} only\n`, head)
   const path = pathOf(req.url ?? '/')
   if (path === undefined) return send(res, 400, 'text/plain; charset=utf-8', 'bad request: the request target is not a URL the viewer can read\n', head)
   if (path !== '/' && path !== DATA_PATH) return send(res, 404, 'text/plain; charset=utf-8', `not found: ${path} (the viewer serves / and ${DATA_PATH})\n`, head)
@@ -62,7 +72,8 @@ async function answer(req: IncomingMessage, res: ServerResponse, port: number, o
     return send(res, 500, 'text/plain; charset=utf-8', `digline view could not read the store: ${error instanceof Error ? error.message : String(error)}\n`, head)
   }
   if (path === DATA_PATH) return send(res, 200, 'application/json; charset=utf-8', JSON.stringify(data), head)
-  send(res, 200, 'text/html; charset=utf-8', renderPage(data, { live: DATA_PATH }), head)
+  const review = options.review === undefined ? undefined : { path: REVIEW_PATH, token: options.review.token, reviewer: options.review.reviewer }
+  send(res, 200, 'text/html; charset=utf-8', renderPage(data, { live: DATA_PATH, ...(review === undefined ? {} : { review }) }), head)
 }
 
 /** Listens on 127.0.0.1:port (0: any free port) until closed. */

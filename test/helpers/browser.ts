@@ -8,7 +8,8 @@ export const CHROMIUM = process.env.DIGLINE_CHROMIUM ?? '/usr/bin/chromium'
 /** Screenshots of the pages the tests saw (gitignored; CI keeps them as artifacts). */
 export const ARTIFACTS = join(process.cwd(), 'test-artifacts')
 
-export function launchChromium(): Promise<Browser> {
+/** `extraArgs`: more Chromium switches (e.g. --host-resolver-rules, to give a test host name to 127.0.0.1). */
+export function launchChromium(extraArgs: readonly string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
@@ -16,7 +17,7 @@ export function launchChromium(): Promise<Browser> {
     handleSIGINT: false,
     handleSIGTERM: false,
     handleSIGHUP: false,
-    args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+    args: ['--no-sandbox', '--disable-background-networking', '--disable-component-update', '--no-first-run', ...extraArgs],
   })
 }
 

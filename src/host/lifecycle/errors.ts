@@ -105,7 +105,7 @@ export const LIFECYCLE_REFUSALS = {
   },
   ExportFileOccupiedError: {
     error: ExportFileOccupiedError,
-    when: 'A file `digline export` would write is in the way: it exists with other content, is not a file, or cannot be looked at; nothing was exported.',
+    when: 'A file `digline export` (or `digline review export`) would write is in the way: it exists with other content, is not a file, or cannot be looked at; nothing was exported.',
     next: 'Export into an empty directory with --out DIR, or move the file named in the message aside.',
   },
   ShardMissingError: {
@@ -133,7 +133,7 @@ export const LIFECYCLE_REFUSALS = {
 export const LIFECYCLE_FAILURES = {
   ExportWriteError: {
     error: ExportWriteError,
-    when: '`digline export` could not write a file (a missing permission, a full disk, a read-only directory); the files written before it stay, the store was only read.',
+    when: '`digline export` (or `digline review export`) could not write a file (a missing permission, a full disk, a read-only directory); the files written before it stay, the store was only read.',
     next: 'Fix the directory or free space, or export into another one with `--out DIR`, then run `digline export` again (files already written with the same bytes are left alone).',
   },
 } as const satisfies FailureFamily
