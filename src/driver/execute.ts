@@ -6,6 +6,7 @@ import type { CaseResult, Observed, SampleResult } from '../document/schema.js'
 import { redactor } from '../models/redaction.js'
 import type { EvalCase, ResolvedSuite } from '../suite/types.js'
 import { runPool, SerialQueue } from './limiter.js'
+import { runSpans, type RunSpans } from './spans.js'
 import { ObservedIdentity } from './observed-identity.js'
 import type { OnCase } from '../document/case-progress.js'
 import type { Budget } from '../suite/types.js'
@@ -84,6 +85,7 @@ export async function execute(options: ExecuteOptions): Promise<Execution> {
   // A target or scorer of the user's own may put an API key of the environment in its error.
   const redact = redactor([])
   const hooks = new SerialQueue()
+  const spans = toRun.length === 0 ? undefined : await runSpans()
   try {
     await runPool(
       toRun,
@@ -100,7 +102,7 @@ export async function execute(options: ExecuteOptions): Promise<Execution> {
         inFlight.add(controller)
         const made = { count: 0 }
         const context: CaseContext = { suite, evalCase, signal: controller.signal, identity, cached, onAnswer: options.onAnswer, calls: made }
-        const { result, cause } = await runCase(context, step, redact).finally(() => {
+        const { result, cause } = await tracedCase(context, step, redact, spans).finally(() => {
           inFlight.delete(controller)
           calls.count += made.count
         })
@@ -148,6 +150,20 @@ function refuseUnknownDone(suite: ResolvedSuite, done: ReadonlyMap<string, CaseR
     if (result.case_id !== id) {
       throw new InternalError(`the judged case filed as ${JSON.stringify(id)} is the result of case ${JSON.stringify(result.case_id)}`, ['done', id])
     }
+  }
+}
+
+/** The case in its span (spans.ts), each sample in its own; without the tracing API, just the case. */
+async function tracedCase(context: CaseContext, step: SampleStep, redact: (text: string) => string, spans: RunSpans | undefined): ReturnType<typeof runCase> {
+  const span = spans?.startCase(context.suite, context.evalCase)
+  if (span === undefined) return runCase(context, step, redact)
+  try {
+    const outcome = await runCase(context, (ctx, sample) => span.sample(sample, () => step(ctx, sample)), redact)
+    span.end(outcome.result)
+    return outcome
+  } catch (error) {
+    span.end(undefined)
+    throw error
   }
 }
 

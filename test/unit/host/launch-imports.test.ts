@@ -23,7 +23,7 @@ function loadedBy(entries: string[]): string[] {
   return child.stderr.split('\n').filter((line) => line.startsWith('file:'))
 }
 
-// the team store's code, the GitHub client, the glob and CSV readers, the MCP SDK, the model SDKs
+// the team store's code, the GitHub client, the glob and CSV readers, the MCP SDK, the model SDKs, the tracing API and digline's spans
 const DEFERRED = [
   /\/dist\/src\/store\/postgres\/(?!server-name|errors)/,
   /\/node_modules\/@octokit\//,
@@ -31,6 +31,8 @@ const DEFERRED = [
   /\/node_modules\/csv-parse\//,
   /\/node_modules\/@modelcontextprotocol\//,
   /\/node_modules\/(openai|ai|pg)\//,
+  /\/node_modules\/@opentelemetry\//,
+  /\/dist\/src\/driver\/otel-spans\.js$/,
 ]
 
 test('the plugin, the suite API and the CLI load no module of a feature the launch does not use', () => {
