@@ -180,7 +180,7 @@ function isRules(value: unknown): boolean {
 }
 
 function isJudgeConfig(value: unknown): boolean {
-  if (!isShape(value, JUDGE_CONFIG_KEYS) || !Array.isArray(value.scorers)) return false
+  if (!isShape(value, JUDGE_CONFIG_KEYS) || !Array.isArray(value.scorers) || !optional(value.simulated_user, isPlainRecord)) return false
   for (const scorer of value.scorers as unknown[]) {
     if (!isShape(scorer, JUDGE_SCORER_KEYS) || typeof scorer.name !== 'string' || !isPlainRecord(scorer.config) || !isNumber(scorer.pass_at)) return false
   }

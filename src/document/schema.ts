@@ -106,6 +106,8 @@ export const rulesSchema = z.object({
 
 export const judgeConfigSchema = z.object({
   scorers: z.array(z.object({ name: z.string(), config: jsonObject, pass_at: z.number() })),
+  /** The simulated user of a conversation suite: its declared config (ADR 0311); absent otherwise. */
+  simulated_user: jsonObject.optional(),
 })
 
 export const observedSchema = z.object({

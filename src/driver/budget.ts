@@ -38,7 +38,7 @@ export class BudgetMeter {
   ) {
     const { prices } = suite
     if (budget.usd !== undefined && prices !== undefined) {
-      const judgeConfig = judgeConfigOf(suite.scorers)
+      const judgeConfig = judgeConfigOf(suite.scorers, suite.conversation?.user)
       // Answers from the cache cost this launch nothing.
       this.priceOf = (result, observed) =>
         costOf([{ ...result, samples: result.samples.filter((s) => s.cached !== true) }], pricingFor(prices, observed, suite.targetConfig, judgeConfig)).total

@@ -3,6 +3,7 @@
 // named in `unpriced` rather than guessed.
 import type { CaseResult, Cost, JudgeConfig, Observed } from '../document/schema.js'
 import type { JsonObject, PriceTable, TokenUsage } from '../suite/types.js'
+import { SIMULATED_USER } from '../suite/conversation.js'
 
 export interface Pricing {
   prices: PriceTable
@@ -16,12 +17,18 @@ export interface Pricing {
 export function pricingFor(prices: PriceTable, observed: Observed, targetConfig: JsonObject, judgeConfig: JudgeConfig): Pricing {
   const judges: Record<string, string[]> = {}
   for (const scorer of judgeConfig.scorers) {
-    const declared = scorer.config.model
-    const declaredId =
-      typeof declared === 'string' ? declared : typeof (declared as JsonObject | undefined)?.model === 'string' ? ((declared as JsonObject).model as string) : undefined
+    const declaredId = declaredModelId(scorer.config.model)
     judges[scorer.name] = ids(observed.judge_models[scorer.name], declaredId)
   }
+  // A conversation's simulated user is priced as a judge is (ADR 0311).
+  const user = judgeConfig.simulated_user
+  if (user !== undefined) judges[SIMULATED_USER] = ids(observed.judge_models[SIMULATED_USER], declaredModelId(user.model))
   return { prices, target: ids(observed.target_model ?? undefined, typeof targetConfig.model === 'string' ? targetConfig.model : undefined), judges }
+}
+
+/** A declared model id: the config's `model` as a string, or the `model` of a model adapter's config. */
+function declaredModelId(declared: unknown): string | undefined {
+  return typeof declared === 'string' ? declared : typeof (declared as JsonObject | undefined)?.model === 'string' ? ((declared as JsonObject).model as string) : undefined
 }
 
 export function costOf(results: readonly CaseResult[], pricing: Pricing): Cost {
@@ -41,6 +48,9 @@ export function costOf(results: readonly CaseResult[], pricing: Pricing): Cost {
     for (const sample of result.samples) {
       if (sample.usage !== undefined) target += price(pricing.target, sample.usage, 'the target')
       for (const score of sample.scorers) if (score.usage !== undefined) judge += price(pricing.judges[score.name], score.usage, `judge ${score.name}`)
+      if (sample.turns !== undefined) {
+        for (const turn of sample.turns) if (turn.role === 'user' && turn.usage !== undefined) judge += price(pricing.judges[SIMULATED_USER], turn.usage, 'the simulated user')
+      }
     }
   }
   return { target: round(target), judge: round(judge), total: round(target + judge), unpriced: [...unpriced].sort() }

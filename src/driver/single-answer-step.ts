@@ -82,7 +82,7 @@ export async function settleAnswer(
 }
 
 /** The answer, or why it is malformed. */
-function checkAnswer(raw: unknown, record: boolean): CheckedAnswer | string {
+export function checkAnswer(raw: unknown, record: boolean): CheckedAnswer | string {
   if (raw === null || typeof raw !== 'object' || !('output' in raw)) return 'the target must answer { output, model?, usage?, steps?, turns? }'
   const { output, model, usage } = raw as TargetAnswer
   if (model !== undefined && (typeof model !== 'string' || model === '')) return `model must be a non-empty string, got ${preview(model)}`
@@ -203,7 +203,7 @@ export function jsonValue(value: unknown): unknown {
 }
 
 /** Samples are numbered from 0 in every message, as ctx.sample numbers them. */
-function sampleLabel(sample: number, samples: number): string {
+export function sampleLabel(sample: number, samples: number): string {
   return `sample ${sample} of ${samples}`
 }
 
@@ -213,7 +213,7 @@ export function mean(values: readonly number[]): number {
   return values.length === 0 ? 0 : sum / values.length
 }
 
-function messageOf(error: unknown): string {
+export function messageOf(error: unknown): string {
   if (error instanceof ObservedIdentityChangedError) return describeIdentityChange(error)
   if (error instanceof Error) return error.name && error.name !== 'Error' ? `${error.name}: ${error.message}` : error.message
   return preview(error)

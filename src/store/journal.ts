@@ -52,7 +52,7 @@ export interface JournalHeader {
   cases_digest: string
   artifacts: Record<string, string>
   target_config: Record<string, unknown>
-  judge_config: { scorers: { name: string; config: Record<string, unknown>; pass_at: number }[] }
+  judge_config: { scorers: { name: string; config: Record<string, unknown>; pass_at: number }[]; simulated_user?: Record<string, unknown> }
   record_responses: boolean
   git_commit: string | null
   lease: Lease

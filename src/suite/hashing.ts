@@ -46,12 +46,17 @@ export const AGGREGATE_DEFINITIONS = {
 /** Adaptive samples' stopping rule (src/stats/sampling-stop.ts, ADR 0360), as config_hash records it: a new rule moves every adaptive suite's hash. */
 export const STOPPING_RULE = 'curtailed: min samples, then one at a time up to samples until the verdict at samples can no longer change'
 
-export function judgeConfigOf(scorers: readonly ResolvedScorer[]): { scorers: { name: string; config: Record<string, unknown>; pass_at: number }[] } {
-  return { scorers: scorers.map((s) => ({ name: s.name, config: s.config, pass_at: s.passAt })) }
+export function judgeConfigOf(
+  scorers: readonly ResolvedScorer[],
+  simulatedUser?: { readonly config: Record<string, unknown> },
+): { scorers: { name: string; config: Record<string, unknown>; pass_at: number }[]; simulated_user?: Record<string, unknown> } {
+  const config = { scorers: scorers.map((s) => ({ name: s.name, config: s.config, pass_at: s.passAt })) }
+  // Absent unless the suite has one, so every other suite keeps its hash.
+  return simulatedUser === undefined ? config : { ...config, simulated_user: simulatedUser.config }
 }
 
 /** 12 hex of sha256 over the rules, the scorers and the aggregate definitions. */
-export function configHash(rules: SuiteRules, scorers: readonly ResolvedScorer[]): string {
+export function configHash(rules: SuiteRules, scorers: readonly ResolvedScorer[], simulatedUser?: { readonly config: Record<string, unknown> }): string {
   const subject = {
     samples: rules.samples,
     // Absent unless adaptive (ADR 0360); the stopping rule's text with it, so a new rule moves the hash.
@@ -63,7 +68,7 @@ export function configHash(rules: SuiteRules, scorers: readonly ResolvedScorer[]
     // Absent unless set, so a suite that does not ask keeps its hash.
     gate_on: rules.gate_on,
     calibration: rules.calibration,
-    judge_config: judgeConfigOf(scorers),
+    judge_config: judgeConfigOf(scorers, simulatedUser),
     aggregates: AGGREGATE_DEFINITIONS,
   }
   return sha256Hex(canonicalJson(subject)).slice(0, 12)

@@ -10,6 +10,7 @@ import { isTag, TAG_RULE } from './slice.js'
 import { isDataset } from './dataset.js'
 import { agreementAmbiguity } from './agreement-fraction.js'
 import { isJudgeConfig } from './judge-scorers.js'
+import { resolveConversation } from './conversation.js'
 
 const unit = z.number().min(0).max(1)
 /** A relative rise: 0.2 allows 20% more than the baseline. */
@@ -101,6 +102,7 @@ const definitionSchema = z.object({
     .refine((b) => b.usd !== undefined || b.calls !== undefined, { message: 'must set usd, calls or both' })
     .optional(),
   cache: z.boolean().optional(),
+  conversation: z.unknown().optional(),
 })
 
 /** The cases with the cluster the suite's `cluster` function gives each (ADR 0243); as declared without one. */
@@ -208,6 +210,12 @@ export function resolveSuite(declared: SuiteDefinition<any, any, any>): Resolved
       'is set, but no scorer of the suite is a judge (a scorer whose config names a model, as every built-in judge does): there is nothing to calibrate',
       def.name,
     )
+  const conversation = resolveConversation(
+    def.conversation,
+    def.cases,
+    scorers.map((s) => s.name),
+    def.name,
+  )
   if (rules.tolerances.cost_per_case !== undefined && def.prices === undefined) {
     refuse(['tolerances', 'costPerCase'], 'needs `prices` (per million tokens by model id): without them the run records no cost to gate', def.name)
   }
@@ -228,6 +236,7 @@ export function resolveSuite(declared: SuiteDefinition<any, any, any>): Resolved
     ...(def.cache === undefined ? {} : { cache: def.cache }),
     datasets: datasets ?? {},
     ...(def.borderline === undefined ? {} : { borderline: def.borderline }),
+    ...(conversation === undefined ? {} : { conversation }),
   }
 }
 
@@ -248,5 +257,5 @@ function dropUndefined<T extends Record<string, number | undefined>>(value: T): 
 }
 
 export function suiteIdentity(suite: ResolvedSuite): { configHash: string; casesDigest: string } {
-  return { configHash: configHash(suite.rules, suite.scorers), casesDigest: casesDigest(suite.cases) }
+  return { configHash: configHash(suite.rules, suite.scorers, suite.conversation?.user), casesDigest: casesDigest(suite.cases) }
 }

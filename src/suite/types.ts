@@ -2,6 +2,7 @@
 
 import type { AnswerStep, TargetStep } from './steps.js'
 import type { AnswerTurn, TargetTurn } from './turns.js'
+import type { ConversationOptions } from './conversation.js'
 
 export type JsonObject = Record<string, unknown>
 
@@ -44,6 +45,8 @@ export interface TargetContext {
   /** 0-based index of this answer among the case's samples. */
   sample: number
   signal: AbortSignal
+  /** In a conversation: 0-based index of this answer among the target's turns (the input is then the messages so far). */
+  turn?: number
 }
 
 export interface TokenUsage {
@@ -206,6 +209,12 @@ export interface SuiteDefinition<I = unknown, O = unknown, E = unknown> {
   budget?: Budget
   /** Reuse a target answer when its case input, target config, sample and artifacts are unchanged (default: on under `vitest --watch`). */
   cache?: boolean
+  /**
+   * Every case is a conversation (SPEC §16): its input is `{ script: [user messages…] }`, or
+   * `{ persona?, goal, maxTurns? }` for the simulated `user` (whose config is in config_hash). The
+   * target is asked once per user message, with the messages so far as its input.
+   */
+  conversation?: ConversationOptions
 }
 
 /** A definition whose cases are a list (a dataset's cases taken out of it). */
@@ -299,6 +308,8 @@ export interface ResolvedSuite {
   slice?: Slice
   /** Set for one variant of a suite that declares `variants`: `name` is then `<suite>.<variant>`. */
   variant?: VariantOf
+  /** Set when every case is a conversation; `user` plays the simulated users. */
+  conversation?: ConversationOptions
 }
 
 /** Which variant of which declared suite a resolved suite is, and how many variants the suite has. */

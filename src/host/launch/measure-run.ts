@@ -1,5 +1,5 @@
 // Running a prepared suite: execute with the per-case hook, build the run document, write it.
-import { execute, aggregate, type Execution, type ExecuteOptions } from '../../driver/index.js'
+import { execute, aggregate, conversationStep, type Execution, type ExecuteOptions } from '../../driver/index.js'
 import type { CaseProgress, OnCase } from '../../document/case-progress.js'
 import { SCHEMA_VERSION, type RunDocument, type RunHeader } from '../../document/schema.js'
 import { judgeConfigOf } from '../../suite/hashing.js'
@@ -55,11 +55,14 @@ export async function measureRun(prepared: Prepared, options: MeasureOptions): P
  * the response cache's answers and the budget. Every launch that asks the target (a whole run, a
  * shard) executes with these, so the bill and the budget are what it spends.
  */
-export function spendingOptions(prepared: Prepared): Pick<ExecuteOptions, 'suite' | 'done' | 'observedSeed' | 'cached' | 'onAnswer' | 'budget'> {
+export function spendingOptions(prepared: Prepared): Pick<ExecuteOptions, 'suite' | 'done' | 'observedSeed' | 'cached' | 'onAnswer' | 'budget' | 'step'> {
+  // A conversation is asked turn by turn (launch-suite.ts opens no cache for it).
+  const conversation = prepared.suite.conversation !== undefined
   return {
     suite: prepared.suite,
     done: prepared.done,
     observedSeed: prepared.observedSeed,
+    ...(conversation ? { step: conversationStep } : {}),
     ...(prepared.cache === undefined ? {} : { cached: prepared.cache.hits, onAnswer: prepared.cache.keep }),
     ...(prepared.budget === undefined ? {} : { budget: prepared.budget }),
   }
@@ -67,7 +70,7 @@ export function spendingOptions(prepared: Prepared): Pick<ExecuteOptions, 'suite
 
 export function buildRunDocument(prepared: Prepared, execution: Execution): RunDocument {
   const { suite } = prepared
-  const judgeConfig = judgeConfigOf(suite.scorers)
+  const judgeConfig = judgeConfigOf(suite.scorers, suite.conversation?.user)
   const pricing = suite.prices === undefined ? undefined : pricingFor(suite.prices, execution.observed, suite.targetConfig, judgeConfig)
   const cachedAnswers = execution.results.reduce((n, r) => n + r.samples.filter((s) => s.cached === true).length, 0)
   // Only a suite that gates on cost records it per case, so no other suite's document changes.
@@ -93,7 +96,7 @@ export function buildRunHeader(prepared: Prepared, observed: Execution['observed
     ...(prepared.gitCommit === undefined ? {} : { git_commit: prepared.gitCommit }),
     record_responses: suite.recordResponses,
     target_config: suite.targetConfig,
-    judge_config: judgeConfigOf(suite.scorers),
+    judge_config: judgeConfigOf(suite.scorers, suite.conversation?.user),
     artifacts: prepared.artifacts,
     metadata: suite.metadata,
     ...(Object.keys(suite.datasets).length === 0 ? {} : { datasets: { ...suite.datasets } }),

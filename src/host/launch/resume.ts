@@ -25,7 +25,7 @@ export function journalHeaderFor(prepared: Prepared, startedAt: string): Journal
     cases_digest: prepared.casesDigest,
     artifacts: prepared.artifacts,
     target_config: prepared.suite.targetConfig,
-    judge_config: judgeConfigOf(prepared.suite.scorers),
+    judge_config: judgeConfigOf(prepared.suite.scorers, prepared.suite.conversation?.user),
     record_responses: prepared.suite.recordResponses,
     git_commit: prepared.gitCommit ?? null,
     lease: leaseOfThisProcess(),
@@ -77,7 +77,7 @@ const WHY: Record<(typeof RESUME_CHECKED_FIELDS)[number], string> = {
   cases_digest: 'the cases changed',
   artifacts: 'an artifact the suite depends on changed',
   target_config: "the target's declared config changed",
-  judge_config: "the scorers' declared config changed",
+  judge_config: "the scorers' (or the simulated user's) declared config changed",
   record_responses: 'recordResponses changed',
   git_commit: 'the code around the suite is at another commit',
 }
