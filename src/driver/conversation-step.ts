@@ -53,7 +53,8 @@ export const conversationStep: SampleStep = async (context, sample) => {
     const ms = Math.round(performance.now() - started)
     const answer = checkAnswer(raw, suite.recordResponses)
     if (typeof answer === 'string') throw new CaseError('target', `${where}: turn ${answered}: malformed answer: ${answer}`)
-    if (answer.turns !== undefined) throw new CaseError('target', `${where}: turn ${answered}: malformed answer: a conversation's target answers one turn at a time (no turns of its own)`)
+    if (answer.turns !== undefined)
+      throw new CaseError('target', `${where}: turn ${answered}: malformed answer: a conversation's target answers one turn at a time (no turns of its own)`)
     try {
       context.identity.seeTarget(answer.model)
     } catch (error) {

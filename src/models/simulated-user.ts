@@ -29,7 +29,8 @@ export function simulatedUser(options: SimulatedUserOptions): SimulatedUser {
   const owner = 'simulatedUser()'
   if (options === null || typeof options !== 'object') throw invalid(owner, 'options', 'must be { model, maxTurns?, stop?, instructions? }')
   const { model } = options
-  if (model === null || typeof model !== 'object' || typeof model.complete !== 'function') throw invalid(owner, 'model', "must come from openaiModel() or aiSdkModel() in 'digline/models'")
+  if (model === null || typeof model !== 'object' || typeof model.complete !== 'function')
+    throw invalid(owner, 'model', "must come from openaiModel() or aiSdkModel() in 'digline/models'")
   const maxTurns = options.maxTurns ?? DEFAULT_MAX_TURNS
   if (!Number.isInteger(maxTurns) || maxTurns < 1 || maxTurns > MAX_CONVERSATION_TURNS) throw invalid(owner, 'maxTurns', `must be an integer in 1..${MAX_CONVERSATION_TURNS}`)
   const stop = options.stop ?? DEFAULT_STOP
@@ -48,7 +49,13 @@ export function simulatedUser(options: SimulatedUserOptions): SimulatedUser {
     maxTurns,
     async next({ persona, goal, turns, signal }) {
       const system = systemPrompt(persona, goal, stop, options.instructions)
-      const reply = await model.complete({ messages: [{ role: 'system', content: system }, { role: 'user', content: transcriptPrompt(turns) }], signal })
+      const reply = await model.complete({
+        messages: [
+          { role: 'system', content: system },
+          { role: 'user', content: transcriptPrompt(turns) },
+        ],
+        signal,
+      })
       const done = reply.text.includes(stop)
       const text = reply.text.split(stop).join('').trim()
       return { text, done, ...(reply.model === undefined ? {} : { model: reply.model }), ...(reply.usage === undefined ? {} : { usage: reply.usage }) }

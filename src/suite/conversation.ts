@@ -3,7 +3,13 @@
 // user a suite declares, and the refusals of both before any call.
 import { InvalidSuiteError } from './errors.js'
 import type { AnswerTurn } from './turns.js'
-import type { JsonObject, TokenUsage } from './types.js'
+
+// Written out here, as suite/types.ts's JsonObject and TokenUsage: types.ts imports this module.
+type JsonObject = Record<string, unknown>
+interface TokenUsage {
+  input_tokens: number
+  output_tokens: number
+}
 
 /** The simulated user's name among the judges: its observed model and its price are keyed by it. */
 export const SIMULATED_USER = 'simulated_user'
@@ -87,13 +93,18 @@ export function resolveConversation(
     if (!(Number.isInteger(u.maxTurns) && u.maxTurns! >= 1 && u.maxTurns! <= MAX_CONVERSATION_TURNS)) {
       refuse(['conversation', 'user', 'maxTurns'], `must be an integer in 1..${MAX_CONVERSATION_TURNS}`, suite)
     }
-    if (scorerNames.includes(SIMULATED_USER)) refuse(['scorers'], `has a scorer named ${JSON.stringify(SIMULATED_USER)}, the name the simulated user's model is kept under; rename the scorer`, suite)
+    if (scorerNames.includes(SIMULATED_USER))
+      refuse(['scorers'], `has a scorer named ${JSON.stringify(SIMULATED_USER)}, the name the simulated user's model is kept under; rename the scorer`, suite)
   }
   cases.forEach((c, i) => {
     const plan = conversationOf(c.input)
     if (typeof plan === 'string') refuse(['cases', i, 'input'], `(case ${JSON.stringify(c.id)}) ${plan}`, suite)
     if (plan.kind === 'simulated' && user === undefined) {
-      refuse(['cases', i, 'input'], `(case ${JSON.stringify(c.id)}) asks for a simulated user, and the suite's conversation has no \`user\`: add conversation: { user: simulatedUser({ model }) }`, suite)
+      refuse(
+        ['cases', i, 'input'],
+        `(case ${JSON.stringify(c.id)}) asks for a simulated user, and the suite's conversation has no \`user\`: add conversation: { user: simulatedUser({ model }) }`,
+        suite,
+      )
     }
   })
   return user === undefined ? {} : { user: user as SimulatedUser }

@@ -13,6 +13,7 @@ import type { SimulatedUser } from '../../../src/suite/conversation.js'
 import type { ChatMessage } from '../../../src/models/chat-model.js'
 import type { ScorerArgs, SuiteDefinition, TargetContext } from '../../../src/suite/types.js'
 import { suiteOf } from '../driver/fixture.js'
+import { simulatedUser } from '../../../src/models/simulated-user.js'
 
 /** A shop assistant that answers from the last user message; every call recorded. */
 function assistant() {
@@ -120,7 +121,12 @@ describe('a simulated user', () => {
     expect(turns.map((t) => t.role)).toEqual(['user', 'assistant', 'user', 'assistant', 'user'])
     expect(turns[4]!.usage).toEqual({ input_tokens: 9, output_tokens: 1 })
     expect(observed.judge_models).toEqual({ simulated_user: 'rules-v1' })
-    const pricing = pricingFor({ 'rules-v1': { input: 1_000_000, output: 0 }, 'shop-v1': { input: 0, output: 0 } }, observed, s.targetConfig, judgeConfigOf(s.scorers, s.conversation?.user))
+    const pricing = pricingFor(
+      { 'rules-v1': { input: 1_000_000, output: 0 }, 'shop-v1': { input: 0, output: 0 } },
+      observed,
+      s.targetConfig,
+      judgeConfigOf(s.scorers, s.conversation?.user),
+    )
     expect(costOf(results, pricing).judge, 'the user turns priced as a judge').toBe(7 + 8 + 9)
   })
 
@@ -165,5 +171,32 @@ describe('refused before any call', () => {
     ],
   ])('%s', (_label, definition, words) => {
     expect(() => suite(definition)).toThrow(words)
+  })
+})
+
+describe('simulatedUser() on a chat model', () => {
+  it('tells the model its persona, goal and stop word, reads the transcript to it, and ends on the stop word', async () => {
+    const asked: ChatMessage[][] = []
+    const replies = ['Hi, my parcel is late', 'Where is it? [DONE]']
+    const model = {
+      config: { provider: 'rules', model: 'rules-v3' },
+      complete: async (r: { messages: readonly ChatMessage[] }) => (asked.push([...r.messages]), { text: replies[asked.length - 1]!, model: 'rules-v3', usage: undefined }),
+      stats: () => ({ calls: 0, attempts: 0, retried: {}, gaveUp: 0, failed: 0 }),
+    }
+    const user = simulatedUser({ model, maxTurns: 3 })
+    expect(user.config).toEqual({ model: { provider: 'rules', model: 'rules-v3' }, max_turns: 3, stop: '[DONE]', template: 'digline-simulated-user-v1' })
+    const signal = new AbortController().signal
+    expect(await user.next({ persona: 'an impatient buyer', goal: 'find parcel 7', turns: [], signal })).toEqual({ text: 'Hi, my parcel is late', done: false, model: 'rules-v3' })
+    expect(asked[0]![0]!.content).toContain('Persona: an impatient buyer')
+    expect(asked[0]![0]!.content).toContain('Goal: find parcel 7')
+    expect(asked[0]![0]!.content).toContain('[DONE]')
+    const turns = [
+      { role: 'user' as const, content: 'Hi, my parcel is late' },
+      { role: 'assistant' as const, content: { text: 'It left on Monday' } },
+    ]
+    expect(await user.next({ persona: 'x', goal: 'y', turns, signal })).toEqual({ text: 'Where is it?', done: true, model: 'rules-v3' })
+    expect(asked[1]![1]!.content).toBe('The conversation so far:\n\nYou: Hi, my parcel is late\n\nAssistant: {"text":"It left on Monday"}\n\nWrite your next message.')
+    expect(() => simulatedUser({ model, maxTurns: 0 })).toThrow('maxTurns')
+    expect(() => simulatedUser({ model: {} as never })).toThrow('simulatedUser(): model')
   })
 })
