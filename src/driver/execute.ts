@@ -11,6 +11,7 @@ import { ObservedIdentity } from './observed-identity.js'
 import type { OnCase } from '../document/case-progress.js'
 import type { Budget } from '../suite/types.js'
 import type { CachedTargetAnswer } from '../suite/cache-key.js'
+import type { ToolReplayer } from '../suite/tool-replay.js'
 import { BudgetMeter, BudgetStop } from './budget.js'
 import { CaseError, type CaseContext, type SampleStep } from './sample-step.js'
 import { jsonValue, singleAnswerStep } from './single-answer-step.js'
@@ -37,6 +38,8 @@ export interface ExecuteOptions {
   cached?: ReadonlyMap<string, readonly (CachedTargetAnswer | undefined)[]>
   /** Hears every answer the target gave this launch (the response cache keeps them). */
   onAnswer?: (caseId: string, sample: number, answer: CachedTargetAnswer) => Promise<void>
+  /** Tool replay (SPEC §16), when the launch has it on: the target gets one per answer as ctx.tools. */
+  tools?: ToolReplayer
   /** Once reached, no new case starts (src/driver/budget.ts); execute then throws BudgetStop. */
   budget?: Budget
   /** How one sample is asked, checked and scored; the single-answer step unless a case type brings its own. */
@@ -101,7 +104,16 @@ export async function execute(options: ExecuteOptions): Promise<Execution> {
         if (stopped !== undefined) controller.abort(stopped.reason)
         inFlight.add(controller)
         const made = { count: 0 }
-        const context: CaseContext = { suite, evalCase, signal: controller.signal, identity, cached, onAnswer: options.onAnswer, calls: made }
+        const context: CaseContext = {
+          suite,
+          evalCase,
+          signal: controller.signal,
+          identity,
+          cached,
+          onAnswer: options.onAnswer,
+          calls: made,
+          ...(options.tools === undefined ? {} : { tools: options.tools }),
+        }
         const { result, cause } = await tracedCase(context, step, redact, spans).finally(() => {
           inFlight.delete(controller)
           calls.count += made.count

@@ -5,6 +5,7 @@
 import type { ErrorCause, SampleResult } from '../document/schema.js'
 import type { CachedTargetAnswer } from '../suite/cache-key.js'
 import type { EvalCase, ResolvedSuite } from '../suite/types.js'
+import type { ToolReplayer } from '../suite/tool-replay.js'
 import type { ObservedIdentity } from './observed-identity.js'
 
 /** Thrown by a step to error its case: which layer failed, and the sentence the document keeps. */
@@ -28,6 +29,8 @@ export interface CaseContext {
   readonly cached: readonly (CachedTargetAnswer | undefined)[] | undefined
   /** Hears every answer the target gave (the response cache keeps it). */
   readonly onAnswer: ((caseId: string, sample: number, answer: CachedTargetAnswer) => Promise<void>) | undefined
+  /** The launch's tool replay, when it is on: one per answer asked for, handed to the target as ctx.tools. */
+  readonly tools?: ToolReplayer
   /**
    * Calls made for this case, as the budget counts them: each call to the target, and each model
    * call beyond the first that an agent's answer reports in its steps. A step counts each call it makes.

@@ -36,14 +36,18 @@ export const singleAnswerStep: SampleStep = async (context, sample) => {
   if (hit !== undefined) return settleAnswer(context, sample, hit, { cached: true })
   let raw: TargetAnswer
   let latencyMs: number | undefined
+  const tools = context.tools?.(evalCase.id, sample, signal)
   try {
     context.calls.count++
     const started = performance.now()
-    raw = await suite.ask(evalCase.input, { caseId: evalCase.id, sample, signal })
+    raw = await suite.ask(evalCase.input, { caseId: evalCase.id, sample, signal, ...(tools === undefined ? {} : { tools }) })
     if (suite.rules.tolerances.latency_per_case !== undefined) latencyMs = Math.round(performance.now() - started)
   } catch (error) {
-    throw new CaseError('target', `${where}: ${messageOf(error)}`)
+    throw new CaseError('target', `${where}: ${tools?.refusal() ?? messageOf(error)}`)
   }
+  // A call strict tool replay refused errors the case, even when the target caught it and answered.
+  const refusal = tools?.refusal()
+  if (refusal !== undefined) throw new CaseError('target', `${where}: ${refusal}`)
   return settleAnswer(context, sample, raw, { cached: false, latencyMs })
 }
 

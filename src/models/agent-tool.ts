@@ -5,11 +5,15 @@
 import type { JsonObject, TargetContext } from '../suite/types.js'
 import type { TargetToolStep } from '../suite/steps.js'
 import { invalid } from './model-options.js'
+import { callTool } from '../suite/call-tool.js'
+import { UnrecordedToolCallError } from '../suite/tool-replay.js'
 
 export interface AgentTool<A = unknown> {
   description?: string
   /** The JSON Schema of the arguments, as the model is shown it. */
   parameters: JsonObject
+  /** Name a new version when the tool's code changes: it is declared config, and tool replay serves no recording of another version. */
+  version?: string
   execute(args: A, ctx: TargetContext): unknown
 }
 
@@ -27,7 +31,13 @@ export function declaredTools(tools: AgentTools, owner: string): JsonObject[] {
         throw invalid(owner, `tools.${name}`, 'must be { description?, parameters, execute(args, ctx) }')
       if (tool.parameters === null || typeof tool.parameters !== 'object' || Array.isArray(tool.parameters))
         throw invalid(owner, `tools.${name}.parameters`, 'must be a JSON Schema object')
-      return { name, ...(tool.description === undefined ? {} : { description: tool.description }), parameters: tool.parameters }
+      if (tool.version !== undefined && (typeof tool.version !== 'string' || tool.version === '')) throw invalid(owner, `tools.${name}.version`, 'must be a non-empty string')
+      return {
+        name,
+        ...(tool.description === undefined ? {} : { description: tool.description }),
+        parameters: tool.parameters,
+        ...(tool.version === undefined ? {} : { version: tool.version }),
+      }
     })
 }
 
@@ -37,8 +47,17 @@ export function maxStepsOf(value: number | undefined, owner: string): number {
   return max
 }
 
-/** Runs one call the model asked for; the step it becomes, and the text the model is sent back. */
-export async function runToolCall(tools: AgentTools, name: string, rawArgs: string, ctx: TargetContext): Promise<{ step: TargetToolStep; content: string }> {
+/**
+ * Runs one call the model asked for, through the launch's tool replay (ctx.tools); the step it
+ * becomes, and the text the model is sent back. A call strict replay refuses ends the answer.
+ */
+export async function runToolCall(
+  tools: AgentTools,
+  name: string,
+  rawArgs: string,
+  ctx: TargetContext,
+  declared?: ReadonlyMap<string, JsonObject>,
+): Promise<{ step: TargetToolStep; content: string }> {
   const started = performance.now()
   const step: TargetToolStep = { type: 'tool', name }
   const fail = (message: string) => {
@@ -58,9 +77,10 @@ export async function runToolCall(tools: AgentTools, name: string, rawArgs: stri
   if (tool === undefined) return fail(`no tool named ${JSON.stringify(name)}`)
   let result: unknown
   try {
-    result = await tool.execute(args, ctx)
+    result = await callTool(ctx, name, args, () => tool.execute(args, ctx), { declared: declared?.get(name) })
   } catch (error) {
     ctx.signal.throwIfAborted()
+    if (error instanceof UnrecordedToolCallError) throw error
     return fail(error instanceof Error ? error.message : String(error))
   }
   step.result = result

@@ -12,10 +12,14 @@ import { messagesOf } from './chat-target.js'
 import { callWithRetries } from './model-call.js'
 import { callOptions, invalid, samplingConfig, type CallOptions, type SamplingOptions } from './model-options.js'
 import { requirePeer } from './peer.js'
+import { callTool } from '../suite/call-tool.js'
+import { UnrecordedToolCallError } from '../suite/tool-replay.js'
 
 /** An AI SDK tool as `tool({ description, inputSchema, execute })` makes it; written out so this entry's types do not need `ai`. */
 export interface AiSdkTool {
   description?: string
+  /** Name a new version when the tool's code changes (`Object.assign(tool({ … }), { version: '2' })`): declared config, and tool replay serves no recording of another version. */
+  version?: string
   execute?(input: unknown, options: { toolCallId: string }): unknown
   [k: string]: unknown
 }
@@ -54,7 +58,16 @@ export function aiSdkAgent<I = unknown>(model: AiSdkLanguageModel, options: AiSd
   requirePeer('ai', owner)
   const declared = Object.keys(tools)
     .sort()
-    .map((name) => ({ name, ...(typeof tools[name]?.description === 'string' ? { description: tools[name].description } : {}) }))
+    .map((name) => {
+      const version = tools[name]?.version
+      if (version !== undefined && (typeof version !== 'string' || version === '')) throw invalid(owner, `tools.${name}.version`, 'must be a non-empty string')
+      return {
+        name,
+        ...(typeof tools[name]?.description === 'string' ? { description: tools[name].description } : {}),
+        ...(version === undefined ? {} : { version }),
+      }
+    })
+  const declaredByName = new Map(declared.map((t) => [t.name, t]))
   const settings = aiSdkCallSettings(provider, modelId, options.pool, calls)
   let loaded: Promise<AiModule> | undefined
 
@@ -63,13 +76,16 @@ export function aiSdkAgent<I = unknown>(model: AiSdkLanguageModel, options: AiSd
     async ask(input, ctx): Promise<TargetAnswer<string>> {
       const ai = await (loaded ??= import('ai'))
       const latencies: number[] = []
+      // A call strict tool replay refuses stops the loop: the SDK would otherwise hand the model the error and go on.
+      const refused = new AbortController()
+      const stop = AbortSignal.any([ctx.signal, refused.signal])
       const wrapped = ai.wrapLanguageModel({
         model: model as Parameters<AiModule['wrapLanguageModel']>[0]['model'],
         middleware: {
           specificationVersion: 'v3',
           wrapGenerate: async ({ params, model: inner }) => {
             const started = performance.now()
-            const result = await callWithRetries({ ...settings, classify: (error) => classifyAiError(ai, error) }, ctx.signal, (signal) =>
+            const result = await callWithRetries({ ...settings, classify: (error) => classifyAiError(ai, error) }, stop, (signal) =>
               Promise.resolve(inner.doGenerate({ ...params, abortSignal: signal })),
             )
             latencies.push(Math.round(performance.now() - started))
@@ -89,7 +105,10 @@ export function aiSdkAgent<I = unknown>(model: AiSdkLanguageModel, options: AiSd
                 execute: async (args: unknown, opts: { toolCallId: string }) => {
                   const started = performance.now()
                   try {
-                    return await execute(args, opts)
+                    return await callTool(ctx, name, args, () => execute(args, opts), { declared: declaredByName.get(name) })
+                  } catch (error) {
+                    if (error instanceof UnrecordedToolCallError) refused.abort(error)
+                    throw error
                   } finally {
                     toolMs.set(opts.toolCallId, Math.round(performance.now() - started))
                   }
@@ -99,20 +118,24 @@ export function aiSdkAgent<I = unknown>(model: AiSdkLanguageModel, options: AiSd
       const asked = prompt === undefined ? messagesOf(input) : prompt(input, ctx)
       const messages = typeof asked === 'string' ? [{ role: 'user' as const, content: asked }] : asked.filter((m) => m.role !== 'system')
       const systems = [...(system === undefined ? [] : [system]), ...(typeof asked === 'string' ? [] : asked.filter((m) => m.role === 'system').map((m) => m.content))]
-      const result = await ai.generateText({
-        model: wrapped,
-        tools: timed as Parameters<AiModule['generateText']>[0]['tools'],
-        stopWhen: ai.stepCountIs(max),
-        ...(systems.length > 0 ? { system: systems.join('\n\n') } : {}),
-        messages: messages as { role: 'user' | 'assistant'; content: string }[],
-        temperature: options.temperature,
-        topP: options.topP,
-        maxOutputTokens: options.maxTokens,
-        seed: options.seed,
-        stopSequences: options.stop,
-        maxRetries: 0,
-        abortSignal: ctx.signal,
-      })
+      const result = await ai
+        .generateText({
+          model: wrapped,
+          tools: timed as Parameters<AiModule['generateText']>[0]['tools'],
+          stopWhen: ai.stepCountIs(max),
+          ...(systems.length > 0 ? { system: systems.join('\n\n') } : {}),
+          messages: messages as { role: 'user' | 'assistant'; content: string }[],
+          temperature: options.temperature,
+          topP: options.topP,
+          maxOutputTokens: options.maxTokens,
+          seed: options.seed,
+          stopSequences: options.stop,
+          maxRetries: 0,
+          abortSignal: stop,
+        })
+        .catch((error: unknown) => {
+          throw refused.signal.aborted ? refused.signal.reason : error
+        })
       const steps = aiSdkSteps(result, { modelLatencies: latencies, toolLatencies: toolMs })
       const last = [...steps].reverse().find((s): s is ModelCallStep => s.type === 'model')
       return { output: result.text, model: last?.model, steps }

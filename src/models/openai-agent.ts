@@ -30,7 +30,8 @@ export function openaiAgent<I = unknown>(options: OpenAIAgentOptions<I>, env: No
   if (system !== undefined && typeof system !== 'string') throw invalid(owner, 'system', 'must be a string')
   if (prompt !== undefined && typeof prompt !== 'function') throw invalid(owner, 'prompt', 'must be a function (input, ctx) => string | messages')
   const { model, config, samplingBody, extraBody, settings, load } = openaiConnection(connection, env, owner)
-  const toolParams = declared.map((t) => ({ type: 'function' as const, function: t }))
+  const toolParams = declared.map(({ version: _version, ...t }) => ({ type: 'function' as const, function: t }))
+  const declaredByName = new Map(declared.map((t) => [t.name as string, t]))
   return {
     config: { ...config, tools: declared, max_steps: max, ...(system === undefined ? {} : { system }), ...extra },
     async ask(input, ctx): Promise<TargetAnswer<string>> {
@@ -60,7 +61,7 @@ export function openaiAgent<I = unknown>(options: OpenAIAgentOptions<I>, env: No
         if (calls.length === 0) break
         messages.push({ role: 'assistant', content: message.content ?? null, tool_calls: calls })
         for (const call of calls) {
-          const ran = await runToolCall(tools, call.function.name, call.function.arguments, ctx)
+          const ran = await runToolCall(tools, call.function.name, call.function.arguments, ctx, declaredByName)
           steps.push(ran.step)
           messages.push({ role: 'tool', tool_call_id: call.id, content: ran.content })
         }

@@ -11,6 +11,7 @@ import type { Journal, JournalHeader, Pending } from './journal.js'
 import type { Removal, RemovalNotice } from './removal.js'
 import type { CacheEntry } from '../suite/cache-key.js'
 import type { ReviewRecord } from './review.js'
+import type { ToolRecording } from '../suite/tool-replay.js'
 
 export interface StoredRun {
   tenant: string
@@ -86,7 +87,8 @@ export interface RunsPart {
   /**
    * Removes the run under KEY (its document and journal) and every replay chained to it, in every
    * suite of the tenant, leaves first, after writing a removal record for each (docs/delete.md);
-   * then the cached answers those runs asked for (forgetRunAnswers), also when nothing else was left.
+   * then the cached answers those runs asked for (forgetRunAnswers) and the tool calls they recorded
+   * (forgetRunRecordings), also when nothing else was left.
    * Every refusal comes before the first change: the run under a baseline (PromotedRunError), a run
    * whose journal has a live writer (LiveRunError). Repeatable: called again it finishes the job, and
    * says when the key was first removed.
@@ -201,6 +203,22 @@ export interface ReviewsPart {
 }
 
 /**
+ * Tool replay's recordings (SPEC §16, docs/adr/0320): the outcome of an agent's tool calls, per
+ * tenant, suite and case, by key (src/suite/tool-replay.ts). Never part of a run, a baseline or a
+ * register line; each names the run that recorded it, and deleteRun removes the recordings of every
+ * run it removes. A recording that cannot be read is not served (and is replaced by the next one).
+ */
+export interface ToolRecordingsPart {
+  /** The recording filed under `key` for that case, or undefined. */
+  toolRecording(tenant: string, suite: string, caseId: string, key: string): Promise<ToolRecording | undefined>
+  /** Files a recording under its key (replacing one already there). */
+  recordToolCall(tenant: string, suite: string, recording: ToolRecording): Promise<void>
+  /** Every readable recording of one case, newest first (by recorded_at, then key): what explains a call not served. */
+  toolRecordingsOf(tenant: string, suite: string, caseId: string): Promise<ToolRecording[]>
+  /** Drops the recordings run KEY of the suite made (deleteRun calls it); returns how many went. */
+  forgetRunRecordings(tenant: string, suite: string, key: string): Promise<number>
+}
+/**
  * The store's lifecycle (ADR 0160): a front end opens one store for as long as it lives and closes
  * it once when it ends. close() releases what the backend holds (the team store's connection pool;
  * the file store holds nothing between operations) and is idempotent; after it, every other
@@ -211,4 +229,4 @@ export interface LifecyclePart {
 }
 
 /** The store: every part required. */
-export interface Store extends RunsPart, JournalPart, BaselinesPart, RemovalsPart, SuitesPart, CachePart, ReviewsPart, LifecyclePart {}
+export interface Store extends RunsPart, JournalPart, BaselinesPart, RemovalsPart, SuitesPart, CachePart, ReviewsPart, ToolRecordingsPart, LifecyclePart {}

@@ -35,5 +35,9 @@ export class DeferredStore implements Store {
   forgetRunAnswers: Store['forgetRunAnswers'] = async (...a) => (await this.store()).forgetRunAnswers(...a)
   appendReview: Store['appendReview'] = async (...a) => (await this.store()).appendReview(...a)
   listReviews: Store['listReviews'] = async (...a) => (await this.store()).listReviews(...a)
+  toolRecording: Store['toolRecording'] = async (...a) => (await this.store()).toolRecording(...a)
+  recordToolCall: Store['recordToolCall'] = async (...a) => (await this.store()).recordToolCall(...a)
+  toolRecordingsOf: Store['toolRecordingsOf'] = async (...a) => (await this.store()).toolRecordingsOf(...a)
+  forgetRunRecordings: Store['forgetRunRecordings'] = async (...a) => (await this.store()).forgetRunRecordings(...a)
   close: Store['close'] = async () => (await this.store()).close()
 }

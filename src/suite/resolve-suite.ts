@@ -103,6 +103,7 @@ const definitionSchema = z.object({
     .optional(),
   cache: z.boolean().optional(),
   conversation: z.unknown().optional(),
+  toolReplay: z.enum(['off', 'record', 'replay', 'strict'], { message: "must be 'off', 'record', 'replay' or 'strict'" }).optional(),
 })
 
 /** The cases with the cluster the suite's `cluster` function gives each (ADR 0243); as declared without one. */
@@ -234,6 +235,7 @@ export function resolveSuite(declared: SuiteDefinition<any, any, any>): Resolved
     ...(def.prices === undefined ? {} : { prices: def.prices }),
     ...(def.budget === undefined ? {} : { budget: { ...def.budget } }),
     ...(def.cache === undefined ? {} : { cache: def.cache }),
+    ...(def.toolReplay === undefined ? {} : { toolReplay: def.toolReplay }),
     datasets: datasets ?? {},
     ...(def.borderline === undefined ? {} : { borderline: def.borderline }),
     ...(conversation === undefined ? {} : { conversation }),

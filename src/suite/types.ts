@@ -47,6 +47,22 @@ export interface TargetContext {
   signal: AbortSignal
   /** In a conversation: 0-based index of this answer among the target's turns (the input is then the messages so far). */
   turn?: number
+  /**
+   * The launch's tool replay for this answer (SPEC §16): a tool call made through `callTool(ctx, …)`
+   * (the agent adapters do it for you) is recorded, served from a recording, or refused under
+   * `strict`. Absent when the target is called outside a launch: the tool then simply runs.
+   */
+  tools?: ToolCalls
+}
+
+/** Tool replay as a target sees it (src/suite/call-tool.ts). */
+export interface ToolCalls {
+  /**
+   * The outcome of one tool call: served from a recording, or `execute()` run (and recorded). A
+   * recorded error is thrown again as an Error with its message. `declared` is the tool's declared
+   * shape (description, parameters, a version): a recording of another shape is not served.
+   */
+  call(name: string, args: unknown, execute: () => unknown, declared?: unknown): Promise<unknown>
 }
 
 export interface TokenUsage {
@@ -215,6 +231,12 @@ export interface SuiteDefinition<I = unknown, O = unknown, E = unknown> {
    * target is asked once per user message, with the messages so far as its input.
    */
   conversation?: ConversationOptions
+  /**
+   * Tool replay (SPEC §16): 'record' keeps every tool call's outcome in the store, 'replay' serves
+   * recorded ones and records the rest, 'strict' serves recorded ones and errors a case that makes a
+   * call never recorded, 'off' (the default) runs tools. DIGLINE_TOOL_REPLAY overrides it for a launch.
+   */
+  toolReplay?: 'off' | 'record' | 'replay' | 'strict'
 }
 
 /** A definition whose cases are a list (a dataset's cases taken out of it). */
@@ -302,6 +324,8 @@ export interface ResolvedSuite {
   budget?: Budget
   /** The suite's own `cache` option; the launch decides whether the cache is on (host/cache/cache-setting.ts). */
   cache?: boolean
+  /** The suite's own `toolReplay` option; DIGLINE_TOOL_REPLAY may override it for a launch (host/tools/tool-replay-setting.ts). */
+  toolReplay?: 'off' | 'record' | 'replay' | 'strict'
   /** Dataset files the cases were read from: path → sha256 (empty when the cases are inline). */
   datasets: Readonly<Record<string, string>>
   /** Set when this launch runs a slice of the suite by tag: `cases` are the slice's. */

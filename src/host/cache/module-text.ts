@@ -143,6 +143,7 @@ const OUTSIDE_THE_TARGET = new Set([
   'recordResponses',
   'borderline',
   'cache',
+  'toolReplay',
   'concurrency',
   'timeout',
 ])

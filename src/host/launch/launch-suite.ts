@@ -17,6 +17,8 @@ import { openAnswerCache } from '../cache/answer-cache.js'
 import { cacheSetting } from '../cache/cache-setting.js'
 import { cacheStoreFor } from '../cache/cache-store.js'
 import { codeFilesOf } from '../cache/code-files.js'
+import { openToolReplay, toolReplayClause, toolTallyLine } from '../tools/tool-replay.js'
+import { toolReplayMode } from '../tools/tool-replay-setting.js'
 import { budgetReached, holdBillAgainstBudget, launchBudget } from './run-budget.js'
 import type { SuiteOutcome } from '../judge/suite-outcome.js'
 import { assertNotRetired } from '../lifecycle/retired-suites.js'
@@ -87,6 +89,7 @@ export async function launchSuite(options: LaunchSuiteOptions): Promise<Launched
   const env = ctx.env ?? process.env
   const budget = launchBudget(suite, env)
   const cacheOn = cacheSetting(suite, env, ctx.watch === true)
+  const toolMode = toolReplayMode(suite, env)
   let prepared = await prepareRun(suite, ctx, only, request, shard)
   // A filtered run writes nothing, so only a whole fresh run can take a key that is not free.
   if (request === undefined && only === undefined) await assertFreshKeyFree(store, ctx.tenant, suite.name, prepared.key, shard)
@@ -96,12 +99,13 @@ export async function launchSuite(options: LaunchSuiteOptions): Promise<Launched
     const cache = await openAnswerCache(cacheStore, prepared, await codeFilesOf(ctx.suiteFile, ctx.projectRoot), say)
     prepared = { ...prepared, cache, plan: withCachedAnswers(prepared.plan, cache.count) }
   }
+  if (toolMode !== 'off') prepared = { ...prepared, toolReplay: openToolReplay(store, { tenant: ctx.tenant, suite, key: prepared.key }, toolMode, say) }
   if (budget !== undefined) prepared = { ...prepared, budget }
   const estimate = await estimateFromHistory(store, ctx.tenant, suite.name)
   const budgetClause = budget === undefined ? undefined : holdBillAgainstBudget(prepared, budget, estimate, env)
   const announcement = announce(suite.name, prepared.plan, estimate, budgetClause)
   if (options.acknowledged !== undefined) assertAcknowledged(suite.name, prepared.plan.calls, options.acknowledged, announcement)
-  say(announcement + (cacheOn === 'off' ? '' : keptClause(suite.recordResponses)))
+  say(announcement + (cacheOn === 'off' ? '' : keptClause(suite.recordResponses)) + (toolMode === 'off' ? '' : toolReplayClause(toolMode, suite.recordResponses)))
   const selected = only ?? prepared.mine
   const ids = suite.cases.map((c) => c.id).filter((id) => selected === undefined || selected.has(id))
   return {
@@ -113,6 +117,7 @@ export async function launchSuite(options: LaunchSuiteOptions): Promise<Launched
         if (signal?.aborted) throw signal.reason
         if (prepared.shard !== undefined) return await settleShard(prepared, store, { store, onCase: [...hooks, onCase], ...(signal === undefined ? {} : { signal }) })
         const measured = await measureRun(prepared, { store, onCase: [...hooks, onCase], ...(signal === undefined ? {} : { signal }) })
+        if (prepared.toolReplay !== undefined) say(toolTallyLine(suite.name, prepared.toolReplay))
         return await judgeRun(store, measured.document, measured.stored)
       } catch (error) {
         if (signal?.aborted) throw stoppedError(prepared, signal.reason)

@@ -55,7 +55,7 @@ export async function measureRun(prepared: Prepared, options: MeasureOptions): P
  * the response cache's answers and the budget. Every launch that asks the target (a whole run, a
  * shard) executes with these, so the bill and the budget are what it spends.
  */
-export function spendingOptions(prepared: Prepared): Pick<ExecuteOptions, 'suite' | 'done' | 'observedSeed' | 'cached' | 'onAnswer' | 'budget' | 'step'> {
+export function spendingOptions(prepared: Prepared): Pick<ExecuteOptions, 'suite' | 'done' | 'observedSeed' | 'cached' | 'onAnswer' | 'budget' | 'step' | 'tools'> {
   // A conversation is asked turn by turn (launch-suite.ts opens no cache for it).
   const conversation = prepared.suite.conversation !== undefined
   return {
@@ -65,6 +65,7 @@ export function spendingOptions(prepared: Prepared): Pick<ExecuteOptions, 'suite
     ...(conversation ? { step: conversationStep } : {}),
     ...(prepared.cache === undefined ? {} : { cached: prepared.cache.hits, onAnswer: prepared.cache.keep }),
     ...(prepared.budget === undefined ? {} : { budget: prepared.budget }),
+    ...(prepared.toolReplay === undefined ? {} : { tools: prepared.toolReplay.forSample }),
   }
 }
 

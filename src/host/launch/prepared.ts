@@ -5,6 +5,7 @@ import type { CaseResult, Observed } from '../../document/schema.js'
 import type { CachedTargetAnswer } from '../../suite/cache-key.js'
 import type { Budget, ResolvedSuite, Slice } from '../../suite/types.js'
 import type { Shard } from './shard.js'
+import type { ToolReplay } from '../tools/tool-replay.js'
 
 export interface CallPlan {
   /** Cases in the suite (or in the filter, when one is given). */
@@ -56,6 +57,8 @@ export interface Prepared {
   leg: number
   /** The response cache, when this launch uses it. */
   cache?: AnswerCache
+  /** Tool replay, when this launch has it on (SPEC §16). */
+  toolReplay?: ToolReplay
   /** This launch's budget, when it has one. */
   budget?: Budget
   /** The shard this launch runs (DIGLINE_SHARD), and the cases that are its share; undefined for a whole run. */

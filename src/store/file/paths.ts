@@ -108,6 +108,18 @@ export class StorePaths {
     return join(dir, caseId)
   }
 
+  toolsSuiteDir(tenant: string, suite: string): string {
+    const dir = join(this.tenantDir(tenant), 'tools')
+    assertSafeSegment('suite', suite)
+    return join(dir, suite)
+  }
+
+  toolsCaseDir(tenant: string, suite: string, caseId: string): string {
+    const dir = this.toolsSuiteDir(tenant, suite)
+    assertSafeSegment('case', caseId)
+    return join(dir, caseId)
+  }
+
   removedSuiteDir(tenant: string, suite: string): string {
     const dir = this.removedDir(tenant)
     assertSafeSegment('suite', suite)

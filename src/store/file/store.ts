@@ -35,6 +35,8 @@ import type { CacheEntry } from '../../suite/cache-key.js'
 import { FileReviews } from './reviews.js'
 import type { ReviewRecord } from '../review.js'
 import type { StoredReview } from '../contract.js'
+import type { ToolRecording } from '../../suite/tool-replay.js'
+import { FileToolRecordings } from './tool-recordings.js'
 
 /** Headers read at once while listing: enough to hide latency, few enough to stay under fd limits. */
 const LISTING_CONCURRENCY = 16
@@ -62,6 +64,7 @@ export class FileResultStore implements Store {
   private readonly suites: FileSuites
   private readonly cache: FileCache
   private readonly reviews: FileReviews
+  private readonly tools: FileToolRecordings
 
   constructor(options: FileResultStoreOptions) {
     this.paths = new StorePaths(options.root)
@@ -73,6 +76,7 @@ export class FileResultStore implements Store {
     this.suites = new FileSuites(this.paths, this.fs)
     this.cache = new FileCache(this.paths, this.fs)
     this.reviews = new FileReviews(this.paths, this.fs, this.records)
+    this.tools = new FileToolRecordings(this.paths, this.fs)
     this.deletes = new FileDelete(this.paths, this.fs, this.baselines, this.records)
     return closable(this, () => `the file store ${this.paths.root}`)
   }
@@ -89,6 +93,7 @@ export class FileResultStore implements Store {
       await this.cache.forgetRunAnswers(tenant, run.ref.suite, run.ref.key)
       // Only a removed run's labels: a delete that found nothing wrote no record, and labels nothing.
       if ((await this.records.find(run.ref)) !== undefined) await this.reviews.forgetRunReviews(tenant, run.ref.suite, run.ref.key)
+      await this.tools.forgetRunRecordings(tenant, run.ref.suite, run.ref.key)
     }
     return removal
   }
@@ -143,6 +148,19 @@ export class FileResultStore implements Store {
   }
   forgetRunAnswers(tenant: string, suite: string, key: string): Promise<number> {
     return this.cache.forgetRunAnswers(tenant, suite, key)
+  }
+
+  toolRecording(tenant: string, suite: string, caseId: string, key: string): Promise<ToolRecording | undefined> {
+    return this.tools.toolRecording(tenant, suite, caseId, key)
+  }
+  recordToolCall(tenant: string, suite: string, recording: ToolRecording): Promise<void> {
+    return this.tools.recordToolCall(tenant, suite, recording)
+  }
+  toolRecordingsOf(tenant: string, suite: string, caseId: string): Promise<ToolRecording[]> {
+    return this.tools.toolRecordingsOf(tenant, suite, caseId)
+  }
+  forgetRunRecordings(tenant: string, suite: string, key: string): Promise<number> {
+    return this.tools.forgetRunRecordings(tenant, suite, key)
   }
 
   promote(request: PromotionRequest): Promise<PromotionResult> {

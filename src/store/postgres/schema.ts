@@ -160,6 +160,18 @@ export const MIGRATIONS: readonly string[] = [
   END $$;
   CREATE TRIGGER digline_reviews_append_only BEFORE UPDATE OR DELETE ON digline_reviews FOR EACH ROW EXECUTE FUNCTION digline_reviews_append_only();
   `,
+  // Tool replay's recordings (SPEC §16, docs/adr/0320): one row per recorded tool call, removed with the run that recorded it.
+  `
+  CREATE TABLE digline_tool_recordings (
+    tenant ${NAME}, suite ${NAME}, case_id ${NAME},
+    key ${NAME},
+    run ${NAME},
+    recorded_at text NOT NULL,
+    recording text NOT NULL,
+    PRIMARY KEY (tenant, suite, case_id, key)
+  );
+  CREATE INDEX digline_tool_recordings_by_run ON digline_tool_recordings (tenant, suite, run);
+  `,
 ]
 
 export const SCHEMA_VERSION_LATEST = MIGRATIONS.length

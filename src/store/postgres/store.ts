@@ -27,6 +27,8 @@ import type { CacheEntry } from '../../suite/cache-key.js'
 import { PgReviews } from './reviews.js'
 import type { ReviewRecord } from '../review.js'
 import type { StoredReview } from '../contract.js'
+import type { ToolRecording } from '../../suite/tool-replay.js'
+import { PgToolRecordings } from './tool-recordings.js'
 
 /** How long a journal leg's lease holds without a heartbeat, unless the store is told otherwise. */
 export const DEFAULT_LEASE_TTL_MS = 30_000
@@ -45,6 +47,7 @@ export class PostgresStore implements Store {
   private readonly deletes: PgDelete
   private readonly cache: PgCache
   private readonly reviews: PgReviews
+  private readonly tools: PgToolRecordings
 
   constructor(options: PostgresStoreOptions) {
     this.db = new PgConnection(options.url)
@@ -59,6 +62,7 @@ export class PostgresStore implements Store {
     })
     this.cache = new PgCache(this.db)
     this.reviews = new PgReviews(this.db, { removedOr: (ref, doing, error) => this.removedOr(ref, doing, error), where: this.db.where })
+    this.tools = new PgToolRecordings(this.db)
     this.deletes = new PgDelete(this.db, (tenant, suite) => this.baselines.baselineLocation(tenant, suite))
     return closable(this, () => `the team store ${this.db.where}`)
   }
@@ -238,7 +242,10 @@ export class PostgresStore implements Store {
   async deleteRun(tenant: string, suite: string, key: string): Promise<Removal> {
     const removal = await this.deletes.deleteRun(tenant, suite, key)
     // After the runs: a delete stopped in between is finished by calling it again, which forgets again.
-    for (const run of [removal.run, ...removal.replays]) await this.cache.forgetRunAnswers(tenant, run.ref.suite, run.ref.key)
+    for (const run of [removal.run, ...removal.replays]) {
+      await this.cache.forgetRunAnswers(tenant, run.ref.suite, run.ref.key)
+      await this.tools.forgetRunRecordings(tenant, run.ref.suite, run.ref.key)
+    }
     return removal
   }
 
@@ -325,6 +332,19 @@ export class PostgresStore implements Store {
   }
   forgetRunAnswers(tenant: string, suite: string, key: string): Promise<number> {
     return this.cache.forgetRunAnswers(tenant, suite, key)
+  }
+
+  toolRecording(tenant: string, suite: string, caseId: string, key: string): Promise<ToolRecording | undefined> {
+    return this.tools.toolRecording(tenant, suite, caseId, key)
+  }
+  recordToolCall(tenant: string, suite: string, recording: ToolRecording): Promise<void> {
+    return this.tools.recordToolCall(tenant, suite, recording)
+  }
+  toolRecordingsOf(tenant: string, suite: string, caseId: string): Promise<ToolRecording[]> {
+    return this.tools.toolRecordingsOf(tenant, suite, caseId)
+  }
+  forgetRunRecordings(tenant: string, suite: string, key: string): Promise<number> {
+    return this.tools.forgetRunRecordings(tenant, suite, key)
   }
 }
 

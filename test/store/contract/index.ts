@@ -11,6 +11,7 @@ import { removalsPart } from './removals.js'
 import { reviewsPart } from './reviews.js'
 import { runsPart } from './runs.js'
 import { suitesPart } from './suites.js'
+import { toolRecordingsPart } from './tool-recordings.js'
 
 export type { ContractFactory, ContractSubject } from './harness.js'
 
@@ -35,6 +36,7 @@ export function runStoreContract(label: string, makeSubject: ContractFactory): v
     suitesPart(current)
     cachePart(current)
     reviewsPart(current)
+    toolRecordingsPart(current)
     lifecyclePart(current)
     adaptiveJournalPart(current)
   })
