@@ -34,7 +34,14 @@ export type RegisterEntry = z.infer<typeof registerEntrySchema>
 
 function withoutResponses(result: CaseResult): CaseResult {
   const { input: _input, expected: _expected, ...rest } = result
-  return { ...rest, samples: result.samples.map(({ output: _output, ...sample }) => sample) }
+  return { ...rest, samples: result.samples.map(({ output: _output, ...sample }) => (sample.steps === undefined ? sample : { ...sample, steps: sample.steps.map(stepShape) })) }
+}
+
+/** A step as a run that records no responses keeps it (ADR 0270): a tool call's arguments, result and error are answers, and tool replay's recordings never reach a baseline. */
+function stepShape<S extends { type: string; arguments?: unknown; result?: unknown; error?: unknown }>(step: S): S {
+  if (step.type !== 'tool') return step
+  const { arguments: _arguments, result: _result, error: _error, ...shape } = step
+  return shape as S
 }
 
 /**
