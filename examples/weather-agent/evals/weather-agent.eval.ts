@@ -1,6 +1,9 @@
 // The weather agent's trajectory and answer: which tools it called, in what order, with which
 // arguments, within six tool calls; and whether its answer is right. Answers are not recorded, so
-// the run document keeps tool names, counts and usage, never a tool's arguments or results.
+// the run document keeps tool names, counts and usage, never a tool's arguments or results. The
+// tools are replayed strictly from the recordings committed under .digline/examples/tools/: a run
+// executes no tool, and a call never recorded errors its case (re-record with
+// DIGLINE_TOOL_REPLAY=record npx vitest run).
 import { evalSuite, scorers } from 'digline'
 import { z } from 'zod'
 import { weatherAgent } from '../src/agent.js'
@@ -24,4 +27,5 @@ evalSuite({
     { name: 'answer', score: ({ output, expected }) => String(output).includes((expected as { answer: string }).answer) },
   ],
   tolerances: { toolCallsPerCase: 0.2 },
+  toolReplay: 'strict',
 })

@@ -1,8 +1,9 @@
 // A small deterministic agent: a rule-based planner stands in for the model. Each planning turn is
-// a model step (its "tokens" are the words it read and wrote); each tool it asks for runs for real
-// and becomes a tool step. The target returns the answer with every step, as an LLM agent built on
-// openaiAgent or aiSdkAgent would.
-import type { TargetObject, TargetStep } from 'digline'
+// a model step (its "tokens" are the words it read and wrote); each tool it asks for runs through
+// callTool, so a launch can record its result or replay it (the suite's toolReplay), and becomes a
+// tool step. The target returns the answer with every step, as an LLM agent built on openaiAgent or
+// aiSdkAgent would (they call the tools through tool replay by themselves).
+import { callTool, type TargetObject, type TargetStep } from 'digline'
 import { tools, type ToolName } from './tools.js'
 
 type Call = { name: ToolName; args: Record<string, unknown> }
@@ -25,7 +26,7 @@ const words = (text: string): number => text.split(/\s+/).filter(Boolean).length
 
 export const weatherAgent: TargetObject<string, string> = {
   config: { agent: 'rule-planner', version: 2, tools: Object.keys(tools).sort() },
-  ask(question) {
+  async ask(question, ctx) {
     const steps: TargetStep[] = []
     const seen: Seen[] = []
     for (let turn = 0; turn < 6; turn++) {
@@ -35,7 +36,7 @@ export const weatherAgent: TargetObject<string, string> = {
       if ('answer' in next) return { output: next.answer, model: 'rule-planner-2', steps }
       const run = tools[next.name] as unknown as (args: Record<string, unknown>) => Record<string, unknown>
       try {
-        const result = run(next.args)
+        const result = await callTool(ctx, next.name, next.args, () => run(next.args))
         seen.push({ name: next.name, result })
         steps.push({ type: 'tool', name: next.name, arguments: next.args, result })
       } catch (error) {
