@@ -190,8 +190,7 @@ describe.each(backends)('%s', (_label, open) => {
       expect(none.ran).toEqual([])
       // A tool declared otherwise (a new version) is not served what its old version returned.
       const bumped = countedTools()
-      bumped.tools.lookup = { ...bumped.tools.lookup!, version: '2' }
-      const stale = await launch(store, 'weather', 'strict', openai(bumped.tools), { cases: [quito] }).running
+      const stale = await launch(store, 'weather', 'strict', openai({ ...bumped.tools, lookup: { ...bumped.tools.lookup!, version: '2' } }), { cases: [quito] }).running
       expect(stale.results[0]!.error!.message).toContain('when it was declared otherwise: its description, parameters or version changed since')
     } finally {
       await store.close()
