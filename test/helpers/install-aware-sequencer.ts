@@ -28,11 +28,22 @@ function reachesProjectHelper(file: string, seen = new Set<string>()): boolean {
   return false
 }
 
+/** Vitest 5's cache, by test specification; Vitest 4.1 has only the lookup by key that 5 deprecates. */
+interface SpecificationCache {
+  getTestSpecificationResult?: (spec: TestSpecification) => { duration?: number } | undefined
+  getFileTestResults: (key: string) => { duration?: number } | undefined
+}
+
 export default class InstallAwareSequencer extends BaseSequencer {
+  /** How long the file took when it last ran, if Vitest remembers: asked in each version's own, undeprecated words. */
+  private lastDuration(spec: TestSpecification): number | undefined {
+    const cache = this.ctx.cache as unknown as SpecificationCache
+    if (cache.getTestSpecificationResult !== undefined) return cache.getTestSpecificationResult(spec)?.duration
+    return cache.getFileTestResults(`${spec.project.name}:${relative(this.ctx.config.root, spec.moduleId)}`)?.duration
+  }
+
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
-    const cache = this.ctx.cache
-    const keyOf = (spec: TestSpecification) => `${spec.project.name}:${relative(this.ctx.config.root, spec.moduleId)}`
-    const durations = files.map((spec) => cache.getFileTestResults(keyOf(spec))?.duration)
+    const durations = files.map((spec) => this.lastDuration(spec))
     const remembered = durations.every((d) => d !== undefined)
     const facts = new Map(files.map((spec, i) => [spec, { needsInstall: reachesProjectHelper(spec.moduleId), weight: remembered ? durations[i]! : statSync(spec.moduleId).size }]))
     return [...files].sort((a, b) => {

@@ -12,8 +12,8 @@ import { promisify } from 'node:util'
 
 export const REPO = resolve(import.meta.dirname, '..', '..')
 
-/** What a user puts next to digline: vitest, and the SDKs of the model adapters they use (pinned as in our devDependencies). */
-const USER_PEERS = ['vitest', 'openai', 'ai', '@ai-sdk/openai', 'pg']
+/** What a user puts next to digline: vitest and its UI, and the SDKs of the model adapters they use (pinned as in our devDependencies). */
+const USER_PEERS = ['vitest', '@vitest/ui', 'openai', 'ai', '@ai-sdk/openai', 'pg']
 
 /** npm's own settings from the `npm test` that started us (npm_config_local_prefix…) would point npm at the repository. */
 function npmEnv(): NodeJS.ProcessEnv {

@@ -10,9 +10,16 @@ const ROOT = resolve(import.meta.dirname, '..', '..')
 const spec = (path: string, groupOrder = 0) =>
   ({ moduleId: resolve(ROOT, path), project: { name: groupOrder === 0 ? 'parallel' : 'timed', config: { sequence: { groupOrder } } } }) as unknown as TestSpecification
 
-function sequencer(durations: Record<string, number> = {}): InstallAwareSequencer {
-  const ctx = { config: { root: ROOT }, cache: { getFileTestResults: (key: string) => (key in durations ? { duration: durations[key], failed: false } : undefined) } }
-  return new InstallAwareSequencer(ctx as unknown as Vitest)
+/** A Vitest 4.1 cache (by key) or, with `bySpecification`, a Vitest 5 one whose lookup by key is deprecated and must not be used. */
+function sequencer(durations: Record<string, number> = {}, bySpecification = false): InstallAwareSequencer {
+  const byKey = (key: string) => (key in durations ? { duration: durations[key]!, failed: false } : undefined)
+  const cache = bySpecification
+    ? {
+        getTestSpecificationResult: (s: TestSpecification) => byKey(`${s.project.name}:${s.moduleId.slice(ROOT.length + 1)}`),
+        getFileTestResults: () => expect.unreachable('getFileTestResults is deprecated in Vitest 5'),
+      }
+    : { getFileTestResults: byKey }
+  return new InstallAwareSequencer({ config: { root: ROOT }, cache } as unknown as Vitest)
 }
 
 const order = async (s: InstallAwareSequencer, specs: TestSpecification[]) => (await s.sort(specs)).map((x) => x.moduleId.slice(ROOT.length + 1))
@@ -35,8 +42,11 @@ test('a file reaching the project helper through another helper counts as needin
   expect(got).toEqual(['test/reliability/crash-run.test.ts', 'test/mcp/stdio-server.test.ts'])
 })
 
-test('when Vitest remembers every file, the longest by its last duration goes first', async () => {
+test.each([
+  ['4.1: by key', false],
+  ['5: by test specification', true],
+])('when Vitest remembers every file (%s), the longest by its last duration goes first', async (_, bySpecification) => {
   const durations = { 'parallel:test/unit/driver/aggregate.test.ts': 9_000, 'parallel:test/store/journal.test.ts': 10 }
-  const got = await order(sequencer(durations), [spec('test/store/journal.test.ts'), spec('test/unit/driver/aggregate.test.ts')])
+  const got = await order(sequencer(durations, bySpecification), [spec('test/store/journal.test.ts'), spec('test/unit/driver/aggregate.test.ts')])
   expect(got).toEqual(['test/unit/driver/aggregate.test.ts', 'test/store/journal.test.ts'])
 })

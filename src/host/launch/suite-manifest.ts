@@ -48,7 +48,8 @@ export async function collectSuiteManifest(
   const dir = mkdtempSync(join(tmpdir(), 'digline-manifest-'))
   const path = join(dir, 'manifest.jsonl')
   try {
-    const args = [vitestBin, 'list', ...vitestArgs, '--json', ...(configFile === undefined ? [] : ['--config', configFile])]
+    // Vitest 5 lists by parsing the files unless told otherwise; digline learns the suites only by running them.
+    const args = [vitestBin, 'list', '--no-static-parse', ...vitestArgs, '--json', ...(configFile === undefined ? [] : ['--config', configFile])]
     const stderr = await new Promise<string>((resolve, reject) => {
       const child = spawn(process.execPath, args, { cwd, env: { ...env, DIGLINE_MANIFEST: path }, stdio: ['ignore', 'ignore', 'pipe'] })
       let err = ''
