@@ -34,7 +34,20 @@ export type RegisterEntry = z.infer<typeof registerEntrySchema>
 
 function withoutResponses(result: CaseResult): CaseResult {
   const { input: _input, expected: _expected, ...rest } = result
-  return { ...rest, samples: result.samples.map(({ output: _output, ...sample }) => (sample.steps === undefined ? sample : { ...sample, steps: sample.steps.map(stepShape) })) }
+  return {
+    ...rest,
+    samples: result.samples.map(({ output: _output, ...sample }) => ({
+      ...sample,
+      ...(sample.steps === undefined ? {} : { steps: sample.steps.map(stepShape) }),
+      ...(sample.turns === undefined ? {} : { turns: sample.turns.map(turnShape) }),
+    })),
+  }
+}
+
+/** A conversation's turn as a run that records no responses keeps it (ADR 0310): what was said is an answer. */
+function turnShape<T extends { content?: unknown; steps?: { type: string }[] }>(turn: T): T {
+  const { content: _content, ...shape } = turn
+  return (shape.steps === undefined ? shape : { ...shape, steps: shape.steps.map(stepShape) }) as T
 }
 
 /** A step as a run that records no responses keeps it (ADR 0270): a tool call's arguments, result and error are answers, and tool replay's recordings never reach a baseline. */
