@@ -6,10 +6,9 @@ import { join } from 'node:path'
 import { z } from 'zod'
 import { PathRefusedError } from '../../suite/errors.js'
 import { assertCacheKey, assertKeyOfItsParts, cacheKeyOf, isCacheKey, type CacheEntry } from '../../suite/cache-key.js'
-import { ensureDirectory, removeCreatedDirectories, writeFileAtomic } from './atomic-write.js'
 import { errnoOf, type FsLayer } from './fs-layer.js'
 import { guardedWrite } from './guarded-io.js'
-import { ensureGitignore } from './gitignore.js'
+import { writeStoreFile } from './write-store-file.js'
 import { assertSafeSegment, type StorePaths } from './paths.js'
 import { cachedAnswerSchema } from '../../document/answer-shape.js'
 
@@ -50,14 +49,7 @@ export class FileCache {
     assertKeyOfItsParts(entry)
     const dir = this.paths.cacheCaseDir(tenant, suite, entry.case_id)
     await guardedWrite(file, () => this.paths.assertInsideStore(this.fs, file))
-    const created = await guardedWrite(file, () => ensureDirectory(this.fs, dir))
-    try {
-      await ensureGitignore(this.fs, this.paths)
-      await writeFileAtomic(this.fs, file, `${JSON.stringify(entry)}\n`)
-    } catch (error) {
-      await removeCreatedDirectories(this.fs, created)
-      throw error
-    }
+    await writeStoreFile(this.fs, this.paths, dir, file, `${JSON.stringify(entry)}\n`)
   }
 
   async cachedAnswersOf(tenant: string, suite: string, caseId: string): Promise<CacheEntry[]> {

@@ -8,10 +8,10 @@ import { RunNotFoundError, UnreadableReviewError } from '../errors.js'
 import { checkReview, compareReviews, type ReviewRecord } from '../review.js'
 import type { StoredReview } from '../contract.js'
 import { isSafeSegment } from '../../suite/safe-segment.js'
-import { ensureDirectory, fsyncDirectory, removeCreatedDirectories, writeFileAtomic } from './atomic-write.js'
+import { fsyncDirectory } from './atomic-write.js'
 import { errnoOf, type FsLayer } from './fs-layer.js'
-import { ensureGitignore } from './gitignore.js'
 import { guardedWrite } from './guarded-io.js'
+import { writeStoreFile } from './write-store-file.js'
 import { assertSafeSegment, type StorePaths } from './paths.js'
 import type { FileRemovalRecords } from './removal-records.js'
 import { runRemovedError } from './removal-records.js'
@@ -35,14 +35,7 @@ export class FileReviews {
     await this.records.assertNotRemoved(ref, 'label a case of')
     await this.assertFiled(ref.tenant, ref.suite, ref.key)
     if (await this.exists(file)) return { review_id: review.review_id, appended: false, location: file }
-    const created = await guardedWrite(file, () => ensureDirectory(this.fs, dir))
-    try {
-      await ensureGitignore(this.fs, this.paths)
-      await writeFileAtomic(this.fs, file, `${JSON.stringify(review, null, 2)}\n`)
-    } catch (error) {
-      await removeCreatedDirectories(this.fs, created)
-      throw error
-    }
+    await writeStoreFile(this.fs, this.paths, dir, file, `${JSON.stringify(review, null, 2)}\n`)
     // A delete may have recorded the run while this append was under way: taken back, then refused.
     const notice = await this.records.find(ref)
     if (notice !== undefined) {

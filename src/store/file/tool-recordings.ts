@@ -6,10 +6,9 @@ import { join } from 'node:path'
 import { PathRefusedError } from '../../suite/errors.js'
 import { assertRecordingOfItsParts, assertToolRecordingKey, isToolRecordingKey, type ToolRecording } from '../../suite/tool-replay.js'
 import { newestFirst, recordingOf } from '../tool-recording-shape.js'
-import { ensureDirectory, removeCreatedDirectories, writeFileAtomic } from './atomic-write.js'
 import { errnoOf, type FsLayer } from './fs-layer.js'
 import { guardedWrite } from './guarded-io.js'
-import { ensureGitignore } from './gitignore.js'
+import { writeStoreFile } from './write-store-file.js'
 import { assertSafeSegment, type StorePaths } from './paths.js'
 
 const SUFFIX = '.json'
@@ -37,14 +36,7 @@ export class FileToolRecordings {
     assertRecordingOfItsParts(recording)
     const dir = this.paths.toolsCaseDir(tenant, suite, recording.case_id)
     await guardedWrite(file, () => this.paths.assertInsideStore(this.fs, file))
-    const created = await guardedWrite(file, () => ensureDirectory(this.fs, dir))
-    try {
-      await ensureGitignore(this.fs, this.paths)
-      await writeFileAtomic(this.fs, file, `${JSON.stringify(recording)}\n`)
-    } catch (error) {
-      await removeCreatedDirectories(this.fs, created)
-      throw error
-    }
+    await writeStoreFile(this.fs, this.paths, dir, file, `${JSON.stringify(recording)}\n`)
   }
 
   async toolRecordingsOf(tenant: string, suite: string, caseId: string): Promise<ToolRecording[]> {
