@@ -158,7 +158,7 @@ export async function teamConcurrency({ install, quick, log }) {
     const client = new pg.Client({ connectionString: db.url })
     await client.connect()
     try {
-      await client.query('TRUNCATE digline_runs, digline_journal_legs, digline_journal_records, digline_removals')
+      await client.query('TRUNCATE digline_runs, digline_journal_legs, digline_journal_records, digline_removals CASCADE')
     } finally {
       await client.end()
     }
