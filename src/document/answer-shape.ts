@@ -195,7 +195,7 @@ const turnsKind: AnswerKind<AnswerTurn[]> = {
 // ── the fields ──────────────────────────────────────────────────────────────────────────────────
 
 /** Where the report data carries a sample's field, or why it does not. */
-export type ReportPlace = { row: 'usage' | 'answers' | 'trajectories' } | { omitted: string }
+export type ReportPlace = { row: 'usage' | 'answers' | 'trajectories' | 'conversations' } | { omitted: string }
 
 export interface AnswerField<T = unknown> {
   kind: AnswerKind<T>
@@ -243,7 +243,7 @@ export const ANSWER_FIELDS = {
     kind: turnsKind,
     from: 'target',
     recordedOnly: false,
-    report: { omitted: "the report's trajectory timeline (issue 26 item 5) draws turns" },
+    report: { row: 'conversations' },
   } satisfies AnswerField<AnswerTurn[]>,
 } as const
 

@@ -226,18 +226,23 @@ export const PAGE_SCRIPT = String.raw`
   // ended (their durations summed) and is as long as its own duration. A tool call's arguments,
   // result and error are in the data only when the run recorded answers.
   function ms(x) { return x === undefined ? 'no duration' : x + ' ms' }
-  function timeline(t) {
-    var total = 0, models = 0, tools = 0, failed = 0
-    t.steps.forEach(function (s) { total += s.latency_ms || 0; if (s.type === 'model') models++; else { tools++; if (!s.ok) failed++ } })
-    var scale = total || 1, at = 0, w = 220
-    var items = t.steps.map(function (s, i) {
-      var d = s.latency_ms || 0
-      var bar = svg('svg', { class: 'span-bar', width: w, height: 10, viewBox: '0 0 ' + w + ' 10', role: 'img', 'aria-label': 'from ' + at + ' ms for ' + ms(s.latency_ms) })
-      bar.appendChild(svg('rect', { x: 0, y: 4, width: w, height: 2, fill: '#f3f4f6' }))
-      bar.appendChild(svg('rect', { x: Math.min(w - 2, (at / scale) * w), y: 1, width: Math.max(2, (d / scale) * w), height: 8, rx: 1.5, fill: s.type === 'model' ? '#6366f1' : s.ok ? '#0d9488' : '#dc2626' }))
-      at += d
-      var label = s.type === 'model' ? (s.model || 'model') : s.name
-      var kids = [el('span', { class: 'kind', text: s.type === 'model' ? 'model call' : 'tool call' }), el('span', { class: 'name', text: label }), bar, el('span', { class: 'dur', text: ms(s.latency_ms) })]
+  function bar(at, d, scale, fill) {
+    var w = 220, g = svg('svg', { class: 'span-bar', width: w, height: 10, viewBox: '0 0 ' + w + ' 10', role: 'img', 'aria-label': 'from ' + at + ' ms for ' + ms(d) })
+    g.appendChild(svg('rect', { x: 0, y: 4, width: w, height: 2, fill: '#f3f4f6' }))
+    g.appendChild(svg('rect', { x: Math.min(w - 2, (at / scale) * w), y: 1, width: Math.max(2, ((d || 0) / scale) * w), height: 8, rx: 1.5, fill: fill }))
+    return g
+  }
+  function stepsTally(steps) {
+    var n = { total: 0, models: 0, tools: 0, failed: 0 }
+    steps.forEach(function (s) { n.total += s.latency_ms || 0; if (s.type === 'model') n.models++; else { n.tools++; if (!s.ok) n.failed++ } })
+    return n
+  }
+  function callsText(n) { return n.models + ' model call(s), ' + n.tools + ' tool call(s)' + (n.failed ? ', ' + n.failed + ' failed' : '') }
+  // Steps from at ms on an axis of scale ms, each starting where the one before it ended.
+  function stepItems(steps, at, scale) {
+    return steps.map(function (s, i) {
+      var kids = [el('span', { class: 'kind', text: s.type === 'model' ? 'model call' : 'tool call' }), el('span', { class: 'name', text: s.type === 'model' ? (s.model || 'model') : s.name }), bar(at, s.latency_ms, scale, s.type === 'model' ? '#6366f1' : s.ok ? '#0d9488' : '#dc2626'), el('span', { class: 'dur', text: ms(s.latency_ms) })]
+      at += s.latency_ms || 0
       if (s.type === 'model' && s.usage) kids.push(el('span', { class: 'tok', text: tokens(s.usage) }))
       if (s.type === 'tool' && !s.ok) kids.push(el('span', { class: 'failed', text: 'failed' }))
       if (s.arguments !== undefined) kids.push(el('div', { class: 'args' }, [el('b', { text: 'arguments ' }), el('code', { text: shown(s.arguments) })]))
@@ -245,8 +250,34 @@ export const PAGE_SCRIPT = String.raw`
       if (s.error !== undefined) kids.push(el('div', { class: 'step-error' }, [el('b', { text: 'error ' }), el('code', { text: s.error })]))
       return el('li', { class: 'step ' + s.type + (s.type === 'tool' && !s.ok ? ' failed' : ''), 'data-step': String(i), 'data-type': s.type }, kids)
     })
-    var tally = models + ' model call(s), ' + tools + ' tool call(s)' + (failed ? ', ' + failed + ' failed' : '') + ', ' + total + ' ms'
-    return el('div', { class: 'trajectory', 'data-sample': String(t.sample) }, [el('b', { text: 'sample ' + t.sample + ' timeline ' }), el('span', { class: 'tally', text: tally }), el('ol', { class: 'timeline' }, items)])
+  }
+  function timeline(t) {
+    var n = stepsTally(t.steps)
+    var tally = callsText(n) + ', ' + n.total + ' ms'
+    return el('div', { class: 'trajectory', 'data-sample': String(t.sample) }, [el('b', { text: 'sample ' + t.sample + ' timeline ' }), el('span', { class: 'tally', text: tally }), el('ol', { class: 'timeline' }, stepItems(t.steps, 0, n.total || 1))])
+  }
+  // A conversation's turns in the order they were said, on one axis: a turn lasts its own duration
+  // (or, without one, its steps' durations summed) and starts where the turn before it ended; the
+  // target's steps inside a turn start where the turn starts. What was said is in the data only
+  // when the run recorded answers.
+  function conversation(c) {
+    var spans = c.turns.map(function (t) { return t.latency_ms !== undefined ? t.latency_ms : stepsTally(t.steps || []).total })
+    var total = spans.reduce(function (a, b) { return a + b }, 0), scale = total || 1, at = 0
+    var users = 0, all = stepsTally([])
+    var items = c.turns.map(function (t, i) {
+      var steps = t.steps || [], n = stepsTally(steps)
+      if (t.role === 'user') users++
+      all.models += n.models; all.tools += n.tools; all.failed += n.failed
+      var kids = [el('span', { class: 'role', text: t.role }), bar(at, spans[i], scale, t.role === 'user' ? '#a3a3a3' : '#1d4ed8'), el('span', { class: 'dur', text: ms(t.latency_ms) })]
+      if (t.usage) kids.push(el('span', { class: 'tok', text: tokens(t.usage) }))
+      if (steps.length) kids.push(el('span', { class: 'calls', text: callsText(n) }))
+      if (t.content !== undefined) kids.push(el('div', { class: 'said' }, [el('code', { text: shown(t.content) })]))
+      if (steps.length) kids.push(el('ol', { class: 'timeline' }, stepItems(steps, at, scale)))
+      at += spans[i]
+      return el('li', { class: 'turn ' + t.role, 'data-turn': String(i), 'data-role': t.role }, kids)
+    })
+    var tally = c.turns.length + ' turn(s): ' + users + ' user, ' + (c.turns.length - users) + ' assistant; ' + callsText(all) + ', ' + total + ' ms'
+    return el('div', { class: 'conversation', 'data-sample': String(c.sample) }, [el('b', { text: 'sample ' + c.sample + ' conversation ' }), el('span', { class: 'tally', text: tally }), el('ol', { class: 'turns' }, items)])
   }
 
   function caseDetails(row, recorded) {
@@ -257,9 +288,10 @@ export const PAGE_SCRIPT = String.raw`
     if (row.input !== undefined) kids.push(el('div', {}, [el('b', { text: 'input ' }), el('code', { text: shown(row.input) })]))
     if (row.expected !== undefined) kids.push(el('div', {}, [el('b', { text: 'expected ' }), el('code', { text: shown(row.expected) })]))
     ;(row.answers || []).forEach(function (a, i) { kids.push(el('div', { class: 'answer' }, [el('b', { text: 'answer ' + i + ' ' }), el('code', { text: shown(a) })])) })
-    var timelines = row.trajectories || []
+    var timelines = row.trajectories || [], talks = row.conversations || []
     timelines.forEach(function (t) { kids.push(timeline(t)) })
-    var what = timelines.length ? (recorded ? 'answers, reason, scores and timeline' : 'reason, scores and timeline') : recorded ? 'answers, reason and scores' : 'reason and scores'
+    talks.forEach(function (c) { kids.push(conversation(c)) })
+    var what = timelines.length || talks.length ? (recorded ? 'answers, reason, scores and timeline' : 'reason, scores and timeline') : recorded ? 'answers, reason and scores' : 'reason and scores'
     return kids.length ? el('details', {}, [el('summary', { text: what })].concat(kids)) : null
   }
 

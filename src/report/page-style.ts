@@ -33,4 +33,7 @@ progress { width: 320px }
 ol.timeline { margin: 2px 0; padding-left: 22px } ol.timeline li { margin: 1px 0 }
 .step .kind { display: inline-block; min-width: 8ch; color: var(--muted); font-size: 12px; margin-right: 6px } .step .name { display: inline-block; min-width: 16ch; font-family: ui-monospace, monospace; margin-right: 8px }
 .step svg.span-bar { vertical-align: middle; margin-right: 6px } .step .dur { font-size: 12px; margin-right: 8px } .step .failed { color: var(--fail); font-weight: 600 }
+.conversation { margin: 6px 0 } .conversation .tally { color: var(--muted) } ol.turns { margin: 2px 0; padding-left: 22px } ol.turns > li { margin: 3px 0 }
+.turn .role { display: inline-block; min-width: 10ch; font-weight: 600; margin-right: 8px } .turn.user .role { color: var(--muted) } .turn svg.span-bar { vertical-align: middle; margin-right: 6px }
+.turn .dur { font-size: 12px; margin-right: 8px; white-space: nowrap } .turn .calls { color: var(--muted); font-size: 12px; margin-left: 8px; white-space: nowrap } .turn .said { margin: 2px 0 2px 4px }
 `

@@ -6,7 +6,9 @@ import type { RegisterEntry } from '../../document/baseline.js'
 import type { Aggregates, CaseResult, Interval, RunDocument, RunHeader } from '../../document/schema.js'
 import type { ThresholdMiss } from '../../driver/thresholds.js'
 import { stepsForDocument } from '../../driver/answer-steps.js'
+import { turnsForDocument } from '../../driver/answer-turns.js'
 import type { AnswerStep } from '../../suite/steps.js'
+import type { AnswerTurn } from '../../suite/turns.js'
 import { RunNotFoundError } from '../../store/errors.js'
 import type { Store } from '../../store/contract.js'
 import type { Pending } from '../../store/journal.js'
@@ -49,6 +51,12 @@ export interface CaseRow {
    * timeline; a tool call's arguments, result and error only when the run recorded responses.
    */
   trajectories?: Trajectory[]
+  /**
+   * The turns of each sample of a conversation, in the order they were said, each with its usage,
+   * duration and (the target's) steps; what was said, and a tool call's arguments, result and error,
+   * only when the run recorded responses.
+   */
+  conversations?: Conversation[]
   /** Only when the run recorded responses. */
   input?: unknown
   expected?: unknown
@@ -58,6 +66,11 @@ export interface CaseRow {
 export interface Trajectory {
   sample: number
   steps: AnswerStep[]
+}
+
+export interface Conversation {
+  sample: number
+  turns: AnswerTurn[]
 }
 
 export interface SampleScores {
@@ -183,6 +196,11 @@ export function caseRow(result: CaseResult, recorded: boolean, baseline: Verdict
     if (s.steps !== undefined && s.steps.length > 0) trajectories.push({ sample, steps: stepsForDocument(s.steps, recorded) })
   })
   if (trajectories.length > 0) row.trajectories = trajectories
+  const conversations: Conversation[] = []
+  result.samples.forEach((s, sample) => {
+    if (s.turns !== undefined && s.turns.length > 0) conversations.push({ sample, turns: turnsForDocument(s.turns, recorded) })
+  })
+  if (conversations.length > 0) row.conversations = conversations
   if (recorded) {
     row.input = result.input
     row.expected = result.expected

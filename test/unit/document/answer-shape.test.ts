@@ -90,7 +90,14 @@ describe('every field of the answer shape', () => {
           return
         }
         const row = caseRow(result, true, null)
-        const shown = place.row === 'answers' ? row.answers?.[0] : place.row === 'trajectories' ? row.trajectories?.[0]?.steps : row.usage
+        const shown =
+          place.row === 'answers'
+            ? row.answers?.[0]
+            : place.row === 'trajectories'
+              ? row.trajectories?.[0]?.steps
+              : place.row === 'conversations'
+                ? row.conversations?.[0]?.turns
+                : row.usage
         expect(shown, `src/host/report-data/report-data.ts: caseRow does not carry ${name} in ${place.row}`).toEqual(value)
         if (ANSWER_FIELDS[name].recordedOnly) expect(caseRow(result, false, null)[place.row], `report data shows unrecorded ${name}`).toBeUndefined()
       })
