@@ -1,4 +1,4 @@
-// The tools that only read the configured store: list_suites, list_runs, show_run, compare_run, pending.
+// The tools that only read the configured store: list_suites, list_runs, show_run, compare_run, pending, list_reviews.
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { z } from 'zod'
 import { pendingRows } from '../host/index.js'
@@ -6,6 +6,7 @@ import { explainRun } from '../host/index.js'
 import { resolveRunKey } from '../host/index.js'
 import { liveSuiteSummaries } from '../host/index.js'
 import { describeStore } from '../host/index.js'
+import { reviewsOf } from '../host/index.js'
 import { assertSafeSegment } from '../suite/assert-safe-segment.js'
 import { project, type McpContext } from './context.js'
 import { answer, guarded } from './tool-result.js'
@@ -120,6 +121,31 @@ export function registerReadTools(server: McpServer, context: McpContext): void 
         if (suite !== undefined) assertSafeSegment('suite', suite)
         const { settings, store } = await project(context)
         return answer({ tenant: settings.tenant, pending: await pendingRows(store, settings.tenant, suite) })
+      }),
+  )
+
+  server.registerTool(
+    'list_reviews',
+    {
+      title: 'List review labels',
+      description:
+        "The labels people made of a suite's cases in `digline view --review` (of the suite, or of one run), oldest first, as `digline review list --json` prints them: reviewer, run, case, the digest of the answers labelled, the verdict the person says is right, whether they agree with each scorer, and the note.",
+      inputSchema: { suite: suiteArg, run: runArg.optional() },
+      outputSchema: {
+        tenant: z.string(),
+        suite: z.string(),
+        run: z.string().nullable(),
+        reviews: z.array(z.looseObject({ review_id: z.string(), run: z.string(), case_id: z.string(), reviewer: z.string(), verdict: z.string() })),
+      },
+      annotations: readOnly,
+    },
+    ({ suite, run }) =>
+      guarded(async () => {
+        assertSafeSegment('suite', suite)
+        if (run !== undefined && run !== 'latest') assertSafeSegment('key', run)
+        const { settings, store } = await project(context)
+        const reviews = await reviewsOf(store, settings.tenant, suite, run)
+        return answer({ tenant: settings.tenant, suite, run: run ?? null, reviews: reviews.map((r) => ({ ...r })) })
       }),
   )
 }

@@ -7,7 +7,7 @@ import { connect, textOf, type Connected } from '../helpers/mcp-client.js'
 import { countingSuite, installRoot, makeProject, type Project } from '../helpers/project.js'
 import { killAfterCalls } from '../helpers/kill.js'
 
-const TOOLS = ['compare_run', 'compare_runs', 'list_runs', 'list_suites', 'pending', 'plan_run', 'resume_run', 'run_suite', 'show_run']
+const TOOLS = ['compare_run', 'compare_runs', 'list_reviews', 'list_runs', 'list_suites', 'pending', 'plan_run', 'resume_run', 'run_suite', 'show_run']
 
 /** A plain Vitest test beside the suites, with a side effect: MCP's launches must never run it. */
 const PLAIN_TEST = `import { test } from 'vitest'

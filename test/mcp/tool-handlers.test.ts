@@ -11,6 +11,8 @@ import { openProjectSession } from '../../src/host/index.js'
 import { createDiglineServer } from '../../src/mcp/server.js'
 import { openStore } from '../../src/store/open-store.js'
 import { keyOf, makeRun } from '../helpers/make-run.js'
+import { answerDigestOf } from '../../src/document/answer-digest.js'
+import { newReview } from '../../src/store/review.js'
 
 const dirs: string[] = []
 afterEach(() => {
@@ -111,5 +113,41 @@ test('malformed arguments, unsafe names and refusals are tool errors, named as t
   expect(text(plan)).toContain('refused UsageError: digline mcp: plan_run, run_suite and resume_run are not taken when the server was started with --tenant or --store')
 
   // still answering
-  expect((await client.listTools()).tools.length).toBe(9)
+  expect((await client.listTools()).tools.length).toBe(10)
+})
+
+test('list_reviews lists the labels of a suite or of one run, as digline review list --json does; an unknown run is refused', async () => {
+  const storeDir = mkdtempSync(join(tmpdir(), 'digline-mcp-store-'))
+  dirs.push(storeDir)
+  const store = openStore({ store: storeDir })
+  const doc = makeRun({ tenant: 'acme', suite: 'triage', results: 3 })
+  await store.writeRun(doc)
+  const label = newReview({
+    reviewer: 'ana@example.com',
+    tenant: 'acme',
+    suite: 'triage',
+    run: keyOf(doc),
+    case_id: doc.results[0]!.case_id,
+    answer_digest: answerDigestOf(doc.results[0]!),
+    judges: { exact: 'disagree' },
+    verdict: 'fail',
+    note: 'wrong capital',
+    created_at: '2026-12-02T10:00:00.000001Z',
+  })
+  await store.appendReview(label)
+  await store.close()
+  const { call, client } = await connected({ tenant: 'acme', store: storeDir })
+  await client.listTools()
+
+  const all = await call('list_reviews', { suite: 'triage' })
+  expect(all.isError, text(all)).toBeFalsy()
+  expect(all.structuredContent).toEqual({ tenant: 'acme', suite: 'triage', run: null, reviews: [label] })
+  const ofRun = await call('list_reviews', { suite: 'triage', run: 'latest' })
+  expect(ofRun.structuredContent).toMatchObject({ run: 'latest', reviews: [{ review_id: label.review_id, case_id: doc.results[0]!.case_id, note: 'wrong capital' }] })
+  const none = await call('list_reviews', { suite: 'other' })
+  expect(none.structuredContent).toEqual({ tenant: 'acme', suite: 'other', run: null, reviews: [] })
+
+  const unknown = await call('list_reviews', { suite: 'triage', run: '20990101T000000000001Z-000000000000' })
+  expect(unknown.isError).toBe(true)
+  expect(unknown._meta?.['digline/error']).toMatchObject({ error: 'RunNotFoundError', kind: 'refusal' })
 })
