@@ -12,8 +12,9 @@ import type { ProvidedDigline } from './provided.js'
 import 'vitest/config'
 import { fileURLToPath } from 'node:url'
 import { isAbsolute, join, resolve } from 'node:path'
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readdirSync, rmSync } from 'node:fs'
+import { makeTempDir } from '../src/suite/temp-dir.js'
+import { TempDirUnusableError } from '../src/suite/errors.js'
 
 export type { DiglineOptions } from '../src/host/index.js'
 export { DiglineReporter } from './reporter.js'
@@ -25,7 +26,7 @@ const claimDirs = new WeakMap<Vitest, string>()
 function claimDir(vitest: Vitest): string {
   let dir = claimDirs.get(vitest)
   if (dir === undefined) {
-    const made = mkdtempSync(join(tmpdir(), 'digline-launch-'))
+    const made = makeTempDir('digline-launch-')
     dir = made
     claimDirs.set(vitest, made)
     vitest.onClose(() => rmSync(made, { recursive: true, force: true }))
@@ -54,11 +55,14 @@ export function digline(options: DiglineOptions): Plugin {
       const root = project.config.root
       let provided: ProvidedDigline
       let familyWise: FamilyWise = 'holm'
+      let launchRefusal: TempDirUnusableError | undefined
       try {
         const { tenant, environment, storeRoot, familyWise: method } = resolveOptions(options, root)
         familyWise = method
         provided = { tenant, environment, storeRoot, projectRoot: root, claims: claimDir(vitest), ...(vitest.config.watch ? { watch: true } : {}) }
       } catch (error) {
+        // Vite cannot load a suite file either without its temporary directory: the launch itself is refused.
+        if (error instanceof TempDirUnusableError) launchRefusal = error
         // resolveOptions refuses bad options by name; anything else it throws is a defect of digline
         const refusal = isDiglineError(error)
           ? error
@@ -70,7 +74,7 @@ export function digline(options: DiglineOptions): Plugin {
         withReporter.add(vitest)
         // first, so the reporters after it see a case's annotations when its result arrives
         vitest.config.reporters.unshift(new AnnotationFiler())
-        vitest.config.reporters.push(new DiglineReporter(familyWise))
+        vitest.config.reporters.push(new DiglineReporter(familyWise, launchRefusal))
         exitTwoWhenStopped()
         return startModelSlots(vitest)
       }

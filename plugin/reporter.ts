@@ -4,6 +4,7 @@ import type { SerializedError } from 'vitest'
 import { appendFileSync } from 'node:fs'
 import pc from 'picocolors'
 import { diglineErrorKind, reviveError } from '../src/errors/recognise.js'
+import type { DiglineError } from '../src/errors/base.js'
 import { EXIT_CODES, exitCodeForLaunch, type ExitCode } from '../src/exit-codes.js'
 import type { SuiteOutcome, VariantComparison } from '../src/host/index.js'
 import { formatOutcome, formatVariantTable } from '../src/host/index.js'
@@ -32,7 +33,11 @@ export class DiglineReporter implements Reporter {
   private exitCode: ExitCode | undefined
   private vitest: Vitest | undefined
 
-  constructor(private readonly familyWiseMethod: FamilyWise = 'holm') {}
+  constructor(
+    private readonly familyWiseMethod: FamilyWise = 'holm',
+    /** A refusal of the whole launch, found before any suite file was loaded (an unusable temporary directory). */
+    private readonly launchRefusal?: DiglineError,
+  ) {}
 
   onInit(vitest: Vitest): void {
     this.vitest = vitest
@@ -43,6 +48,7 @@ export class DiglineReporter implements Reporter {
 
   onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<SerializedError>): void {
     const collected = this.collect(testModules, unhandledErrors)
+    if (this.launchRefusal !== undefined) collected.refusals.unshift(`the launch: ${this.launchRefusal.name}: ${printable(this.launchRefusal.message)}`)
     // The launch-wide decision is made here, from the outcomes alone: a replayed reporter reaches the same one.
     const decided = familyWise(collected.outcomes, this.familyWiseMethod)
     collected.outcomes = decided.outcomes

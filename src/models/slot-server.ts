@@ -5,9 +5,9 @@
 //   → { t: 'release', id, outcome }               ← { t: 'released', id }
 //   → { t: 'cancel', id }                         ← { t: 'released', id }
 // A worker that goes away gives back everything it held.
-import { mkdtempSync, rmSync } from 'node:fs'
+import { rmSync } from 'node:fs'
 import { createServer, type Socket } from 'node:net'
-import { tmpdir } from 'node:os'
+import { makeTempDir } from '../suite/temp-dir.js'
 import { join } from 'node:path'
 import { SlotBook, type AttemptOutcome } from './slot-book.js'
 
@@ -32,7 +32,7 @@ export interface SlotServer {
 }
 
 export function startSlotServer(): SlotServer {
-  const dir = mkdtempSync(join(tmpdir(), 'digline-slots-'))
+  const dir = makeTempDir('digline-slots-')
   const path = join(dir, 's.sock')
   const book = new SlotBook()
   const sockets = new Set<Socket>()

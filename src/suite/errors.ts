@@ -18,8 +18,16 @@ export class InvalidDatasetError extends DiglineRefusal {
 export class EmptySliceError extends DiglineRefusal {
   readonly name = 'EmptySliceError'
 }
+export class TempDirUnusableError extends DiglineRefusal {
+  readonly name = 'TempDirUnusableError'
+}
 
 export const SUITE_REFUSALS = {
+  TempDirUnusableError: {
+    error: TempDirUnusableError,
+    when: 'The temporary directory (TMPDIR, TMP or TEMP; /tmp when none is set) is not a directory digline can make its own directory in: it is missing, a file, or not writable. Nothing was called.',
+    next: 'Point the variable the message names at a writable directory (`export TMPDIR=/tmp`), or unset it, then run the command again.',
+  },
   PathRefusedError: {
     error: PathRefusedError,
     when: 'A tenant, suite or key is not one safe path segment, or a path resolves outside the store (symlinks included).',

@@ -2,8 +2,8 @@
 // real launch whose workers announce their bill and call nothing; then the run, only when the caller
 // acknowledges exactly the calls a fresh plan announces, and with each suite's acknowledged bill
 // handed to its worker, which refuses another before any call. The run reports each settled case.
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { rmSync } from 'node:fs'
+import { makeTempDir } from '../../suite/temp-dir.js'
 import { join } from 'node:path'
 import { BillNotAcknowledgedError, LaunchNotPlannedError, ResumedSuiteNotDeclaredError } from './errors.js'
 import { reviveError } from '../../errors/recognise.js'
@@ -42,7 +42,7 @@ function raise(refusal: DiglineErrorData): never {
 
 /** The announced bill of a planned launch: its workers prepare each suite as a run would, and call nothing. */
 export async function billLaunch(place: VitestPlace, launch: PlannedLaunch): Promise<LaunchBill> {
-  const dir = mkdtempSync(join(tmpdir(), 'digline-plan-'))
+  const dir = makeTempDir('digline-plan-')
   try {
     const path = join(dir, 'plan.jsonl')
     const env = encodeReports(launch.env, { plan: path })
@@ -116,7 +116,7 @@ export async function runAcknowledged(place: VitestPlace, launch: PlannedLaunch,
       ['acknowledgedCalls'],
     )
   }
-  const dir = mkdtempSync(join(tmpdir(), 'digline-progress-'))
+  const dir = makeTempDir('digline-progress-')
   const path = join(dir, 'progress.jsonl')
   const total = plan.suites.reduce((sum, s) => sum + s.plan.cases, 0)
   let seen = 0

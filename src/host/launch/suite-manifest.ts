@@ -1,8 +1,8 @@
 // The suites as they are declared now, read by running `vitest list` with DIGLINE_MANIFEST set:
 // the CLI learns a suite's current config_hash without importing Vitest or running any case.
 import { spawn } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync, rmSync } from 'node:fs'
+import { makeTempDir } from '../../suite/temp-dir.js'
 import { join } from 'node:path'
 
 export interface SuiteManifestEntry {
@@ -45,7 +45,7 @@ export async function collectSuiteManifest(
   /** Filled with the files whose evalSuite() was refused at collection (they declare a suite that cannot start). */
   refusedFiles?: string[],
 ): Promise<SuiteManifestEntry[]> {
-  const dir = mkdtempSync(join(tmpdir(), 'digline-manifest-'))
+  const dir = makeTempDir('digline-manifest-')
   const path = join(dir, 'manifest.jsonl')
   try {
     // Vitest 5 lists by parsing the files unless told otherwise; digline learns the suites only by running them.
