@@ -6,6 +6,7 @@ import { InternalError, isDiglineError } from '../src/errors/base.js'
 import { resolveOptions, type DiglineOptions, type FamilyWise } from '../src/host/index.js'
 import { DiglineReporter } from './reporter.js'
 import { AnnotationFiler } from './annotation-filer.js'
+import { HeldVerdicts } from './held-verdicts.js'
 import { startModelSlots } from './model-slots.js'
 import { exitTwoWhenStopped } from './launch-stop.js'
 import type { ProvidedDigline } from './provided.js'
@@ -72,8 +73,9 @@ export function digline(options: DiglineOptions): Plugin {
       project.provide('digline', provided)
       if (!withReporter.has(vitest)) {
         withReporter.add(vitest)
-        // first, so the reporters after it see a case's annotations when its result arrives
-        vitest.config.reporters.unshift(new AnnotationFiler())
+        // first, so the reporters after it see a case's annotations when its result arrives, and a
+        // verdict test the launch-wide decision holds as passed when the run ends
+        vitest.config.reporters.unshift(new AnnotationFiler(), new HeldVerdicts(familyWise))
         vitest.config.reporters.push(new DiglineReporter(familyWise, launchRefusal))
         exitTwoWhenStopped()
         return startModelSlots(vitest)
