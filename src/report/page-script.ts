@@ -132,7 +132,7 @@ export const PAGE_SCRIPT = String.raw`
   }
 
   function usage(s) {
-    var a = s.aggregates, rows = [['cases', a.cases + ' (' + a.passed + ' passed, ' + a.failed + ' failed, ' + a.errored + ' errored), ' + a.samples_per_case + ' sample(s) each']]
+    var a = s.aggregates, rows = [['cases', a.cases + ' (' + a.passed + ' passed, ' + a.failed + ' failed, ' + a.errored + ' errored), ' + s.samples]]
     rows.push(['target tokens', a.usage ? tokens(a.usage) : 'not reported'])
     rows.push(['judge tokens', a.judge_usage ? tokens(a.judge_usage) : 'not reported'])
     if (a.cost) rows.push(['cost', a.cost.total.toFixed(4) + ' (target ' + a.cost.target.toFixed(4) + ', judges ' + a.cost.judge.toFixed(4) + ')' + (a.cost.unpriced.length ? '; unpriced: ' + a.cost.unpriced.join(', ') : '')])

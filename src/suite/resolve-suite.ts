@@ -198,13 +198,6 @@ export function resolveSuite(declared: SuiteDefinition<any, any, any>): Resolved
     ...(def.gateOn === 'samples' ? { gate_on: 'samples' as const } : {}),
     ...(def.calibration === undefined ? {} : { calibration: { min_labels: def.calibration.minLabels, min_agreement: def.calibration.minAgreement } }),
   }
-  if (rules.gate_on === 'samples' && rules.min_samples !== undefined) {
-    refuse(
-      ['gateOn'],
-      "cannot be 'samples' with adaptive samples: a case that stops as soon as its verdict is settled has a share of passing samples shaped by where it stopped, not by its chance to pass; gate on verdicts (the default) or give samples a count",
-      def.name,
-    )
-  }
   if (def.calibration !== undefined && !scorers.some((s) => isJudgeConfig(s.config)))
     refuse(
       ['calibration'],

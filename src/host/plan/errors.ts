@@ -6,7 +6,16 @@ export class NoBaselineError extends DiglineRefusal {
   readonly name = 'NoBaselineError'
 }
 
+export class SharesNotSizedError extends DiglineRefusal {
+  readonly name = 'SharesNotSizedError'
+}
+
 export const PLAN_REFUSALS = {
+  SharesNotSizedError: {
+    error: SharesNotSizedError,
+    when: "`digline plan` was asked to size a suite that takes adaptive samples (samples: { min, max }) and gates on shares of passing samples (gateOn: 'samples'): where each case stopped shapes its share, which the plan's simulation of fixed samples does not model.",
+    next: "Size the suite's verdict gate instead: the same suite without gateOn: 'samples' (a promoted run of it), then `digline plan --suite S --detect D`.",
+  },
   NoBaselineError: {
     error: NoBaselineError,
     when: '`digline plan` was asked to size a suite that has no baseline: there are no per-case results to simulate from.',

@@ -5,7 +5,7 @@
 import type { BaselineDocument } from '../../document/baseline.js'
 import type { CaseResult, RunDocument } from '../../document/schema.js'
 import { requiredPasses } from '../../driver/execute.js'
-import { NoBaselineError } from './errors.js'
+import { NoBaselineError, SharesNotSizedError } from './errors.js'
 import { UsageError } from '../errors.js'
 import { amountGateRate, passChance, passGateRate, shareGateRate } from '../../stats/gate-power.js'
 import { fitCasePrior, posteriorChances, type BetaPrior, type CaseCounts } from '../../stats/case-population.js'
@@ -371,6 +371,13 @@ export function planFrom(baseline: BaselineDocument, others: readonly RunDocumen
   const chances = posteriorChances(counts, spread, DRAWS_PER_CASE, seededRandom(seedFor(full.seed, 0xca5e)))
   const { samples, min_agreement } = baseline.rules
   const form: GateForm = baseline.rules.gate_on === 'samples' ? 'samples' : 'verdicts'
+  if (form === 'samples' && baseline.rules.min_samples !== undefined) {
+    throw new SharesNotSizedError(
+      `refused to plan suite ${baseline.suite}: it takes ${baseline.rules.min_samples} to ${samples} samples per case (adaptive) and gates on each case's share of passing samples, and where a case stopped shapes its share, which this plan's simulation of fixed samples does not model; nothing was sized`,
+      `drop gateOn: 'samples' from suite ${baseline.suite} (its verdict gate is sized as for ${samples} fixed samples), promote a run of it, then \`digline plan --suite ${baseline.suite} --detect ${full.detect}\``,
+      ['gateOn'],
+    )
+  }
   const tolerance = baseline.rules.tolerances.pass_rate ?? 0
   const passRate = baseline.aggregates.pass_rate ?? 0
   const sampleCounts = [...new Set([samples, ...full.samples])].sort((a, b) => a - b)

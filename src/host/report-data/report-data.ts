@@ -19,6 +19,7 @@ import { resolveRunKey } from '../launch/run-key.js'
 import type { SuiteStatus } from '../judge/suite-outcome.js'
 import { describeAgreement, describeUncalibrated, type JudgeAgreement } from '../judge/judge-agreement.js'
 import { compareVariants, type VariantComparison, type VariantRun } from '../judge/variant-comparison.js'
+import { describeSamplesPerCase } from '../judge/samples-wording.js'
 
 /** How many recent runs the history chart shows. */
 export const HISTORY_RUNS = 30
@@ -112,6 +113,8 @@ export interface SuiteReport {
   aggregates: Aggregates
   misses: ThresholdMiss[]
   rules: RunDocument['rules']
+  /** How many samples each case took, in words (adaptive samples: the bounds and the average taken). */
+  samples: string
   comparison: BaselineComparison | null
   /** Each judge against the people's labels (ADR 0351), with the sentence the terminal prints; empty when the run has no judge. */
   agreement: (JudgeAgreement & { words: string })[]
@@ -262,6 +265,7 @@ async function suiteReport(store: Store, tenant: string, suite: string, runArg: 
     aggregates: doc.aggregates,
     misses: outcome.misses,
     rules: doc.rules,
+    samples: describeSamplesPerCase(doc.aggregates, doc.rules),
     comparison,
     agreement: (outcome.agreement ?? []).map((a) => ({ ...a, words: describeAgreement(a) })),
     not_judged: outcome.status === 'uncalibrated' ? describeUncalibrated(outcome) : null,

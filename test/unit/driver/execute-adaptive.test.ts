@@ -127,11 +127,11 @@ describe('samples { min, max } as a rule', () => {
     expect(resolveSuite(definition({ samples: 5 })).rules).not.toHaveProperty('min_samples')
   })
 
-  it('refuses min above max, and gateOn samples with adaptive samples', () => {
+  it('refuses min above max; gateOn samples goes with adaptive samples (ADR 0417)', () => {
     expect(() => resolveSuite(definition({ samples: { min: 4, max: 2 } }))).toThrow(InvalidSuiteError)
     expect(() => resolveSuite(definition({ samples: { min: 4, max: 2 } }))).toThrow(/min must not exceed max/)
     expect(() => resolveSuite(definition({ samples: { min: 0, max: 2 } }))).toThrow(InvalidSuiteError)
-    expect(() => resolveSuite(definition({ samples: { min: 2, max: 4 }, gateOn: 'samples' }))).toThrow(/gateOn cannot be 'samples' with adaptive samples/)
+    expect(resolveSuite(definition({ samples: { min: 2, max: 4 }, gateOn: 'samples' })).rules).toMatchObject({ samples: 4, min_samples: 2, gate_on: 'samples' })
     expect(() => resolveSuite(definition({ samples: { min: 4, max: 4 }, gateOn: 'samples' }))).not.toThrow()
   })
 })

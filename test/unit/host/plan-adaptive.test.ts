@@ -64,3 +64,18 @@ describe('plan of an adaptive suite', () => {
     expect(formatPlan(plan)).toMatch(/240 cases × 2 to 6 samples \(about \d\.\d a case, \d+ calls\)/)
   })
 })
+
+test("gateOn 'samples' with adaptive samples: the plan refuses to size the shares by name (SharesNotSizedError), saying what to size instead", () => {
+  const doc = makeRun({ results: 0, createdAt: '2026-01-01T00:00:00.000001Z' })
+  doc.rules = { ...RULES, gate_on: 'samples' }
+  const random = seededRandom(5)
+  doc.results = truth.slice(0, 40).map((q, i) => adaptiveCase(q, random, i))
+  doc.aggregates = aggregate(doc.results, doc.rules)
+  const baseline = baselineOf(doc, keyOf(doc), '2026-01-01T12:00:00.000001Z')
+  expect(() => planFrom(baseline, [], { detect: 0.1, power: 0.8, seed: 1, repetitions: 50 })).toThrow(
+    expect.objectContaining({
+      name: 'SharesNotSizedError',
+      message: expect.stringContaining("takes 2 to 6 samples per case (adaptive) and gates on each case's share of passing samples"),
+    }),
+  )
+})
