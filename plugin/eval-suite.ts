@@ -1,7 +1,6 @@
 // evalSuite(): one Vitest test per case, plus one test that carries the suite's verdict.
 // TestRunner's statics are the public runner API of Vitest 4.1 and 5 (`vitest/suite` is deprecated in 4.1 and gone in 5).
 import { beforeAll, describe, inject, test, TestRunner, type RunnerTestSuite } from 'vitest'
-import { relative } from 'node:path'
 import { BudgetReachedError } from '../src/host/index.js'
 import { InvalidOptionsError } from '../src/suite/errors.js'
 import { reviveError } from '../src/errors/recognise.js'
@@ -15,7 +14,7 @@ import { recordInManifest, recordRefusalInManifest } from './suite-manifest.js'
 import { registeredCaseHooks } from './case-hooks.js'
 import { CaseErroredError, SuiteNotHeldError, describeMisses } from './test-errors.js'
 import type { ProvidedDigline } from './provided.js'
-import { claimSuiteName, duplicate, type SuiteClaim } from './suite-name-claim.js'
+import { claimSuiteName, claimText, refusal as claimRefusal, type SuiteClaim } from './suite-name-claim.js'
 import { caseAnnotations, suiteAnnotations } from './case-annotations.js'
 import { VARIANTS_TEST, variantsTest, type VariantBlock } from './variant-table.js'
 
@@ -84,7 +83,7 @@ export function evalSuite<I, O, E>(definition: SuiteDefinition<I, O, E>): void {
     suites[0]!.variant === undefined || (process.env.DIGLINE_CREATED_AT ?? '') !== '' ? withFile : { ...withFile, env: { ...process.env, DIGLINE_CREATED_AT: createdAtNow() } }
   const blocks = suites.map((suite): SuiteBlock => {
     // Refused at collection, before any call, when another file of this launch declares the same suite.
-    const claim = claims === undefined || file === undefined ? undefined : claimSuiteName(claims, ctx.tenant, suite.name, file, ctx.projectRoot)
+    const claim = claims === undefined || file === undefined ? undefined : claimSuiteName(claims, ctx.tenant, suite.name, file, ctx.projectRoot, suite.variant)
     recordInManifest(suite, ctx, file)
     const caseIds = suite.cases.map((c) => c.id)
     const launch = suiteLaunchFor(suite.name, caseIds)
@@ -95,7 +94,7 @@ export function evalSuite<I, O, E>(definition: SuiteDefinition<I, O, E>): void {
   const start = (block: SuiteBlock, task: Readonly<RunnerTestSuite>): Promise<SuiteRun> => {
     // The file that claimed the name first also stands down if the other one was seen before its first call.
     const other = block.claim?.contested()
-    if (other !== undefined) throw duplicate(block.suite.name, ctx.tenant, relative(ctx.projectRoot, file!), relative(ctx.projectRoot, other))
+    if (other !== undefined) throw claimRefusal(block.suite.name, ctx.tenant, ctx.projectRoot, claimText(file!, block.suite.variant), other)
     const only = selectedCases(task, block.mine === undefined ? block.caseIds : [...block.mine])
     block.carriesOutcome = only === undefined ? undefined : block.caseIds.filter((id) => only.has(id)).at(-1)
     block.run = SuiteRun.start(block.suite, block.launch, { ctx: fileCtx, only, hooks })

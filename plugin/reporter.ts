@@ -7,7 +7,7 @@ import { diglineErrorKind, reviveError } from '../src/errors/recognise.js'
 import type { DiglineError } from '../src/errors/base.js'
 import { EXIT_CODES, exitCodeForLaunch, type ExitCode } from '../src/exit-codes.js'
 import type { SuiteOutcome, VariantComparison } from '../src/host/index.js'
-import { formatOutcome, formatVariantTable } from '../src/host/index.js'
+import { formatOutcome, formatVariantMarkdown, formatVariantTable } from '../src/host/index.js'
 import { formatLaunchMarkdown } from '../src/host/index.js'
 import { describeFamily, familyWise, type FamilyWise, type LaunchFamily } from '../src/host/index.js'
 import './provided.js'
@@ -77,6 +77,7 @@ export class DiglineReporter implements Reporter {
     const path = process.env.GITHUB_STEP_SUMMARY
     if (path === undefined || path === '') return
     let text = formatLaunchMarkdown(c.outcomes, exitCode)
+    for (const table of c.variants) text += `\n${formatVariantMarkdown(table)}`
     const family = c.family === undefined ? undefined : describeFamily(c.family)
     if (family !== undefined) text += `\n${family}\n`
     const other = [...c.refusals.map((r) => `- refused ${r}`), ...c.failures.map((f) => `- failed ${f}`)]

@@ -18,6 +18,7 @@ export function recordInManifest(suite: ResolvedSuite, ctx: RunContext, file: st
     cases_digest: casesDigest,
     cases: suite.cases.length,
     ...(file === undefined ? {} : { file }),
+    ...(suite.variant === undefined ? {} : { variant: { suite: suite.variant.suite, name: suite.variant.name } }),
     cache: {
       target: targetDigest(suite.targetConfig),
       inputs: Object.fromEntries(suite.cases.map((c) => [c.id, inputDigest(c.input)])),

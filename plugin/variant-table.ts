@@ -2,7 +2,7 @@
 // runs this launch filed and carries their comparison (the variant table) to the main process, which
 // prints it after the verdicts (plugin/reporter.ts).
 import type { TestContext } from 'vitest'
-import { PLANNED_NOTE, variantLaunchComparison, type FiledVariant, type RunContext, type SuiteLaunch, type SuiteOutcome } from '../src/host/index.js'
+import { appendReport, PLANNED_NOTE, variantLaunchComparison, type FiledVariant, type RunContext, type SuiteLaunch, type SuiteOutcome } from '../src/host/index.js'
 import type { ResolvedSuite } from '../src/suite/types.js'
 import type { SuiteRun } from './suite-run.js'
 
@@ -42,4 +42,7 @@ export async function variantsTest({ task, skip }: TestContext, suite: string, b
   const table = await variantLaunchComparison(ctx, suite, filed)
   if (table === undefined) skip('fewer than two variants were filed by this launch, so there is no variant table')
   task.meta.digline = { kind: 'variants', table: table! }
+  // digline mcp answers with the table too (its launch names a progress report)
+  const progress = blocks.map((b) => (b.launch.kind === 'fresh' || b.launch.kind === 'resume' ? b.launch.reports.progress : undefined)).find((p) => p !== undefined)
+  if (progress !== undefined) appendReport(progress, { kind: 'variants', suite, table: table! })
 }

@@ -204,7 +204,7 @@ function isSlice(value: unknown): boolean {
 }
 
 function isVariant(value: unknown): boolean {
-  return isShape(value, VARIANT_KEYS) && isString(value.suite) && isString(value.name)
+  return isShape(value, VARIANT_KEYS) && isString(value.suite) && isString(value.name) && optional(value.position, (x) => Number.isSafeInteger(x) && (x as number) >= 0)
 }
 
 function hasDocumentFields(value: Shape): boolean {

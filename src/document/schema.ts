@@ -136,8 +136,11 @@ export const runHeaderSchema = z.object({
   datasets: z.record(z.string(), z.string()).optional(),
   /** Present when the run is a slice of the suite by tag (never promoted). */
   slice: z.object({ tags: z.array(z.string()), suite_cases: z.number().int().nonnegative() }).optional(),
-  /** Present when the run is one variant of a suite that declares variants: the declared suite and the variant's name (ADR 0300). */
-  variant: z.object({ suite: z.string(), name: z.string() }).optional(),
+  /**
+   * Present when the run is one variant of a suite that declares variants: the declared suite, the
+   * variant's name (ADR 0300) and its place among the declared variants, from 0 (ADR 0415; absent in older runs).
+   */
+  variant: z.object({ suite: z.string(), name: z.string(), position: z.number().int().nonnegative().optional() }).optional(),
   rules: rulesSchema,
   observed: observedSchema,
   /** How many answers came from the response cache; absent when none did (such a run is never promoted). */

@@ -5,7 +5,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import type { CallToolResult, ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js'
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js'
 import { z } from 'zod'
-import { UsageError } from '../host/index.js'
+import { formatVariantTable, UsageError } from '../host/index.js'
 import { EXIT_CODES } from '../exit-codes.js'
 import {
   billLaunch,
@@ -89,6 +89,8 @@ function resultOf(result: LaunchResult): CallToolResult {
       warnings: o.comparison?.warnings ?? [],
     })),
     problems: result.problems.map((p) => ({ error: p.name, message: p.message })),
+    // each suite with variants: per variant its pass rate, mean score, cost, tokens and latency, and every pair's verdict
+    variants: result.variants.map((table) => ({ ...table, text: formatVariantTable(table) })),
     next,
   })
 }

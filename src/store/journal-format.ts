@@ -40,7 +40,7 @@ export const journalHeaderSchema = z.object({
     .optional(),
   datasets: z.record(z.string(), z.string()).optional(),
   slice: z.object({ tags: z.array(z.string()), suite_cases: z.number().int().nonnegative() }).optional(),
-  variant: z.object({ suite: z.string(), name: z.string() }).optional(),
+  variant: z.object({ suite: z.string(), name: z.string(), position: z.number().int().nonnegative().optional() }).optional(),
 }) satisfies z.ZodType<JournalHeader>
 
 const declaredCasesSchema = z.object({

@@ -62,8 +62,8 @@ export interface JournalHeader {
   datasets?: Record<string, string>
   /** The tags of a slice run (`digline run --tag T`); absent for a run of the whole suite. */
   slice?: { tags: string[]; suite_cases: number }
-  /** The declared suite and variant name of a variant's run (ADR 0300); absent for a suite of its own. */
-  variant?: { suite: string; name: string }
+  /** The declared suite and variant name of a variant's run (ADR 0300), and its place among the declared variants (ADR 0415); absent for a suite of its own. */
+  variant?: { suite: string; name: string; position?: number }
 }
 
 /** What a leg is opened with: its header (leg apart) and the cases it declares (line 2). */

@@ -18,11 +18,19 @@ export class InvalidDatasetError extends DiglineRefusal {
 export class EmptySliceError extends DiglineRefusal {
   readonly name = 'EmptySliceError'
 }
+export class VariantNameCollisionError extends DiglineRefusal {
+  readonly name = 'VariantNameCollisionError'
+}
 export class TempDirUnusableError extends DiglineRefusal {
   readonly name = 'TempDirUnusableError'
 }
 
 export const SUITE_REFUSALS = {
+  VariantNameCollisionError: {
+    error: VariantNameCollisionError,
+    when: 'A suite named like a variant (pick.small) and variant small of suite pick would be filed under the same name: declared so in one launch, or a run, a baseline or a comparison of one against the other. Nothing was called, promoted or compared.',
+    next: 'Rename the plain suite (say pick-small) or the variant in its suite file, then run again.',
+  },
   TempDirUnusableError: {
     error: TempDirUnusableError,
     when: 'The temporary directory (TMPDIR, TMP or TEMP; /tmp when none is set) is not a directory digline can make its own directory in: it is missing, a file, or not writable. Nothing was called.',

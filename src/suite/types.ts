@@ -342,4 +342,6 @@ export interface VariantOf {
   name: string
   /** How many variants the suite declares (they share its budget and its target calls in flight). */
   of: number
+  /** Its place among the suite's variants as declared, from 0: the order the report shows them in. */
+  position: number
 }

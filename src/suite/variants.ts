@@ -3,10 +3,10 @@
 // journal, document, resume, baseline and gates, with no new kind of name for the store to learn.
 // The variants share the declared suite's budget (split evenly) and its cap on target calls in flight
 // (one gate over all of them, ADR 0302).
-import { InvalidSuiteError } from './errors.js'
+import { InvalidSuiteError, VariantNameCollisionError } from './errors.js'
 import { resolveSuite } from './resolve-suite.js'
 import { isSafeSegment, SAFE_SEGMENT_RULE } from './safe-segment.js'
-import type { Budget, ResolvedSuite, SuiteDefinition, TargetAnswer, TargetContext } from './types.js'
+import type { Budget, ResolvedSuite, SuiteDefinition, TargetAnswer, TargetContext, VariantOf } from './types.js'
 
 /** The name a variant's runs are filed under: the suite's name, a dot, the variant's name. */
 export function variantSuiteName(suite: string, variant: string): string {
@@ -36,11 +36,15 @@ export function resolveSuites(declared: SuiteDefinition<any, any, any>): Resolve
   }
   const budget = sharedBudget(declared.budget, entries.length, name)
   const gate = new CallGate(declared.concurrency ?? 1)
-  return entries.map(([variant, target]) => {
+  return entries.map(([variant, target], position) => {
     const { variants: _declared, ...rest } = declared
     const resolved = resolveSuite({ ...rest, name: variantSuiteName(name, variant), target, ...(budget === undefined ? {} : { budget }) })
     const ask = resolved.ask
-    return { ...resolved, ask: (input: unknown, ctx: TargetContext) => gate.run(ctx.signal, () => ask(input, ctx)), variant: { suite: name, name: variant, of: entries.length } }
+    return {
+      ...resolved,
+      ask: (input: unknown, ctx: TargetContext) => gate.run(ctx.signal, () => ask(input, ctx)),
+      variant: { suite: name, name: variant, of: entries.length, position },
+    }
   })
 }
 
@@ -55,6 +59,36 @@ function sharedBudget(budget: unknown, count: number, suite: unknown): Budget | 
     ...(typeof usd === 'number' && usd > 0 ? { usd: usd / count } : {}),
     ...(typeof calls === 'number' && Number.isInteger(calls) && calls > 0 ? { calls: Math.floor(calls / count) } : {}),
   }
+}
+
+/** What a variant's run document and journal header say of it (ADR 0300, 0415). */
+export function variantHeader(variant: VariantOf): { suite: string; name: string; position: number } {
+  return { suite: variant.suite, name: variant.name, position: variant.position }
+}
+
+/** Which variant of which suite a run or a declaration is; undefined for a suite of its own. */
+export type VariantIdentity = { suite: string; name: string } | undefined
+
+/** Whether two runs or declarations under one suite name are the same kind: both the same variant, or both suites of their own. */
+export function sameVariantIdentity(a: VariantIdentity, b: VariantIdentity): boolean {
+  return a === undefined || b === undefined ? a === b : a.suite === b.suite && a.name === b.name
+}
+
+/** A variant, or a suite of its own, in words. */
+export function describeVariantIdentity(identity: VariantIdentity): string {
+  return identity === undefined ? 'a suite of its own' : `variant ${identity.name} of suite ${identity.suite}`
+}
+
+/**
+ * A suite named like a variant (pick.small) and variant small of suite pick, under one name (ADR 0416):
+ * `what` was refused; `one` and `other` say where each side is declared or filed.
+ */
+export function variantNameCollision(suite: string, what: string, one: string, other: string, nothing: string, next?: string): VariantNameCollisionError {
+  return new VariantNameCollisionError(
+    `${what}: ${one}, and ${other}; both would be filed under suite ${suite}, with one baseline and one history; ${nothing}`,
+    next ?? `Rename the suite of its own (say ${suite.replaceAll('.', '-')}) or the variant in its suite file, then run again`,
+    ['name'],
+  )
 }
 
 /** A first-come, first-served cap on the target calls in flight across every variant of a suite. */

@@ -38,14 +38,15 @@ test('the variant matrix: each variant’s pass rate and mean score with its int
   expect((await cells('strong'))[0]).toMatch(/^90\.0% \[/)
   expect(await matrix.locator('tr[data-variant]').count()).toBe(3)
   const verdict = (pair: string) => matrix.locator(`tr[data-pair="${pair}"] td.verdict`).textContent()
-  // the report lists a suite's variants in the order of their names
-  expect(await verdict('strong/weak')).toBe('strong is better')
-  expect(await verdict('twin/weak')).toBe('no difference shown')
+  // the report lists a suite's variants in the order they were declared: weak, strong, twin (ADR 0415)
+  expect(await matrix.locator('tr[data-variant]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-variant')))).toEqual(['weak', 'strong', 'twin'])
+  expect(await verdict('weak/strong')).toBe('strong is better')
+  expect(await verdict('weak/twin')).toBe('no difference shown')
   expect(await verdict('strong/twin')).toBe('strong is better')
-  expect(await matrix.locator('tr[data-pair="strong/weak"] td').allTextContents()).toEqual([
-    'strong − weak',
-    expect.stringMatching(/^\+40\.0 \[/),
-    '24 / 0 of 60',
+  expect(await matrix.locator('tr[data-pair="weak/strong"] td').allTextContents()).toEqual([
+    'weak − strong',
+    expect.stringMatching(/^−40\.0 \[/),
+    '0 / 24 of 60',
     'strong is better',
   ])
   expect(await matrix.locator('h3').textContent()).toContain('98.33% intervals (95% shared by 3 pairs, Bonferroni)')

@@ -39,7 +39,7 @@ describe('three variants in one launch', () => {
     for (const v of VARIANTS) {
       const { json } = doc(project, v)
       expect(json.suite).toBe(`pick.${v}`)
-      expect(json.variant).toEqual({ suite: 'pick', name: v })
+      expect(json.variant).toEqual({ suite: 'pick', name: v, position: VARIANTS.indexOf(v) })
       expect(json.target_config).toEqual({ model: v })
       expect(json.results).toHaveLength(60)
       keys.add(project.runFiles('acme', `pick.${v}`)[0]!)

@@ -11,6 +11,7 @@ import { flippedCases, type FlippedCase } from './explain-run.js'
 import { judgeRun } from './judge-run.js'
 import { resolveRunKey } from '../launch/run-key.js'
 import type { SuiteOutcome } from './suite-outcome.js'
+import { describeVariantIdentity, sameVariantIdentity, variantNameCollision } from '../../suite/variants.js'
 
 export interface RunAgainstRun {
   suite: string
@@ -38,6 +39,15 @@ export async function compareRunAgainst(store: Store, tenant: string, suite: str
   const againstKey = await resolveRunKey(store, tenant, suite, againstArg)
   const run = await store.readRun(tenant, suite, key)
   const against = againstKey === key ? run : await store.readRun(tenant, suite, againstKey)
+  if (!sameVariantIdentity(run.variant, against.variant)) {
+    throw variantNameCollision(
+      suite,
+      `refused to compare run ${key} of suite ${suite} against run ${againstKey}`,
+      `run ${key} was filed as ${describeVariantIdentity(run.variant)}`,
+      `run ${againstKey} as ${describeVariantIdentity(against.variant)}`,
+      'nothing was compared',
+    )
+  }
   return judgeAgainst(store, run, against, { tenant, suite, key, location: `run ${key} of suite ${suite}` })
 }
 

@@ -14,6 +14,7 @@ import { launchVitest } from './launch-vitest.js'
 import type { PlannedLaunch } from './plan-launch.js'
 import type { CallPlan } from './prepare-run.js'
 import type { SuiteOutcome } from '../judge/suite-outcome.js'
+import type { VariantComparison } from '../judge/variant-comparison.js'
 
 export interface PlannedSuite {
   suite: string
@@ -92,6 +93,8 @@ export interface LaunchResult {
   outcomes: SuiteOutcome[]
   /** Refusals and failures that stopped a suite after its plan (a stop, say). */
   problems: DiglineErrorData[]
+  /** The variant table of each suite with variants whose variants this launch filed (SPEC §15). */
+  variants: VariantComparison[]
 }
 
 export interface RunOptions {
@@ -149,7 +152,8 @@ export async function runAcknowledged(place: VitestPlace, launch: PlannedLaunch,
     // A suite whose worker came to another bill called nothing: the launch answers with that refusal.
     const changed = problems.find((p) => p.name === 'BillChangedError')
     if (changed !== undefined) raise(changed)
-    return { exitCode, plan, outcomes, problems }
+    const variants = lines.filter((l) => l.kind === 'variants').map((l) => l.table)
+    return { exitCode, plan, outcomes, problems, variants }
   } finally {
     clearInterval(timer)
     rmSync(dir, { recursive: true, force: true })

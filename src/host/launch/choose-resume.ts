@@ -13,11 +13,18 @@ export interface ResumeChoice {
   passedOver: Pending[]
 }
 
+/** Every pending journal of the tenant, or of one suite: `pick` also names the runs of its variants pick.<variant> (ADR 0415). */
 export async function pendingOfTenant(store: Store, tenant: string, suite?: string): Promise<Pending[]> {
-  const suites = suite === undefined ? await store.listSuites(tenant) : [suite]
+  const suites = suite === undefined ? await store.listSuites(tenant) : await suitesNamed(store, tenant, suite)
   const all: Pending[] = []
   for (const s of suites) all.push(...(await store.pending(tenant, s)))
-  return all
+  return suite === undefined ? all : all.filter((p) => p.suite === suite || p.header?.variant?.suite === suite)
+}
+
+/** Suite S, and the suites S.<variant> the store holds (which of them are S's variants their journal headers say). */
+async function suitesNamed(store: Store, tenant: string, suite: string): Promise<string[]> {
+  const variants = (await store.listSuites(tenant)).filter((s) => s.startsWith(`${suite}.`))
+  return [suite, ...variants]
 }
 
 export async function chooseResume(store: Store, tenant: string, options: { key?: string; suite?: string; shard?: Shard }): Promise<ResumeChoice> {
@@ -25,7 +32,7 @@ export async function chooseResume(store: Store, tenant: string, options: { key?
   const where = options.suite === undefined ? `tenant ${tenant}` : `suite ${options.suite} of tenant ${tenant}`
   if (options.key !== undefined) {
     const matches = open.filter((p) => p.key === options.key)
-    for (const suite of options.suite === undefined ? await suitesOf(store, tenant) : [options.suite]) {
+    for (const suite of options.suite === undefined ? await suitesOf(store, tenant) : await suitesNamed(store, tenant, options.suite)) {
       await assertNotRemoved(store, tenant, suite, options.key, 'resume')
     }
     if (matches.length === 0)

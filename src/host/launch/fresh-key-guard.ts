@@ -8,10 +8,14 @@ import type { Store } from '../../store/contract.js'
 import { assertNoLiveWriter, raiseRefusal } from '../project/pending-journals.js'
 import type { Pending } from '../../store/journal.js'
 import { readShardLabel, shardLabel, shardOfLeg, type Shard } from './shard.js'
+import type { BaselineDocument } from '../../document/baseline.js'
+import { describeVariantIdentity, sameVariantIdentity, variantNameCollision, type VariantIdentity } from '../../suite/variants.js'
+
+const variantOf = (v: VariantIdentity): VariantIdentity => (v === undefined ? undefined : { suite: v.suite, name: v.name })
 
 const OTHER_CREATED_AT = 'run again with another DIGLINE_CREATED_AT (or without it, so the run takes the time it starts)'
 
-export async function assertFreshKeyFree(store: Store, tenant: string, suite: string, key: string, shard?: Shard): Promise<void> {
+export async function assertFreshKeyFree(store: Store, tenant: string, suite: string, key: string, shard?: Shard, variant?: VariantIdentity): Promise<void> {
   const pending = (await store.pending(tenant, suite)).find((p) => p.key === key && !p.finished)
   // The other shards of a sharded run journal under the same key: only this shard's own legs take it.
   if (pending !== undefined && shard !== undefined) assertShardFree(pending, shard)
@@ -23,11 +27,22 @@ export async function assertFreshKeyFree(store: Store, tenant: string, suite: st
       ['DIGLINE_CREATED_AT'],
     )
   }
-  let promotedFrom: string | undefined
+  let baseline: BaselineDocument | undefined
   try {
-    promotedFrom = (await store.readBaseline(tenant, suite))?.promoted_from
+    baseline = await store.readBaseline(tenant, suite)
   } catch {
-    promotedFrom = undefined // an unreadable baseline is named by the comparison after the run
+    baseline = undefined // an unreadable baseline is named by the comparison after the run
+  }
+  const promotedFrom = baseline?.promoted_from
+  // A suite named pick.small and variant small of suite pick share one name (ADR 0416).
+  if (baseline !== undefined && !sameVariantIdentity(variantOf(variant), baseline.variant)) {
+    throw variantNameCollision(
+      suite,
+      `refused a fresh run of suite ${suite}`,
+      `this launch declares it as ${describeVariantIdentity(variantOf(variant))}`,
+      `its baseline (run ${baseline.promoted_from}) was filed as ${describeVariantIdentity(baseline.variant)}`,
+      'nothing was called',
+    )
   }
   if (promotedFrom === key) {
     throw new BaselineRunOverwriteError(

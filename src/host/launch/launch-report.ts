@@ -1,6 +1,7 @@
 // What the workers of a launch report to the front end that launched it, one JSON line each in the
 // files the launch reports name (launch-directive.ts): a suite's announced bill or the refusal that
-// stopped it before any call, each case as it settles, and the suite's outcome.
+// stopped it before any call, each case as it settles, the suite's outcome, and the variant table of a
+// suite with variants.
 import { appendFileSync, readFileSync } from 'node:fs'
 import { isDiglineError, type DiglineErrorData } from '../../errors/base.js'
 import type { OnCase } from '../../document/case-progress.js'
@@ -8,6 +9,7 @@ import type { LaunchReports } from './launch-directive.js'
 import type { CaseResult } from '../../document/schema.js'
 import type { CallPlan } from './prepare-run.js'
 import type { SuiteOutcome } from '../judge/suite-outcome.js'
+import type { VariantComparison } from '../judge/variant-comparison.js'
 
 export type PlanLine =
   { kind?: undefined; suite: string; key: string; plan: CallPlan; announcement: string; refusal?: undefined } | { kind: 'refusal'; suite: string; refusal: DiglineErrorData }
@@ -16,6 +18,8 @@ export type ProgressLine =
   | { kind: 'case'; suite: string; case_id: string; verdict: CaseResult['verdict']; earlier: boolean }
   | { kind: 'outcome'; suite: string; outcome: SuiteOutcome }
   | { kind: 'refusal'; suite: string; refusal: DiglineErrorData }
+  /** A suite with variants, once its variants are filed: the variant table the launch prints. */
+  | { kind: 'variants'; suite: string; table: VariantComparison }
 
 /** One line, one write: lines of suites in other workers never interleave. */
 export function appendReport(path: string, line: PlanLine | ProgressLine): void {

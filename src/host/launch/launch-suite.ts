@@ -92,7 +92,7 @@ export async function launchSuite(options: LaunchSuiteOptions): Promise<Launched
   const toolMode = toolReplayMode(suite, env)
   let prepared = await prepareRun(suite, ctx, only, request, shard)
   // A filtered run writes nothing, so only a whole fresh run can take a key that is not free.
-  if (request === undefined && only === undefined) await assertFreshKeyFree(store, ctx.tenant, suite.name, prepared.key, shard)
+  if (request === undefined && only === undefined) await assertFreshKeyFree(store, ctx.tenant, suite.name, prepared.key, shard, suite.variant)
   // A conversation is never cached: its answer depends on the simulated user, which the cache key does not cover (ADR 0311).
   if (cacheOn !== 'off' && suite.conversation === undefined) {
     const cacheStore = cacheStoreFor(store, ctx.storeRoot, ctx.projectRoot, cacheOn)

@@ -3,6 +3,7 @@ import { execute, aggregate, conversationStep, type Execution, type ExecuteOptio
 import type { CaseProgress, OnCase } from '../../document/case-progress.js'
 import { SCHEMA_VERSION, type RunDocument, type RunHeader } from '../../document/schema.js'
 import { judgeConfigOf } from '../../suite/hashing.js'
+import { variantHeader } from '../../suite/variants.js'
 import { pricingFor, withTargetCosts } from '../../driver/cost.js'
 import type { Store, StoredRun } from '../../store/contract.js'
 import { DIGLINE_VERSION } from '../../version.js'
@@ -102,7 +103,7 @@ export function buildRunHeader(prepared: Prepared, observed: Execution['observed
     metadata: suite.metadata,
     ...(Object.keys(suite.datasets).length === 0 ? {} : { datasets: { ...suite.datasets } }),
     ...(suite.slice === undefined ? {} : { slice: { tags: [...suite.slice.tags], suite_cases: suite.slice.suite_cases } }),
-    ...(suite.variant === undefined ? {} : { variant: { suite: suite.variant.suite, name: suite.variant.name } }),
+    ...(suite.variant === undefined ? {} : { variant: variantHeader(suite.variant) }),
     rules: suite.rules,
     observed,
   }

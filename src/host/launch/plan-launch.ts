@@ -78,7 +78,7 @@ export async function planLaunch(project: LaunchProject, request: LaunchRequest)
   const { tenant } = await project.open()
   const refused: string[] = []
   const declared = (await manifestOf(project, encodeDirective(env, { kind: 'fresh' }), given, refused)).filter(
-    (e) => e.tenant === tenant && (request.suite === undefined || e.suite === request.suite),
+    (e) => e.tenant === tenant && (request.suite === undefined || selects(request.suite, e)),
   )
   // Every suite file, also one whose suite is refused at collection: the launch shows that refusal.
   const suiteFiles = request.suite === undefined ? [...filesOf(project, declared), ...refused.map((f) => relative(project.cwd, f) || f)] : filesOf(project, declared)
@@ -91,7 +91,8 @@ export async function planLaunch(project: LaunchProject, request: LaunchRequest)
       ['suite'],
     )
   }
-  const directive: LaunchDirective = request.suite === undefined ? { kind: 'fresh' } : { kind: 'fresh', suites: [request.suite] }
+  // `--suite pick` runs every variant pick.<variant> of suite pick; the workers are told the names they file under.
+  const directive: LaunchDirective = request.suite === undefined ? { kind: 'fresh' } : { kind: 'fresh', suites: [...new Set(declared.map((e) => e.suite))] }
   return { ...plain, vitestArgs: [...given, ...new Set(suiteFiles)], env: encodeDirective(env, directive) }
 }
 
@@ -210,6 +211,11 @@ async function planMergeLaunch(project: LaunchProject, request: Extract<LaunchRe
     passedOver: [],
     merged: runs,
   }
+}
+
+/** `--suite S` names suite S, or a suite declared with variants as S (so each of its variants S.<variant>). */
+export function selects(suite: string, entry: Pick<SuiteManifestEntry, 'suite' | 'variant'>): boolean {
+  return entry.suite === suite || entry.variant?.suite === suite
 }
 
 function manifestOf(project: LaunchProject, env: NodeJS.ProcessEnv, vitestArgs: readonly string[], refusedFiles?: string[]): Promise<SuiteManifestEntry[]> {

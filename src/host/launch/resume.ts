@@ -2,6 +2,7 @@
 import { preview } from '../../suite/preview.js'
 import { canonicalJson } from '../../suite/hashing.js'
 import { judgeConfigOf } from '../../suite/hashing.js'
+import { variantHeader } from '../../suite/variants.js'
 import { ResumeMismatchError } from './errors.js'
 import { JOURNAL_VERSION, RESUME_CHECKED_FIELDS, type JournalOpening, type Pending } from '../../store/journal.js'
 import { leaseOfThisProcess } from '../../store/live-writer.js'
@@ -37,7 +38,7 @@ export function journalHeaderFor(prepared: Prepared, startedAt: string): Journal
     ...(prepared.shard === undefined ? {} : { shard: shardLabel(prepared.shard) }),
     ...(Object.keys(prepared.suite.datasets).length === 0 ? {} : { datasets: { ...prepared.suite.datasets } }),
     ...(prepared.suite.slice === undefined ? {} : { slice: { tags: [...prepared.suite.slice.tags], suite_cases: prepared.suite.slice.suite_cases } }),
-    ...(prepared.suite.variant === undefined ? {} : { variant: { suite: prepared.suite.variant.suite, name: prepared.suite.variant.name } }),
+    ...(prepared.suite.variant === undefined ? {} : { variant: variantHeader(prepared.suite.variant) }),
   }
 }
 

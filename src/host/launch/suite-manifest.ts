@@ -13,6 +13,8 @@ export interface SuiteManifestEntry {
   cases: number
   /** The suite file that declared it (absolute), when known. */
   file?: string
+  /** For a variant (ADR 0300): the suite as declared and the variant's name; `suite` is then `<suite>.<variant>`. */
+  variant?: { suite: string; name: string }
   /** What the response cache keys a case's answers by, as declared now (digests only; see cache-why.ts). */
   cache?: ManifestCacheParts
 }

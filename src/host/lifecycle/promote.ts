@@ -13,6 +13,7 @@ import { assertSafeSegment } from '../../suite/assert-safe-segment.js'
 import { createdAtNow } from '../../suite/keys.js'
 import { assertNotRemoved } from './removed-runs.js'
 import { assertNotRetired } from './retired-suites.js'
+import { describeVariantIdentity, sameVariantIdentity, variantNameCollision } from '../../suite/variants.js'
 
 export interface PromoteRequest {
   store: Store
@@ -79,6 +80,15 @@ export async function promoteRun(request: PromoteRequest): Promise<Promotion> {
   const current = await store.readBaseline(tenant, suite)
   const run = await store.readRun(tenant, suite, key)
 
+  if (current !== undefined && !sameVariantIdentity(run.variant, current.variant)) {
+    throw variantNameCollision(
+      suite,
+      `refused to promote run ${key} of suite ${suite}`,
+      `the run was filed as ${describeVariantIdentity(run.variant)}`,
+      `the suite's baseline (run ${current.promoted_from}) as ${describeVariantIdentity(current.variant)}`,
+      'nothing was promoted',
+    )
+  }
   if (run.rejudged_from !== undefined) {
     throw new ReplayNotPromotableError(
       `refused to promote run ${key} of suite ${suite}: it is a replay of ${run.rejudged_from_suite ?? suite}/${run.rejudged_from} (re-judged without calling the target), and a replay is never a baseline`,

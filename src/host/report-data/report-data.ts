@@ -287,7 +287,16 @@ function variantMatrices(shown: readonly [SuiteReport, RunDocument][]): VariantC
     group.push({ variant: doc.variant.name, suite: report.suite, key: report.run.key, document: doc })
     groups.set(doc.variant.suite, group)
   }
-  return [...groups].filter(([, runs]) => runs.length > 1).map(([suite, runs]) => compareVariants(suite, runs))
+  // in the order the variants were declared (ADR 0415); a run from before that was recorded keeps the order shown
+  const declared = (run: VariantRun): number => run.document.variant?.position ?? Number.MAX_SAFE_INTEGER
+  return [...groups]
+    .filter(([, runs]) => runs.length > 1)
+    .map(([suite, runs]) =>
+      compareVariants(
+        suite,
+        [...runs].sort((a, b) => declared(a) - declared(b)),
+      ),
+    )
 }
 
 function liveRunOf(pending: Pending): LiveRun {

@@ -10,8 +10,8 @@ const base = { name: 'pick', cases: [{ id: 'a', input: 1 }], scorers: [() => tru
 test('each variant is a suite named <suite>.<variant>, with its own target and the variant recorded', () => {
   const suites = resolveSuites({ ...base, variants: { small: { config: { model: 's' }, ask: () => ({ output: 1 }) }, large: async () => 2 } })
   expect(suites.map((s) => [s.name, s.variant, s.targetConfig])).toEqual([
-    ['pick.small', { suite: 'pick', name: 'small', of: 2 }, { model: 's' }],
-    ['pick.large', { suite: 'pick', name: 'large', of: 2 }, {}],
+    ['pick.small', { suite: 'pick', name: 'small', of: 2, position: 0 }, { model: 's' }],
+    ['pick.large', { suite: 'pick', name: 'large', of: 2, position: 1 }, {}],
   ])
   expect(resolveSuites({ ...base, target: () => 1 })[0]!.variant).toBeUndefined()
 })
