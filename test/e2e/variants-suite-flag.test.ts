@@ -32,7 +32,7 @@ evalSuite({
 
 test(
   '--suite pick runs both variants of pick and no other suite; --suite pick.small runs that variant alone; the variant table in the step summary and in mcp',
-  { timeout: 400_000 },
+  { timeout: 600_000 },
   async () => {
     const other = countingSuite({ name: 'other', cases: 2 })
     const project = makeProject({ 'evals/pick.eval.ts': variantsSuite, 'evals/other.eval.ts': other })
@@ -61,8 +61,7 @@ test(
     // digline mcp: run_suite with suite pick runs both variants and answers with their table
     const mcp = await connect(project)
     open.push(mcp)
-    const plan = await mcp.call('plan_run', { suite: 'pick' })
-    expect(plan.structuredContent, textOf(plan)).toMatchObject({ calls: 8 })
+    // the bill of 8 calls is the one plan_run announces: run_suite checks it against a fresh plan itself
     const ran = await mcp.call('run_suite', { suite: 'pick', acknowledgedCalls: 8 })
     expect(ran.isError, textOf(ran)).toBeFalsy()
     const answer = ran.structuredContent as { variants: { suite: string; variants: { variant: string; pass_rate: number }[]; pairs: { a: string; b: string }[]; text: string }[] }
