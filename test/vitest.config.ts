@@ -25,6 +25,8 @@ export default defineConfig({
     hookTimeout: 120_000,
     pool: 'forks',
     globalSetup: ['test/helpers/global-setup.ts'],
+    // DIGLINE_TEST_CPU_LOG=FILE: each file's CPU seconds, its processes' included (ADR 0390)
+    setupFiles: process.env.DIGLINE_TEST_CPU_LOG ? ['test/helpers/cpu-log.ts'] : [],
     // the files that need no installed package first, while it installs; the longest first (ADR 0170)
     sequence: { sequencer: InstallAwareSequencer },
     // CLI output is compared as text; CI=true would otherwise turn picocolors on in-process
