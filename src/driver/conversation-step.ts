@@ -43,14 +43,19 @@ export const conversationStep: SampleStep = async (context, sample) => {
     }
     history.push({ role: 'user', content: said })
     const started = performance.now()
+    // Tool replay keys each turn's calls by the turn (ADR 0381): a replay serves the call the same turn made.
+    const tools = context.tools?.(evalCase.id, sample, signal, answered)
     let raw: TargetAnswer
     try {
       context.calls.count++
-      raw = await suite.ask(history.slice(), { caseId: evalCase.id, sample, signal, turn: answered })
+      raw = await suite.ask(history.slice(), { caseId: evalCase.id, sample, signal, turn: answered, ...(tools === undefined ? {} : { tools }) })
     } catch (error) {
-      throw new CaseError('target', `${where}: turn ${answered}: ${messageOf(error)}`)
+      throw new CaseError('target', `${where}: turn ${answered}: ${tools?.refusal() ?? messageOf(error)}`)
     }
     const ms = Math.round(performance.now() - started)
+    // A call strict tool replay refused errors the case, even when the target caught it and answered.
+    const refusal = tools?.refusal()
+    if (refusal !== undefined) throw new CaseError('target', `${where}: turn ${answered}: ${refusal}`)
     const answer = checkAnswer(raw, suite.recordResponses)
     if (typeof answer === 'string') throw new CaseError('target', `${where}: turn ${answered}: malformed answer: ${answer}`)
     if (answer.turns !== undefined)

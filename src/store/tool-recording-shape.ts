@@ -8,7 +8,7 @@ const hex64 = z.string().regex(/^[0-9a-f]{64}$/)
 export const toolRecordingSchema = z.object({
   key: hex64,
   case_id: z.string(),
-  parts: z.object({ tool: z.string(), version: hex64, arguments: hex64, occurrence: z.number().int().nonnegative() }),
+  parts: z.object({ tool: z.string(), version: hex64, arguments: hex64, occurrence: z.number().int().nonnegative(), turn: z.number().int().nonnegative().optional() }),
   run: z.string(),
   outcome: z.union([z.object({ result: z.unknown() }).strict(), z.object({ error: z.string() }).strict()]),
   recorded_at: z.string(),

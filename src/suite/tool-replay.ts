@@ -23,9 +23,11 @@ export interface ToolCallParts {
   arguments: string
   /** 0 for the first call of this tool with these arguments in one answer, 1 for the second, … */
   occurrence: number
+  /** In a conversation, the target's turn that made the call (0 for its first answer); absent otherwise (ADR 0381). */
+  turn?: number
 }
 
-export const TOOL_CALL_PARTS = ['tool', 'version', 'arguments', 'occurrence'] as const satisfies readonly (keyof ToolCallParts)[]
+export const TOOL_CALL_PARTS = ['tool', 'version', 'arguments', 'occurrence', 'turn'] as const satisfies readonly (keyof ToolCallParts)[]
 
 /** What a tool call came to: its result (plain JSON), or the message of its error. */
 export type ToolOutcome = { result: unknown } | { error: string }
@@ -92,8 +94,8 @@ export interface SampleToolCalls {
   refusal(): string | undefined
 }
 
-/** The launch's tool replay: one SampleToolCalls per answer asked for. */
-export type ToolReplayer = (caseId: string, sample: number, signal: AbortSignal) => SampleToolCalls
+/** The launch's tool replay: one SampleToolCalls per answer asked for; a conversation asks one per turn, naming it. */
+export type ToolReplayer = (caseId: string, sample: number, signal: AbortSignal, turn?: number) => SampleToolCalls
 
 /**
  * Thrown inside the target by a call strict replay refuses. The agent adapters let it through (a

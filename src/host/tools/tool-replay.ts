@@ -69,7 +69,7 @@ export function openToolReplay(store: Store, scope: ToolReplayScope, mode: Exclu
     }
   }
 
-  const forSample: ToolReplayer = (caseId, _sample, signal) => {
+  const forSample: ToolReplayer = (caseId, _sample, signal, turn) => {
     const seen = new Map<string, number>()
     let refused: string | undefined
     const refuse = (message: string): never => {
@@ -89,7 +89,7 @@ export function openToolReplay(store: Store, scope: ToolReplayScope, mode: Exclu
           const id = `${name}\n${version}\n${argumentsDigest}`
           const occurrence = seen.get(id) ?? 0
           seen.set(id, occurrence + 1)
-          parts = { tool: name, version, arguments: argumentsDigest, occurrence }
+          parts = { tool: name, version, arguments: argumentsDigest, occurrence, ...(turn === undefined ? {} : { turn }) }
         } catch (error) {
           // Arguments (or a declared shape) that are not plain JSON have no key: such a call is never recorded.
           const why = `tool ${JSON.stringify(name)} was called with arguments that are not plain JSON, so no recording can be keyed by them`
@@ -148,7 +148,8 @@ async function refusalOf(store: Store, scope: ToolReplayScope, caseId: string, p
   const shown = scope.suite.recordResponses
     ? `with arguments ${preview(args, 200)}`
     : `with arguments of digest ${parts.arguments.slice(0, 12)} (quoted only when the suite records responses)`
-  const call = `tool ${JSON.stringify(parts.tool)} ${shown}${parts.occurrence === 0 ? '' : `, call ${parts.occurrence + 1} with these arguments in this answer`}`
+  const answer = parts.turn === undefined ? 'this answer' : 'that turn'
+  const call = `tool ${JSON.stringify(parts.tool)} ${shown}${parts.turn === undefined ? '' : ` in turn ${parts.turn}`}${parts.occurrence === 0 ? '' : `, call ${parts.occurrence + 1} with these arguments in ${answer}`}`
   return `strict tool replay refused a call never recorded: ${call}. ${whyNotRecorded(recordings, parts, caseId)}. To record it, run the suite with DIGLINE_TOOL_REPLAY=record (or replay, which records only what is missing).`
 }
 
@@ -159,11 +160,16 @@ export function whyNotRecorded(recordings: readonly ToolRecording[], parts: Tool
   if (sameTool.length === 0) return `Case ${caseId} has ${count(recordings.length, 'recording')}, none of tool ${JSON.stringify(parts.tool)}`
   const sameArgs = sameTool.filter((r) => r.parts.arguments === parts.arguments)
   if (sameArgs.length === 0) return `Tool ${JSON.stringify(parts.tool)} was recorded for case ${caseId} only with other arguments (${count(sameTool.length, 'recording')})`
-  const sameShape = sameArgs.filter((r) => r.parts.version === parts.version)
+  const sameTurn = sameArgs.filter((r) => r.parts.turn === parts.turn)
+  if (sameTurn.length === 0) {
+    const turns = [...new Set(sameArgs.map((r) => (r.parts.turn === undefined ? 'outside a conversation' : `turn ${r.parts.turn}`)))].sort().join(', ')
+    return `Tool ${JSON.stringify(parts.tool)} was recorded with these arguments for case ${caseId} only in another turn (${turns}), and this call is ${parts.turn === undefined ? 'outside a conversation' : `in turn ${parts.turn}`}`
+  }
+  const sameShape = sameTurn.filter((r) => r.parts.version === parts.version)
   if (sameShape.length === 0)
-    return `Tool ${JSON.stringify(parts.tool)} was recorded with these arguments (at ${sameArgs[0]!.recorded_at}) when it was declared otherwise: its description, parameters or version changed since`
+    return `Tool ${JSON.stringify(parts.tool)} was recorded with these arguments (at ${sameTurn[0]!.recorded_at}) when it was declared otherwise: its description, parameters or version changed since`
   const most = Math.max(...sameShape.map((r) => r.parts.occurrence)) + 1
-  return `Tool ${JSON.stringify(parts.tool)} was recorded with these arguments ${count(most, 'time')} in one answer, and this is call ${parts.occurrence + 1}`
+  return `Tool ${JSON.stringify(parts.tool)} was recorded with these arguments ${count(most, 'time')} in ${parts.turn === undefined ? 'one answer' : `turn ${parts.turn}`}, and this is call ${parts.occurrence + 1}`
 }
 
 function count(n: number, noun: string): string {
