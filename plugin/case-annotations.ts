@@ -2,6 +2,7 @@
 // reporters) as test annotations (docs/adr/0048): its verdict, score and reason, the same text the
 // run document holds, so nothing is quoted that the document does not already keep. A failing case
 // is a green test (docs/adr/0001); its verdict annotation says FAIL so it does not read as a pass.
+// Under `vitest --ui` its test is red as well (docs/adr/0385), and the annotation says that instead.
 // They travel in the test's meta and the main process files them (docs/adr/0080).
 import type { CaseResult } from '../src/document/schema.js'
 import { percent } from '../src/host/index.js'
@@ -15,16 +16,18 @@ export interface Annotation {
   message: string
 }
 
-function samplesLine(result: CaseResult): string {
+export function samplesLine(result: CaseResult): string {
   return `${result.passed_samples} of ${result.samples.length} sample${result.samples.length === 1 ? '' : 's'} passed`
 }
 
-export function caseAnnotations(result: CaseResult): Annotation[] {
+export function caseAnnotations(result: CaseResult, ui = false): Annotation[] {
   const verdict =
     result.verdict === 'pass'
       ? `pass: ${samplesLine(result)}`
       : result.verdict === 'fail'
-        ? `FAIL: ${samplesLine(result)}; the case failed, and its test stays green because a failing case is a measurement (the "digline verdict" test fails when the suite does not hold)`
+        ? ui
+          ? `FAIL: ${samplesLine(result)}; the case failed, and its test is red under --ui only (the "digline verdict" test says whether the suite holds, and the exit code follows it)`
+          : `FAIL: ${samplesLine(result)}; the case failed, and its test stays green because a failing case is a measurement (the "digline verdict" test fails when the suite does not hold)`
         : `ERROR (cause: ${result.error?.cause ?? 'unknown'}): the case could not be judged`
   const out: Annotation[] = [{ type: `${ANNOTATION_PREFIX}verdict`, message: verdict }]
   if (result.score !== null) out.push({ type: `${ANNOTATION_PREFIX}score`, message: String(result.score) })

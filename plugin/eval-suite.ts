@@ -12,16 +12,16 @@ import { describeUncalibrated, PLANNED_NOTE, suiteLaunchFor, type RunContext, ty
 import { SuiteRun } from './suite-run.js'
 import { recordInManifest, recordRefusalInManifest } from './suite-manifest.js'
 import { registeredCaseHooks } from './case-hooks.js'
-import { CaseErroredError, SuiteNotHeldError, describeMisses } from './test-errors.js'
+import { CaseErroredError, CaseFailedError, SuiteNotHeldError, describeMisses } from './test-errors.js'
 import type { ProvidedDigline } from './provided.js'
 import { claimSuiteName, claimText, refusal as claimRefusal, type SuiteClaim } from './suite-name-claim.js'
-import { caseAnnotations, suiteAnnotations } from './case-annotations.js'
+import { caseAnnotations, samplesLine, suiteAnnotations } from './case-annotations.js'
 import { VARIANTS_TEST, variantsTest, type VariantBlock } from './variant-table.js'
 
 /** The name of the test that closes every suite and carries its verdict. */
 export const VERDICT_TEST = 'digline verdict'
 
-function runContext(): RunContext & { claims?: string } {
+function runContext(): RunContext & { claims?: string; ui?: boolean } {
   let provided: ProvidedDigline | undefined
   try {
     provided = inject('digline')
@@ -42,6 +42,7 @@ function runContext(): RunContext & { claims?: string } {
     projectRoot: provided.projectRoot,
     ...(provided.claims === undefined ? {} : { claims: provided.claims }),
     ...(provided.watch === true ? { watch: true } : {}),
+    ...(provided.ui === true ? { ui: true } : {}),
   }
 }
 
@@ -66,7 +67,7 @@ interface SuiteBlock extends VariantBlock {
 type FileContext = RunContext & { suiteFile?: string }
 
 export function evalSuite<I, O, E>(definition: SuiteDefinition<I, O, E>): void {
-  const { claims, ...ctx } = runContext()
+  const { claims, ui, ...ctx } = runContext()
   const file = TestRunner.getCurrentSuite()?.file?.filepath
   let suites: ResolvedSuite[]
   try {
@@ -109,7 +110,7 @@ export function evalSuite<I, O, E>(definition: SuiteDefinition<I, O, E>): void {
       // Vitest passes hook fixtures first and the suite task second.
       // eslint-disable-next-line no-empty-pattern -- Vitest reads the fixtures a hook asks for from its first parameter's pattern
       beforeAll(({}, task) => start(block, task as RunnerTestSuite).then(() => undefined))
-      declareTests(block)
+      declareTests(block, ui === true)
     })
     return
   }
@@ -128,13 +129,13 @@ export function evalSuite<I, O, E>(definition: SuiteDefinition<I, O, E>): void {
       )
       return Promise.all(started).then(() => undefined)
     })
-    for (const block of blocks) (block.launch.kind === 'skip' ? describe.skip : describe)(block.suite.name, () => declareTests(block))
+    for (const block of blocks) (block.launch.kind === 'skip' ? describe.skip : describe)(block.suite.name, () => declareTests(block, ui === true))
     test(VARIANTS_TEST, (context) => variantsTest(context, variant.suite, blocks, fileCtx), blocks[0]!.suite.timeout)
   })
 }
 
-/** One test per case and the test that carries the suite's verdict. */
-function declareTests(block: SuiteBlock): void {
+/** One test per case and the test that carries the suite's verdict; under `vitest --ui` a failing case's test is red too (ADR 0385). */
+function declareTests(block: SuiteBlock, ui: boolean): void {
   const { suite, mine } = block
   for (const c of suite.cases) {
     ;(mine === undefined || mine.has(c.id) ? test : test.skip)(
@@ -153,10 +154,11 @@ function declareTests(block: SuiteBlock): void {
           kind: 'case',
           suite: suite.name,
           case: { case_id: c.id, verdict: result.verdict, score: result.score, reason: result.error?.message ?? result.reason },
-          annotations: caseAnnotations(result),
+          annotations: caseAnnotations(result, ui),
           ...(c.id === block.carriesOutcome ? { outcome: await started.outcome } : {}),
         }
         if (result.verdict === 'error') throw new CaseErroredError(suite.name, c.id, result.error!.cause, result.error!.message)
+        if (result.verdict === 'fail' && ui) throw new CaseFailedError(suite.name, c.id, samplesLine(result), result.reason)
       },
       suite.timeout,
     )

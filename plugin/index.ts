@@ -60,7 +60,15 @@ export function digline(options: DiglineOptions): Plugin {
       try {
         const { tenant, environment, storeRoot, familyWise: method } = resolveOptions(options, root)
         familyWise = method
-        provided = { tenant, environment, storeRoot, projectRoot: root, claims: claimDir(vitest), ...(vitest.config.watch ? { watch: true } : {}) }
+        provided = {
+          tenant,
+          environment,
+          storeRoot,
+          projectRoot: root,
+          claims: claimDir(vitest),
+          ...(vitest.config.watch ? { watch: true } : {}),
+          ...(vitest.config.ui ? { ui: true } : {}),
+        }
       } catch (error) {
         // Vite cannot load a suite file either without its temporary directory: the launch itself is refused.
         if (error instanceof TempDirUnusableError) launchRefusal = error

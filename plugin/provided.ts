@@ -4,7 +4,8 @@ import type { SuiteOutcome, CaseLine, VariantComparison } from '../src/host/inde
 import type { Annotation } from './case-annotations.js'
 
 export type ProvidedDigline =
-  { tenant: string; environment: string; storeRoot: string; projectRoot: string; claims?: string; watch?: boolean; refusal?: undefined } | { refusal: DiglineErrorData }
+  | { tenant: string; environment: string; storeRoot: string; projectRoot: string; claims?: string; watch?: boolean; ui?: boolean; refusal?: undefined }
+  | { refusal: DiglineErrorData }
 
 /**
  * What a digline test carries back to the main process in its task meta; the main process moves `annotations` onto the test (plugin/annotation-filer.ts).

@@ -11,6 +11,7 @@ import { formatOutcome, formatVariantMarkdown, formatVariantTable } from '../src
 import { formatLaunchMarkdown } from '../src/host/index.js'
 import { describeFamily, familyWise, type FamilyWise, type LaunchFamily } from '../src/host/index.js'
 import './provided.js'
+import { isCaseFailed } from './test-errors.js'
 import { printable } from '../src/suite/printable-text.js'
 import { emptySliceRefusal } from '../src/suite/slice.js'
 
@@ -126,10 +127,12 @@ export class DiglineReporter implements Reporter {
         if (meta?.kind === 'case' && meta.case.verdict === 'error')
           erroredCases.push(`${where} › ${meta.suite} › ${meta.case.case_id}: ${firstLine(meta.case.reason ?? 'errored')}`)
         if (result.state !== 'failed') continue
-        // A judged case's test fails only when it errored, which its suite's outcome counts; any
-        // other red test (a timeout, say) must not pass unnoticed.
-        if (meta?.kind === 'suite' || (meta?.kind === 'case' && meta.case.verdict === 'error')) continue
+        // A judged case's test fails only when it errored, which its suite's outcome counts, or, under
+        // --ui, when it failed, which the suite's gate allows or not (ADR 0385); any other red test
+        // (a timeout, say) must not pass unnoticed.
         const error = result.errors?.[0]
+        if (meta?.kind === 'suite' || (meta?.kind === 'case' && meta.case.verdict === 'error')) continue
+        if (meta?.kind === 'case' && meta.case.verdict === 'fail' && isCaseFailed(error)) continue
         if (error !== undefined && classify(error, `${where} › ${test.fullName}`)) continue
         if (test.name === 'digline verdict') c.failures.push(`${where} › ${test.fullName}: ${firstLine(error?.message)}`)
         else c.failedTests++
