@@ -66,9 +66,13 @@ function isPlainRecord(value: unknown): value is Shape {
   return true
 }
 
-function isStringRecord(value: unknown): boolean {
-  if (!isPlainRecord(value)) return false
-  for (const key in value) if (typeof value[key] !== 'string') return false
+/** What z.record(z.string(), z.string()) accepts and gives back whole. */
+export function isStringRecord(value: unknown): value is Readonly<Record<string, string>> {
+  if (!isObject(value)) return false
+  const proto = Object.getPrototypeOf(value) as unknown
+  if (proto !== Object.prototype && proto !== null) return false
+  // isPlainRecord's walk and the values' check in one pass: a declaration holds a key per case.
+  for (const key in value) if (key === '__proto__' || !Object.hasOwn(value, key) || typeof value[key] !== 'string') return false
   return true
 }
 

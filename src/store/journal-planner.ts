@@ -6,7 +6,7 @@ import type { CaseResult, ErrorCause, Observed } from '../document/schema.js'
 import { CorruptJournalError, UnknownJournalVersionError } from './errors.js'
 import { canonicalJson } from '../suite/hashing.js'
 import { keyFor } from '../suite/keys.js'
-import { decodeLine, sniffUnknownVersion, type DecodedLine } from './journal-format.js'
+import { BODY_START, decodeLine, decodeLineIn, sniffUnknownVersion, type DecodedLine } from './journal-format.js'
 import { JOURNAL_VERSION, RESUME_CHECKED_FIELDS, type DeclaredCases, type JournalHeader, type LegLease } from './journal.js'
 import { leaseHolds } from './live-writer.js'
 
@@ -41,6 +41,26 @@ export function emptyObserved(): Observed {
   return { target_model: null, judge_models: {} }
 }
 
+// A declaration holds a digest per case, so reading and checking it is a cost per case. The legs of
+// one run (and the shards of a merge) carry the same line 2, byte for byte: the last one read is
+// kept, as long as something still holds its value, and a line equal to it under the same run is
+// that value (verifying the same bytes against the same binding gives the same answer).
+const declaredLines = new WeakMap<DeclaredCases, { run: string; line: Buffer }>()
+let lastDeclared: WeakRef<DeclaredCases> | undefined
+
+const runOf = (place: JournalPlace): string => `${place.tenant}/${place.suite}/${place.key}`
+
+function knownDeclared(place: JournalPlace, line: Buffer): DeclaredCases | undefined {
+  const declared = lastDeclared?.deref()
+  const known = declared === undefined ? undefined : declaredLines.get(declared)
+  return known !== undefined && known.run === runOf(place) && known.line.equals(line) ? declared : undefined
+}
+
+function rememberDeclared(place: JournalPlace, declared: DeclaredCases, line: Buffer): void {
+  declaredLines.set(declared, { run: runOf(place), line: Buffer.from(line) })
+  lastDeclared = new WeakRef(declared)
+}
+
 /** Folds legs into what a resume needs, in leg order; throws the refusal on the first bad line. */
 export class JournalPlanner {
   header: JournalHeader | undefined
@@ -58,42 +78,64 @@ export class JournalPlanner {
   ) {}
 
   addLeg({ leg, file, bytes }: LegBytes): void {
+    // The whole lines decoded as UTF-8 at once: a newline byte is a newline character whatever
+    // surrounds it, so line N of the text is line N of the bytes, and each line's JSON is a slice of
+    // the text. When every byte is ASCII (as digline writes all but non-ASCII strings) the text's
+    // offsets are the bytes' offsets, and the bytes are not searched again.
+    const whole = bytes.lastIndexOf(NEWLINE) + 1
+    const text = bytes.toString('utf8', 0, whole)
+    const ascii = text.length === whole
     let start = 0
+    let textStart = 0
     let lineNumber = 0
     for (;;) {
-      const end = bytes.indexOf(NEWLINE, start)
-      if (end < 0) return
+      const textEnd = text.indexOf('\n', textStart)
+      if (textEnd < 0) return
+      const end = ascii ? textEnd : bytes.indexOf(NEWLINE, start)
       lineNumber += 1
-      const line = bytes.subarray(start, end)
-      start = end + 1
       if (lineNumber === 1) {
-        this.addHeader(leg, file, line)
-        continue
-      }
-      const decoded = decodeLine(line, this.place)
-      if (!decoded.ok) throw this.corrupt(file, lineNumber, decoded.why)
-      const record = decoded.record
-      if (lineNumber === 2) {
-        if (record.kind !== 'cases') throw this.corrupt(file, 2, `is a ${record.kind} record where the leg's declared cases belong`)
-        this.addDeclared(leg, file, record.declared)
-        continue
-      }
-      if (record.kind === 'case') {
-        this.assertShape(file, lineNumber, record.result)
-        const id = record.result.case_id
-        this.done.set(id, record.result)
-        const cause = record.result.verdict === 'error' ? (record.cause ?? record.result.error?.cause) : undefined
-        if (cause === undefined) this.causes.delete(id)
-        else this.causes.set(id, cause)
-      } else if (record.kind === 'observed') {
-        this.observed = record.observed
+        this.addHeader(leg, file, bytes.subarray(start, end))
+      } else if (lineNumber === 2 && this.addKnownDeclared(leg, file, bytes.subarray(start, end))) {
+        // The same line 2 as a leg read before: the same declaration, verified then.
       } else {
-        throw this.corrupt(
-          file,
-          lineNumber,
-          record.kind === 'header' ? 'is a header, and a header belongs only on line 1 of a leg' : 'is a declared-cases record, which belongs only on line 2 of a leg',
-        )
+        this.addRecord(leg, file, lineNumber, decodeLineIn(bytes, start, end, this.place, text.slice(textStart + BODY_START, textEnd)), bytes.subarray(start, end))
       }
+      start = end + 1
+      textStart = textEnd + 1
+    }
+  }
+
+  /** Line 2 byte for byte as the last declaration read (another leg or shard of the run): its value, without reading it again. */
+  private addKnownDeclared(leg: number, file: string, line: Buffer): boolean {
+    const declared = knownDeclared(this.place, line)
+    if (declared !== undefined) this.addDeclared(leg, file, declared)
+    return declared !== undefined
+  }
+
+  private addRecord(leg: number, file: string, lineNumber: number, decoded: DecodedLine, line: Buffer): void {
+    if (!decoded.ok) throw this.corrupt(file, lineNumber, decoded.why)
+    const record = decoded.record
+    if (lineNumber === 2) {
+      if (record.kind !== 'cases') throw this.corrupt(file, 2, `is a ${record.kind} record where the leg's declared cases belong`)
+      this.addDeclared(leg, file, record.declared)
+      rememberDeclared(this.place, record.declared, line)
+      return
+    }
+    if (record.kind === 'case') {
+      this.assertShape(file, lineNumber, record.result)
+      const id = record.result.case_id
+      this.done.set(id, record.result)
+      const cause = record.result.verdict === 'error' ? (record.cause ?? record.result.error?.cause) : undefined
+      if (cause === undefined) this.causes.delete(id)
+      else this.causes.set(id, cause)
+    } else if (record.kind === 'observed') {
+      this.observed = record.observed
+    } else {
+      throw this.corrupt(
+        file,
+        lineNumber,
+        record.kind === 'header' ? 'is a header, and a header belongs only on line 1 of a leg' : 'is a declared-cases record, which belongs only on line 2 of a leg',
+      )
     }
   }
 
@@ -101,7 +143,7 @@ export class JournalPlanner {
     if (this.declared === undefined) {
       this.declared = declared
       this.declaredLeg = leg
-    } else if (canonicalJson(declared) !== canonicalJson(this.declared)) {
+    } else if (declared !== this.declared && canonicalJson(declared) !== canonicalJson(this.declared)) {
       throw this.corrupt(file, 2, `declares other cases than leg ${this.declaredLeg}: the legs are not one run`)
     }
   }

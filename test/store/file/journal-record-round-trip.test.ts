@@ -3,7 +3,9 @@
 // to the same value, with odd strings, unicode and numbers at the edges of what JSON carries.
 import { describe, expect, it } from 'vitest'
 import type { CaseResult, Observed } from '../../../src/document/schema.js'
-import { decodeLine, encodeCase, encodeDeclared, encodeHeader, encodeObserved, type JournalRecord } from '../../../src/store/journal-format.js'
+import { decodeLine, encodeCase, encodeDeclared, encodeHeader, encodeLine, encodeObserved, type JournalRecord } from '../../../src/store/journal-format.js'
+import { JournalPlanner } from '../../../src/store/journal-planner.js'
+import { keyFor } from '../../../src/suite/keys.js'
 import { JOURNAL_VERSION, type JournalHeader } from '../../../src/store/journal.js'
 
 const BINDING = { tenant: 'acme', suite: 'capitals', key: '20261129T223956.123456Z-3f9a0c1b2d4e' }
@@ -122,6 +124,71 @@ describe('every record kind reads back as the value it was encoded from', () => 
       const record = decoded(encodeCase(BINDING, result, null))
       expect(record.kind === 'case' && record.result.input).toBe(n)
       expect(record.kind === 'case' && record.result.target_cost).toBe(Math.abs(n))
+    }
+  })
+})
+
+describe('a leg read whole by the planner', () => {
+  // The planner decodes a leg's text once and slices each line's JSON from it; with a non-ASCII
+  // character the text's offsets are not the bytes', and the lines must still be the same lines.
+  const place = { tenant: 'acme', suite: 'capitals', key: keyFor(header().created_at, header().config_hash) }
+  function leg(texts: readonly string[]): { bytes: Buffer; results: CaseResult[] } {
+    const results = texts.map((text, i) => ({ ...caseWith(text, i), case_id: `c${i}` }))
+    const declared = { samples: 2, digests: Object.fromEntries(results.map((r) => [r.case_id, 'd'])) }
+    const lines = [encodeHeader(place, header()), encodeDeclared(place, declared), ...results.map((r) => encodeCase(place, r, r.error?.cause ?? null))]
+    return { bytes: Buffer.concat(lines), results }
+  }
+
+  for (const [name, texts] of [
+    ['ASCII only', ['a', 'b c', '"quoted"']],
+    ['every odd text, multi-byte characters before later lines', ODD],
+  ] as const) {
+    it(`${name}: every case comes back as written, and a torn tail is dropped`, () => {
+      const { bytes, results } = leg(texts)
+      const torn = Buffer.concat([bytes, encodeCase(place, results[0]!, null).subarray(0, 20)])
+      const planner = new JournalPlanner(place)
+      planner.addLeg({ leg: 1, file: 'leg', bytes: torn })
+      expect([...planner.done.values()]).toEqual(results)
+    })
+  }
+
+  it('a changed byte after a multi-byte character is refused on its own line', () => {
+    const { bytes } = leg(ODD)
+    const lines = bytes.toString('latin1').split('\n')
+    const target = lines.findIndex((l, i) => i >= 2 && Buffer.byteLength(l, 'latin1') !== Buffer.from(l, 'latin1').toString('utf8').length) + 2
+    const at = bytes.indexOf('"reason"', Buffer.from(lines.slice(0, target - 1).join('\n')).length)
+    const changed = Buffer.from(bytes)
+    changed[at + 1] = 'R'.charCodeAt(0)
+    expect(() => new JournalPlanner(place).addLeg({ leg: 1, file: 'leg', bytes: changed })).toThrow(new RegExp(`leg line ${target} does not match its checksum`))
+  })
+})
+
+describe('declared cases: the hand-written check agrees with the schema', () => {
+  const line = (json: string) => encodeLine(BINDING, json).subarray(0, -1)
+  const record = (body: string) => decodeLine(line(`{"kind":"cases","run":"${BINDING.key}",${body}}`), BINDING)
+
+  it('accepts what the schema accepts, giving back the same value', () => {
+    expect(record('"samples":3,"digests":{"a":"1","b":"2"}')).toEqual({ ok: true, record: { kind: 'cases', declared: { samples: 3, digests: { a: '1', b: '2' } } } })
+    expect(record('"samples":3,"min_samples":1,"digests":{}')).toEqual({ ok: true, record: { kind: 'cases', declared: { samples: 3, min_samples: 1, digests: {} } } })
+  })
+
+  it('a __proto__ id is dropped by the schema, as it always was', () => {
+    expect(record('"samples":1,"digests":{"a":"1","__proto__":"2"}')).toEqual({ ok: true, record: { kind: 'cases', declared: { samples: 1, digests: { a: '1' } } } })
+  })
+
+  it('refuses what the schema refuses, in its words', () => {
+    const refusals: [string, RegExp][] = [
+      ['"samples":0,"digests":{}', /declared-cases record at samples/],
+      ['"samples":1.5,"digests":{}', /declared-cases record at samples/],
+      ['"samples":1,"min_samples":0,"digests":{}', /declared-cases record at min_samples/],
+      ['"samples":1,"digests":{"a":1}', /declared-cases record at digests\.a/],
+      ['"samples":1,"digests":["x"]', /declared-cases record at digests/],
+      ['"samples":1', /declared-cases record at digests/],
+    ]
+    for (const [body, why] of refusals) {
+      const decoded = record(body)
+      expect(decoded.ok).toBe(false)
+      expect(!decoded.ok && decoded.why).toMatch(why)
     }
   })
 })
