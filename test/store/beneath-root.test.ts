@@ -132,6 +132,17 @@ describe('holdingDirectory', () => {
     await expect(guarded.readFile(join(dir, 'a.json'))).rejects.toMatchObject({ code: 'ENOTDIR' })
   })
 
+  it('reaches a name spelled with . or .. through the held directory too, as a plainly spelled one', async () => {
+    const { guarded, dir } = layout()
+    const texts = await holdingDirectory(guarded, dir, async (held) => {
+      renameSync(dir, `${dir}.moved-aside`)
+      symlinkSync(temp.outside, dir)
+      const spellings = [`${dir}/a.json`, `${dir}/./a.json`, `${dir}/sub/../a.json`, `${dir}//a.json`]
+      return Promise.all(spellings.map(async (path) => (await held.readFile(path)).toString('utf8')))
+    })
+    expect(texts).toEqual(['inside\n', 'inside\n', 'inside\n', 'inside\n'])
+  })
+
   it('never follows a directory below the held one that became a symlink', async () => {
     const { guarded, dir } = layout()
     await holdingDirectory(guarded, dir, async (held) => {

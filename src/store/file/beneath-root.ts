@@ -22,6 +22,8 @@ const HOLD = Symbol.for('digline.beneathRoot.hold')
 interface HeldDirectory {
   /** The directory's path components below the root. */
   segments: readonly string[]
+  /** Its absolute path, resolved. */
+  path: string
   handle: FileHandle
 }
 
@@ -68,9 +70,30 @@ function deepestHeld(held: readonly HeldDirectory[], segments: readonly string[]
   return found
 }
 
+/**
+ * The way to a held directory itself (`whole`) or to a name directly in it, when `path` spells it
+ * plainly (no `.`, `..` or doubled separator): what reach would find, without resolving the path.
+ * A listing reaches every file this way.
+ */
+function viaHeld(held: readonly HeldDirectory[], path: string, whole: boolean): string | undefined {
+  for (const dir of held) {
+    if (whole) {
+      if (path === dir.path) return `${PROC_FD}/${dir.handle.fd}`
+      continue
+    }
+    if (path.length <= dir.path.length + 1 || !path.startsWith(dir.path) || path[dir.path.length] !== sep) continue
+    const name = path.slice(dir.path.length + 1)
+    if (name === '.' || name === '..' || name.includes(sep)) continue
+    return `${PROC_FD}/${dir.handle.fd}/${name}`
+  }
+  return undefined
+}
+
 function guarded(inner: FsLayer, base: string, held: readonly HeldDirectory[]): GuardedLayer {
   /** Runs fn with a path that reaches `path` through held-open directories, or `path` itself when it is not under the root. */
   async function reach<T>(path: string, fn: (via: string) => Promise<T>, whole = false): Promise<T> {
+    const direct = viaHeld(held, path, whole)
+    if (direct !== undefined) return fn(direct)
     const rel = relative(base, resolve(path))
     if (outsideRoot(rel)) return fn(path)
     const segments = rel.split(sep)
@@ -110,7 +133,7 @@ function guarded(inner: FsLayer, base: string, held: readonly HeldDirectory[]): 
       return fn(layer)
     }
     try {
-      return await fn(guarded(inner, base, [...held, { segments: rel.split(sep), handle }]))
+      return await fn(guarded(inner, base, [...held, { segments: rel.split(sep), path: resolve(base, rel), handle }]))
     } finally {
       await inner.close(handle).catch(() => undefined)
     }
