@@ -95,6 +95,8 @@ async function userSays(
   const started = performance.now()
   let reply: SimulatedUserReply
   try {
+    // The simulated user's model calls count against a calls budget as the target's do (SPEC §16).
+    context.calls.count++
     reply = await user.next({ persona, goal, turns: turns.slice(), signal: context.signal })
   } catch (error) {
     throw new CaseError('scorer', `${where}: turn ${turn}: the simulated user: ${messageOf(error)}`)

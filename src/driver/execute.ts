@@ -13,6 +13,7 @@ import type { Budget } from '../suite/types.js'
 import type { CachedTargetAnswer } from '../suite/cache-key.js'
 import type { ToolReplayer } from '../suite/tool-replay.js'
 import { BudgetMeter, BudgetStop } from './budget.js'
+import { conversationCallsOf } from '../suite/conversation.js'
 import { CaseError, type CaseContext, type SampleStep } from './sample-step.js'
 import { jsonValue, singleAnswerStep } from './single-answer-step.js'
 import { caseOutcome, samplingBounds } from './case-verdict.js'
@@ -95,7 +96,8 @@ export async function execute(options: ExecuteOptions): Promise<Execution> {
       suite.concurrency,
       async ({ evalCase, index, slot }) => {
         const cached = options.cached?.get(evalCase.id)
-        const reserved = suite.rules.samples - (cached?.filter((a) => a !== undefined).length ?? 0)
+        const asked = suite.rules.samples - (cached?.filter((a) => a !== undefined).length ?? 0)
+        const reserved = suite.conversation === undefined ? asked : asked * conversationCallsOf(evalCase.input, suite.conversation.user)
         if (meter !== undefined && !meter.admit(reserved)) {
           budgetReached = true
           return

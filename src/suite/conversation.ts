@@ -75,6 +75,19 @@ export function conversationOf(input: unknown): ConversationPlan | string {
   return { kind: 'simulated', persona: persona ?? '', goal, maxTurns: maxTurns as number | undefined }
 }
 
+/**
+ * The most model calls one sample of a conversation case may make before its agents' extra steps:
+ * each target turn, and each simulated-user message (one before each answer; a user who ends the
+ * conversation does so in place of an answer).
+ * The budget reserves them when the case starts, so a calls budget is not passed by a conversation.
+ */
+export function conversationCallsOf(input: unknown, user: { maxTurns: number } | undefined): number {
+  const plan = conversationOf(input)
+  if (typeof plan === 'string') return 1
+  if (plan.kind === 'scripted') return plan.script.length
+  return 2 * (plan.maxTurns ?? user?.maxTurns ?? 1)
+}
+
 /** The suite's conversation option checked, and every case's input with it; refused before any call. */
 export function resolveConversation(
   option: unknown,

@@ -4,6 +4,8 @@
 import { describe, expect, it } from 'vitest'
 import { execute } from '../../../src/driver/execute.js'
 import { conversationStep } from '../../../src/driver/conversation-step.js'
+import { BudgetStop } from '../../../src/driver/budget.js'
+import { conversationCallsOf } from '../../../src/suite/conversation.js'
 import { costOf, pricingFor } from '../../../src/driver/cost.js'
 import { caseToJson } from '../../../src/document/serialize.js'
 import type { CaseResult } from '../../../src/document/schema.js'
@@ -116,7 +118,7 @@ describe('a simulated user', () => {
     expect(results[0]!.verdict, results[0]!.error?.message).toBe('pass')
     expect(user.calls).toBe(3)
     expect(calls).toHaveLength(2)
-    expect(targetCalls, "the budget's calls are the target's").toBe(2)
+    expect(targetCalls, "the budget's calls are every model call: the target's and the simulated user's").toBe(2 + 3)
     const turns = doc(results[0]!).samples[0]!.turns!
     expect(turns.map((t) => t.role)).toEqual(['user', 'assistant', 'user', 'assistant', 'user'])
     expect(turns[4]!.usage).toEqual({ input_tokens: 9, output_tokens: 1 })
@@ -128,6 +130,26 @@ describe('a simulated user', () => {
       judgeConfigOf(s.scorers, s.conversation?.user),
     )
     expect(costOf(results, pricing).judge, 'the user turns priced as a judge').toBe(7 + 8 + 9)
+  })
+
+  it('a calls budget reserves every call a conversation may make (target turns and user messages) before it starts, and counts the agent steps inside turns', async () => {
+    const user = ruleUser()
+    const agent = {
+      config: { model: 'shop-v1' },
+      ask: async (m: unknown) => {
+        const last = (m as ChatMessage[]).at(-1)!.content
+        return { output: /refund/.test(last) ? 'REFUND-OK' : 'hm', steps: [{ type: 'model' as const }, { type: 'tool' as const, name: 'find_order' }, { type: 'model' as const }] }
+      },
+    }
+    const s = suite({ cases: [{ id: 'c', input: { goal: 'a refund', maxTurns: 2 } }], target: agent, conversation: { user } })
+    // maxTurns 2: two answers and two user messages may be asked for; three calls cannot start it
+    await expect(execute({ suite: s, step: conversationStep, budget: { calls: 3 } })).rejects.toBeInstanceOf(BudgetStop)
+    expect(user.calls, 'nothing was asked').toBe(0)
+    const { results, targetCalls } = await execute({ suite: s, step: conversationStep, budget: { calls: 4 } })
+    expect(results[0]!.verdict, results[0]!.error?.message).toBe('pass')
+    expect(targetCalls, 'two turns of two model calls each, two user messages').toBe(2 * 2 + 2)
+    expect(conversationCallsOf({ script: ['a', 'b', 'c'] }, undefined)).toBe(3)
+    expect(conversationCallsOf({ goal: 'x' }, { maxTurns: 4 })).toBe(8)
   })
 
   it('stops at the turn limit: the case’s maxTurns, else the user’s', async () => {
@@ -143,7 +165,7 @@ describe('a simulated user', () => {
     })
     const { results, targetCalls } = await execute({ suite: s, step: conversationStep })
     expect(results.map((r) => r.samples[0]!.turns!.length)).toEqual([4, 10])
-    expect(targetCalls).toBe(2 + 5)
+    expect(targetCalls, 'target and user calls').toBe(2 + 2 + 5 + 5)
   })
 
   it('is in the judge config: another user model is another config_hash; a suite without one keeps its hash', async () => {
