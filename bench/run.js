@@ -29,6 +29,7 @@ import { journalAppend, teamConcurrency, teamListing } from './figures/team-stor
 import { shards } from './figures/shards.js'
 import { report } from './figures/report.js'
 import { variants } from './figures/variants.js'
+import { scale } from './figures/scale.js'
 
 const { values: args } = parseArgs({
   options: {
@@ -57,6 +58,7 @@ const FIGURES = [
   { id: 15, name: 'dataset read', run: datasetRead },
   { id: 17, name: 'judge agreement interval', run: agreement },
   { id: 18, name: 'variants: pairwise verdicts', run: variants },
+  { id: 19, name: 'flat at scale: cases from JSONL', run: scale },
 ]
 
 const selected = args.only === undefined ? FIGURES : FIGURES.filter((f) => args.only.split(',').map(Number).includes(f.id))

@@ -5,8 +5,7 @@
 // Under `vitest --ui` its test is red as well (docs/adr/0385), and the annotation says that instead.
 // They travel in the test's meta and the main process files them (docs/adr/0080).
 import type { CaseResult } from '../src/document/schema.js'
-import { percent } from '../src/host/index.js'
-import type { SuiteOutcome } from '../src/host/index.js'
+import { percent, type SuiteOutcome } from '../src/host/reporting.js'
 import { printable } from '../src/suite/printable-text.js'
 
 export const ANNOTATION_PREFIX = 'digline.'

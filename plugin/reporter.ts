@@ -6,10 +6,17 @@ import pc from 'picocolors'
 import { diglineErrorKind, reviveError } from '../src/errors/recognise.js'
 import type { DiglineError } from '../src/errors/base.js'
 import { EXIT_CODES, exitCodeForLaunch, type ExitCode } from '../src/exit-codes.js'
-import type { SuiteOutcome, VariantComparison } from '../src/host/index.js'
-import { formatOutcome, formatVariantMarkdown, formatVariantTable } from '../src/host/index.js'
-import { formatLaunchMarkdown } from '../src/host/index.js'
-import { describeFamily, familyWise, type FamilyWise, type LaunchFamily } from '../src/host/index.js'
+import type { SuiteOutcome, VariantComparison } from '../src/host/reporting.js'
+import {
+  describeFamily,
+  familyWise,
+  formatLaunchMarkdown,
+  formatOutcome,
+  formatVariantMarkdown,
+  formatVariantTable,
+  type FamilyWise,
+  type LaunchFamily,
+} from '../src/host/reporting.js'
 import './provided.js'
 import { isCaseFailed } from './test-errors.js'
 import { printable } from '../src/suite/printable-text.js'

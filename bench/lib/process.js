@@ -112,6 +112,8 @@ class TreeSampler {
       processes: this.seen.size,
       /** user + system CPU of every process of the tree, as last sampled (up to one interval short). */
       cpuMs: [...this.seen.values()].reduce((sum, e) => sum + (e.cpuTicks ?? 0), 0) * (1000 / CLOCK_TICKS),
+      /** the same for the root process alone (Vitest's main process) */
+      mainCpuMs: (this.seen.get(this.root)?.cpuTicks ?? NaN) * (1000 / CLOCK_TICKS),
     }
   }
 }

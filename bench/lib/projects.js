@@ -182,3 +182,37 @@ for (let i = 0; i < CASES; i++) {
 `,
   })
 }
+
+/**
+ * Figure 19: BENCH_N cases read from a JSONL file (written by the figure), one instant call each at
+ * concurrency 32; the plain side reads the same file and declares one test.concurrent per row.
+ */
+export function scaleProject(installRoot) {
+  return project(installRoot, 'scale', {
+    'vitest.digline.config.ts': diglineConfig(),
+    'vitest.plain.config.ts': plainConfig(', maxConcurrency: 32'),
+    'evals/scale.eval.ts': `import { dataset, evalSuite } from 'digline'
+
+evalSuite({
+  name: 'scale',
+  cases: await dataset('data/cases.jsonl'),
+  target: async (input: number) => 'ok-' + input,
+  samples: 1,
+  scorers: [({ output, expected }) => output === expected],
+  concurrency: 32,
+})
+`,
+    'plain/scale.test.ts': `import { readFileSync } from 'node:fs'
+import { expect, test } from 'vitest'
+
+const rows = readFileSync('data/cases.jsonl', 'utf8').split('\\n').filter((line) => line !== '').map((line) => JSON.parse(line))
+const target = async (input: number) => 'ok-' + input
+
+for (const row of rows) {
+  test.concurrent(row.id, async () => {
+    expect(await target(row.input)).toBe(row.expected)
+  })
+}
+`,
+  })
+}

@@ -1,7 +1,8 @@
 // OpenTelemetry spans of a run (SPEC §16, ADR 0330): where the project has `@opentelemetry/api` (an
-// optional peer), each case, sample, conversation turn, model call and tool call is a span; without
-// it, nothing is loaded and every hook below does nothing. The API is found next to digline first,
-// then from the working directory (the project's root), and imported only then.
+// optional peer) and has registered a tracer provider, each case, sample, conversation turn, model
+// call and tool call is a span; otherwise nothing is loaded and every hook below does nothing. The
+// API is found next to digline first, then from the working directory (the project's root), and
+// imported only once a provider is registered (ADR 0406): before that, its tracer is a no-op.
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -26,10 +27,23 @@ export function findTracingApi(cwd = process.cwd()): string | undefined {
   return undefined
 }
 
+// Where every copy of the API (major version 1, the peer range) keeps what was registered with it.
+const API_GLOBAL = Symbol.for('opentelemetry.js.api.1')
+
+/** Whether some copy of the API has a global tracer provider: without one every span would go to its no-op tracer. */
+export function tracerProviderRegistered(): boolean {
+  const registered = (globalThis as Record<symbol, unknown>)[API_GLOBAL]
+  return typeof registered === 'object' && registered !== null && (registered as { trace?: unknown }).trace !== undefined
+}
+
 let loaded: Promise<RunSpans> | undefined
 
-/** The spans of this process: OpenTelemetry's when its API is installed, else none (decided once). */
+/**
+ * The spans of this process: OpenTelemetry's when its API is installed and a tracer provider is
+ * registered, else none. Asked again by each run until a provider is there; then loaded once.
+ */
 export function runSpans(): Promise<RunSpans> {
+  if (loaded === undefined && !tracerProviderRegistered()) return Promise.resolve(NO_SPANS)
   loaded ??= (async () => {
     const path = findTracingApi()
     if (path === undefined) return NO_SPANS

@@ -1,41 +1,13 @@
 // The one factory of stores (SPEC §2, §10): the `store` option, or DIGLINE_STORE over it, names the
 // backend. A directory path opens the embedded file store; a `postgres://` or `postgresql://` URL
 // opens the team store on PostgreSQL (docs/team-store.md). Every front end gets its store here.
-import { isAbsolute, resolve } from 'node:path'
-import { InvalidOptionsError } from '../suite/errors.js'
+import { storeTarget, type StoreTarget } from './store-locator.js'
 import type { Store } from './contract.js'
 import { FileResultStore } from './file/store.js'
 import { DeferredStore } from './deferred-store.js'
 import { describeServer } from './postgres/server-name.js'
 
-export const DEFAULT_STORE = '.digline'
-
-export type StoreTarget = { kind: 'file'; root: string } | { kind: 'postgres'; url: string }
-
-const URL_SCHEME = /^([a-z][a-z0-9+.-]*):\/\//i
-
-/**
- * Where the store is, from the `store` option and the environment: DIGLINE_STORE wins over the
- * option, the option over `.digline`. A path is resolved against `root` (the Vitest root); a URL is
- * kept as it is.
- */
-export function storeLocator(option: string | undefined, root: string, env: NodeJS.ProcessEnv = process.env): string {
-  const chosen = env.DIGLINE_STORE !== undefined && env.DIGLINE_STORE !== '' ? env.DIGLINE_STORE : (option ?? DEFAULT_STORE)
-  if (URL_SCHEME.test(chosen) || isAbsolute(chosen)) return chosen
-  return resolve(root, chosen)
-}
-
-/** What a store locator names, without opening anything. Credentials in a URL never reach a message. */
-export function storeTarget(locator: string): StoreTarget {
-  const scheme = URL_SCHEME.exec(locator)?.[1]?.toLowerCase()
-  if (scheme === undefined) return { kind: 'file', root: locator }
-  if (scheme === 'postgres' || scheme === 'postgresql') return { kind: 'postgres', url: locator }
-  throw new InvalidOptionsError(
-    `the store ${scheme}://… was refused: a store is a directory (the file store) or a postgres:// URL (the team store)`,
-    'Set the digline() option `store` (or DIGLINE_STORE) to a directory such as `.digline`.',
-    ['store'],
-  )
-}
+export { DEFAULT_STORE, storeLocator, storeTarget, type StoreTarget } from './store-locator.js'
 
 export interface OpenStoreOptions {
   /** A store locator (see storeLocator): an absolute directory or a URL. */

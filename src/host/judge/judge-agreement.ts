@@ -3,7 +3,7 @@
 // calibration, whether it may fail the run. A judge is a scorer whose config names a model; a label
 // counts for a judge of the same name, config and pass_at as the run's.
 import type { CaseResult, JudgeConfig, RunDocument } from '../../document/schema.js'
-import { caseOutcome, sampleOutcome } from '../../driver/index.js'
+import { caseOutcome, sampleOutcome } from '../../driver/case-verdict.js'
 import { cohenKappa, type Kappa } from '../../stats/cohen-kappa.js'
 import { canonicalJson } from '../../suite/hashing.js'
 import { judgeNames } from '../../suite/judge-scorers.js'

@@ -5,7 +5,8 @@
 // show`, the report and the MCP tools all ask this one function, so they cannot disagree.
 import { baselineOf, type BaselineDocument } from '../../document/baseline.js'
 import type { RunDocument } from '../../document/schema.js'
-import { aggregate, judgeThresholds } from '../../driver/index.js'
+import { aggregate } from '../../driver/aggregate.js'
+import { judgeThresholds } from '../../driver/thresholds.js'
 import type { Store, StoredRun } from '../../store/contract.js'
 import { keyFor } from '../../suite/keys.js'
 import { compareRuns, compareWithBaseline, compareWithRun, type BaselineComparison } from './compare.js'

@@ -38,6 +38,8 @@ export interface ResumeRequest {
 export async function prepareRun(suite: ResolvedSuite, ctx: RunContext, only?: ReadonlySet<string>, resume?: ResumeRequest, shard?: Shard): Promise<Prepared> {
   if (shard !== undefined) return prepareShard(await prepareRun(suite, ctx, only, resume), shard, resume)
   const createdAt = resume?.pending.header?.created_at ?? launchCreatedAt(ctx.env ?? process.env)
+  // git runs in child processes while the cases are hashed and the artifacts read.
+  const commit = gitCommit(ctx.projectRoot)
   const configHash = configHashOf(suite.rules, suite.scorers)
   const { all: casesDigest, each: caseDigests } = casesDigests(suite.cases)
   const artifacts = await digestArtifacts(suite.artifacts, ctx.projectRoot, suite.name)
@@ -52,7 +54,7 @@ export async function prepareRun(suite: ResolvedSuite, ctx: RunContext, only?: R
     casesDigest,
     caseDigests,
     key: keyFor(createdAt, configHash),
-    gitCommit: gitCommit(ctx.projectRoot),
+    gitCommit: await commit,
     artifacts,
     plan: {
       cases,

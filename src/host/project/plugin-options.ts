@@ -1,6 +1,6 @@
 // The digline() plugin options, validated in one place for the plugin and the CLI.
 import { isAbsolute, resolve } from 'node:path'
-import { assertStoreAvailable, storeLocator } from '../../store/open-store.js'
+import { storeLocator, storeTarget } from '../../store/store-locator.js'
 import { InvalidOptionsError } from '../../suite/errors.js'
 import { isSafeSegment, SAFE_SEGMENT_RULE } from '../../suite/safe-segment.js'
 import { FAMILY_WISE_METHODS, type FamilyWise } from '../judge/family-wise.js'
@@ -41,7 +41,7 @@ export function resolveOptions(options: unknown, root: string, env: NodeJS.Proce
   const familyWise = opts.familyWise ?? 'holm'
   if (!FAMILY_WISE_METHODS.includes(familyWise)) throw invalid('familyWise', `must be 'holm' or 'none'; got ${JSON.stringify(familyWise)}`, ['familyWise'])
   const storeRoot = storeLocator(store, root, env)
-  assertStoreAvailable(storeRoot)
+  storeTarget(storeRoot)
   return {
     tenant: opts.tenant,
     environment,

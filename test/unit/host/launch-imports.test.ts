@@ -40,3 +40,42 @@ test('the plugin, the suite API and the CLI load no module of a feature the laun
   expect(loaded.some((url) => url.endsWith('/dist/plugin/suite-entry.js'))).toBe(true)
   expect(loaded.filter((url) => DEFERRED.some((pattern) => pattern.test(url)))).toEqual([])
 })
+
+// Vitest's main process checks the options and words the verdicts: it opens no store and calls nothing (ADR 0407).
+const WORKER_ONLY = [
+  /\/dist\/src\/store\/(?!errors\.js$|store-locator\.js$|file\/errors\.js$|postgres\/errors\.js$)/,
+  /\/dist\/src\/driver\/(?!errors\.js$|case-verdict\.js$)/,
+  /\/node_modules\/zod\//,
+  /\/dist\/src\/host\/launch\/(?!errors\.js$)/,
+]
+
+test("Vitest's main process loads neither the store, the driver, the launch nor zod", () => {
+  const loaded = loadedBy(['plugin/index.js'])
+  expect(loaded.some((url) => url.endsWith('/dist/plugin/reporter.js'))).toBe(true)
+  expect(loaded.filter((url) => WORKER_ONLY.some((pattern) => pattern.test(url)))).toEqual([])
+})
+
+test('with the tracing API installed, digline imports it only once a tracer provider is registered (ADR 0406)', () => {
+  const spans = `${dist}src/driver/spans.js`
+  const script = [
+    `const { runSpans } = await import(${JSON.stringify(spans)})`,
+    `const none = await runSpans()`,
+    `process.stderr.write('unregistered ' + typeof none.startCase + '\\n')`,
+    // The project's own setup registers a provider with its copy of the API.
+    `const { trace, ProxyTracerProvider } = await import('@opentelemetry/api')`,
+    `trace.setGlobalTracerProvider(new ProxyTracerProvider())`,
+    `await runSpans()`,
+  ].join(';')
+  const child = spawnSync(process.execPath, ['--import', REGISTER, '--input-type=module', '-e', script], {
+    cwd: fileURLToPath(new URL('../../../', import.meta.url)),
+    encoding: 'utf8',
+    stdio: ['ignore', 'ignore', 'pipe'],
+  })
+  expect(child.status, child.stderr).toBe(0)
+  const lines = child.stderr.split('\n')
+  const marker = lines.indexOf('unregistered function')
+  expect(marker, child.stderr).toBeGreaterThan(0)
+  const isTracing = (line: string) => /\/node_modules\/@opentelemetry\/|\/dist\/src\/driver\/otel-spans\.js$/.test(line)
+  expect(lines.slice(0, marker).filter(isTracing)).toEqual([])
+  expect(lines.slice(marker).some((line) => line.endsWith('/dist/src/driver/otel-spans.js'))).toBe(true)
+})
