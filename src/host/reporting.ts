@@ -4,7 +4,7 @@
 // face; the workers, the CLI, the report and MCP use src/host/index.ts, which exports all of this too.
 export { resolveOptions, type DiglineOptions, type ResolvedOptions } from './project/plugin-options.js'
 export { describeFamily, familyWise, FAMILY_WISE_METHODS, type FamilyWise, type LaunchFamily } from './judge/family-wise.js'
-export { formatOutcome } from './judge/format-outcome.js'
+export { formatMeasure, formatOutcome } from './judge/format-outcome.js'
 export { formatLaunchMarkdown } from './judge/format-comparison.js'
 export { formatVariantMarkdown, formatVariantTable } from './judge/format-variants.js'
 export { percent } from './judge/percent.js'
