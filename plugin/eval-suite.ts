@@ -10,6 +10,7 @@ import { sliceSuite, sliceTags } from '../src/suite/slice.js'
 import type { ResolvedSuite, SuiteDefinition } from '../src/suite/types.js'
 import { describeUncalibrated, PLANNED_NOTE, suiteLaunchFor, type RunContext, type SuiteOutcome } from '../src/host/index.js'
 import { SuiteRun } from './suite-run.js'
+import { registerWorker } from './stop-signal.js'
 import { recordInManifest, recordRefusalInManifest } from './suite-manifest.js'
 import { registeredCaseHooks } from './case-hooks.js'
 import { CaseErroredError, CaseFailedError, SuiteNotHeldError, describeMisses } from './test-errors.js'
@@ -98,6 +99,7 @@ export function evalSuite<I, O, E>(definition: SuiteDefinition<I, O, E>): void {
     if (other !== undefined) throw claimRefusal(block.suite.name, ctx.tenant, ctx.projectRoot, claimText(file!, block.suite.variant), other)
     const only = selectedCases(task, block.mine === undefined ? block.caseIds : [...block.mine])
     block.carriesOutcome = only === undefined ? undefined : block.caseIds.filter((id) => only.has(id)).at(-1)
+    if (claims !== undefined) registerWorker(claims)
     block.run = SuiteRun.start(block.suite, block.launch, { ctx: fileCtx, only, hooks })
     return block.run
   }

@@ -85,7 +85,7 @@ export function digline(options: DiglineOptions): Plugin {
         // verdict test the launch-wide decision holds as passed when the run ends
         vitest.config.reporters.unshift(new AnnotationFiler(), new HeldVerdicts(familyWise))
         vitest.config.reporters.push(new DiglineReporter(familyWise, launchRefusal))
-        exitTwoWhenStopped()
+        exitTwoWhenStopped(claimDir(vitest))
         return startModelSlots(vitest)
       }
     },

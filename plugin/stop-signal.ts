@@ -1,7 +1,26 @@
 // Stopping inside a Vitest worker (SPEC §5): SIGINT, SIGTERM, or the main process going away abort
 // every suite run of this worker through one signal, so the calls in flight are aborted and no new
 // call starts. The worker then exits once its runs have settled (their journals stay resumable).
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+
 const STATE = Symbol.for('digline.workerStop')
+
+/** Where a launch's workers leave their pids, inside the launch's directory (a tenant never starts with a dot). */
+export function workersDir(launchDir: string): string {
+  return join(launchDir, '.workers')
+}
+
+/**
+ * Names this worker to the main process, which passes a stop on to it before it exits itself: Vitest 5
+ * kills its workers outright once the main process is gone, before they could abort their calls.
+ */
+export function registerWorker(launchDir: string): void {
+  const file = join(workersDir(launchDir), String(process.pid))
+  if (existsSync(file)) return
+  mkdirSync(workersDir(launchDir), { recursive: true })
+  writeFileSync(file, '')
+}
 
 interface WorkerStop {
   controller: AbortController

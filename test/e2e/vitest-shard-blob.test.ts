@@ -36,7 +36,8 @@ test('vitest --shard with the blob reporter, then --merge-reports: the suites ar
   const calls = callLines(project).length
   expect(calls).toBe(12)
   const before = tree(join(project.dir, '.digline'))
-  const merged = await project.vitest(['--merge-reports'], env)
+  // the directory is named: Vitest 4.1's default is .vitest-reports, Vitest 5's .vitest/blob
+  const merged = await project.vitest(['--merge-reports=.vitest-reports'], env)
   const text = merged.stdout + merged.stderr
   expect(merged.code, text).toBe(1)
   expect(text).toContain('digline alpha')
