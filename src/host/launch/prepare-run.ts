@@ -12,6 +12,7 @@ import { casesOfShard, nextLegOf, readShardLabel, shardLabel, type Shard } from 
 import type { CallPlan, Prepared } from './prepared.js'
 import { InvalidShardError } from './errors.js'
 import { describeSliceTags } from '../../suite/slice.js'
+import { conversationCallsOf, conversationOf } from '../../suite/conversation.js'
 
 export type { CallPlan, Prepared } from './prepared.js'
 
@@ -45,6 +46,8 @@ export async function prepareRun(suite: ResolvedSuite, ctx: RunContext, only?: R
   const artifacts = await digestArtifacts(suite.artifacts, ctx.projectRoot, suite.name)
   const cases = only === undefined ? suite.cases.length : suite.cases.filter((c) => only.has(c.id)).length
   const adaptive = suite.rules.min_samples === undefined ? {} : { minSamples: suite.rules.min_samples }
+  const selected = (id: string) => only === undefined || only.has(id)
+  const bill = callsPerSample(suite, selected)
   const prepared: Prepared = {
     suite,
     tenant: ctx.tenant,
@@ -62,7 +65,8 @@ export async function prepareRun(suite: ResolvedSuite, ctx: RunContext, only?: R
       toCall: cases,
       samples: suite.rules.samples,
       ...adaptive,
-      calls: cases * suite.rules.samples,
+      calls: bill.calls * suite.rules.samples,
+      ...bill.conversation,
       cached: 0,
       reused: 0,
       retried: 0,
@@ -78,6 +82,7 @@ export async function prepareRun(suite: ResolvedSuite, ctx: RunContext, only?: R
   assertResumable(resume.pending, journalHeaderFor(prepared, createdAt))
   const { done, retried } = selectDone(resume.pending, new Set(suite.cases.map((c) => c.id)), resume.keepErrors)
   const toCall = cases - done.size
+  const left = callsPerSample(suite, (id) => selected(id) && !done.has(id))
   return {
     ...prepared,
     done,
@@ -88,7 +93,8 @@ export async function prepareRun(suite: ResolvedSuite, ctx: RunContext, only?: R
       toCall,
       samples: suite.rules.samples,
       ...adaptive,
-      calls: toCall * suite.rules.samples,
+      calls: left.calls * suite.rules.samples,
+      ...left.conversation,
       cached: 0,
       reused: done.size,
       retried,
@@ -120,14 +126,37 @@ function prepareShard(whole: Prepared, shard: Shard, resume: ResumeRequest | und
   const done = new Map([...whole.done].filter(([id]) => mine.has(id)))
   const retried = resume === undefined ? 0 : [...resume.pending.done.values()].filter((r) => mine.has(r.case_id) && r.verdict === 'error' && !resume.keepErrors).length
   const toCall = mine.size - done.size
+  const { calls, conversation } = callsPerSample(whole.suite, (id) => mine.has(id) && !done.has(id))
+  const { conversation: _whole, ...plan } = whole.plan
   return {
     ...whole,
     done,
     shard,
     mine,
     leg: resume === undefined ? shard.index : nextLegOf(shard, resume.pending.legs),
-    plan: { ...whole.plan, cases: ids.length, toCall, calls: toCall * whole.plan.samples, reused: done.size, retried, shard: shardLabel(shard), share: mine.size },
+    plan: { ...plan, ...conversation, cases: ids.length, toCall, calls: calls * whole.plan.samples, reused: done.size, retried, shard: shardLabel(shard), share: mine.size },
   }
+}
+
+/**
+ * The calls one sample of each kept case may make: one answer, or for a conversation its target
+ * turns and its simulated user's messages (ADR 0382; the budget reserves the same when a case starts).
+ * A simulated user may end a conversation early, so its cases' calls are a ceiling.
+ */
+function callsPerSample(suite: ResolvedSuite, keep: (id: string) => boolean): { calls: number; conversation: Pick<CallPlan, 'conversation'> } {
+  let calls = 0
+  let simulated = false
+  for (const c of suite.cases) {
+    if (!keep(c.id)) continue
+    if (suite.conversation === undefined) {
+      calls += 1
+      continue
+    }
+    calls += conversationCallsOf(c.input, suite.conversation.user)
+    const plan = conversationOf(c.input)
+    if (typeof plan !== 'string' && plan.kind === 'simulated') simulated = true
+  }
+  return { calls, conversation: suite.conversation === undefined ? {} : { conversation: simulated ? 'simulated' : 'scripted' } }
 }
 
 /** The sentence printed on stderr before the first call; the bill must equal the calls made. */
@@ -158,13 +187,15 @@ function announceShard(suite: string, plan: CallPlan, estimate?: UsageEstimate, 
 
 /** "3 samples", or with adaptive samples "3 to 9 samples" (each case stops when its verdict is settled). */
 function samplesOf(plan: CallPlan): string {
-  if (plan.minSamples !== undefined) return `${plan.minSamples} to ${plan.samples} samples`
-  return `${plan.samples} sample${plan.samples === 1 ? '' : 's'}`
+  const samples = plan.minSamples !== undefined ? `${plan.minSamples} to ${plan.samples} samples` : `${plan.samples} sample${plan.samples === 1 ? '' : 's'}`
+  if (plan.conversation === undefined) return samples
+  return `${samples} × each conversation's turns${plan.conversation === 'simulated' ? " and its simulated user's messages" : ''}`
 }
 
 /** "12 calls", or with adaptive samples "at most 12 calls": the bill is the ceiling the budget and acknowledgements are held to. */
 function callsOf(plan: CallPlan): string {
-  return `${plan.minSamples === undefined ? '' : 'at most '}${plan.calls} call${plan.calls === 1 ? '' : 's'}`
+  const ceiling = plan.minSamples !== undefined || plan.conversation === 'simulated'
+  return `${ceiling ? 'at most ' : ''}${plan.calls} call${plan.calls === 1 ? '' : 's'}`
 }
 
 function cachedClause(plan: CallPlan): string {

@@ -17,7 +17,12 @@ export interface CallPlan {
   samples: number
   /** With adaptive samples (ADR 0360): the fewest a case takes; `samples` is then the most, and `calls` a ceiling. */
   minSamples?: number
-  /** toCall × samples, less the answers from the cache: the calls the target will receive. */
+  /**
+   * Set when every case is a conversation (ADR 0382): `calls` then counts each target turn and each
+   * simulated-user message; with a simulated user it is a ceiling (the user may end early).
+   */
+  conversation?: 'scripted' | 'simulated'
+  /** toCall × samples (× each conversation's calls), less the answers from the cache: the calls the target will receive. */
   calls: number
   /** Answers the response cache gives this launch instead of calls. */
   cached: number
