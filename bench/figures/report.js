@@ -16,8 +16,9 @@ const SAMPLES = 5
 const MB = 1_000_000
 const CHROMIUM = process.env.DIGLINE_CHROMIUM ?? '/usr/bin/chromium'
 
-function results(worse, recorded) {
-  return Array.from({ length: CASES }, (_, i) => {
+function results(worse, recorded, cases = CASES) {
+  const pad = String(cases).length
+  return Array.from({ length: cases }, (_, i) => {
     const errored = worse && i % 100 === 7
     const failing = worse ? i % 10 === 3 : i % 50 === 3
     const samples = Array.from({ length: SAMPLES }, (_, s) => {
@@ -33,7 +34,7 @@ function results(worse, recorded) {
     const passed = samples.filter((s) => s.pass).length
     if (errored)
       return {
-        case_id: `case-${String(i).padStart(4, '0')}`,
+        case_id: `case-${String(i).padStart(pad, '0')}`,
         verdict: 'error',
         score: null,
         passed_samples: 0,
@@ -42,7 +43,7 @@ function results(worse, recorded) {
         samples: [],
       }
     return {
-      case_id: `case-${String(i).padStart(4, '0')}`,
+      case_id: `case-${String(i).padStart(pad, '0')}`,
       verdict: passed === SAMPLES ? 'pass' : 'fail',
       score: passed / SAMPLES,
       passed_samples: passed,
@@ -53,7 +54,7 @@ function results(worse, recorded) {
   })
 }
 
-async function writeRuns(pkg, store, recorded) {
+async function writeRuns(pkg, store, recorded, cases = CASES) {
   const { openStore } = await import(join(pkg, 'dist/src/store/open-store.js'))
   const { aggregate } = await import(join(pkg, 'dist/src/driver/aggregate.js'))
   const { baselineOf } = await import(join(pkg, 'dist/src/document/baseline.js'))
@@ -61,7 +62,7 @@ async function writeRuns(pkg, store, recorded) {
   const s = openStore({ store })
   const rules = { samples: SAMPLES, min_agreement: 1, thresholds: { pass_rate: 0.8 }, tolerances: { pass_rate: 0.02 } }
   const doc = (createdAt, worse) => {
-    const res = results(worse, recorded)
+    const res = results(worse, recorded, cases)
     return {
       schema_version: 1,
       digline_version: '0.1.0',
@@ -107,6 +108,92 @@ async function writeRuns(pkg, store, recorded) {
   await s.writeRun(doc('2026-11-30T10:00:00.000001Z', true))
 }
 
+/** Waits for the page's own "drawn" mark and the paint after it; both from navigation start. */
+async function drawn(page) {
+  await page.waitForFunction(() => performance.getEntriesByName('digline-rendered').length > 0, undefined, { timeout: 600_000, polling: 50 })
+  return page.evaluate(
+    () =>
+      new Promise((resolve) =>
+        requestAnimationFrame(() =>
+          setTimeout(() => {
+            const paint = performance.getEntriesByName('first-contentful-paint')[0]
+            resolve({ drawnMs: performance.getEntriesByName('digline-rendered')[0].startTime, paintMs: paint ? paint.startTime : NaN })
+          }, 0),
+        ),
+      ),
+  )
+}
+
+/** Time from changing a control of the cases table to the frame after the table is redrawn. */
+async function filterMs(page, control, value) {
+  return page.evaluate(
+    ([control, value]) =>
+      new Promise((resolve) => {
+        const node = document.querySelector(`[data-suite="big"] [data-control="big:${control}"]`)
+        const t = performance.now()
+        node.value = value
+        node.dispatchEvent(new Event(node.tagName === 'SELECT' ? 'change' : 'input', { bubbles: true }))
+        requestAnimationFrame(() => setTimeout(() => resolve(performance.now() - t), 0))
+      }),
+    [control, value],
+  )
+}
+
+// The report of a large run (100,000 cases; 20,000 in quick mode): its size, how soon Chromium paints
+// it, and how long a filter of its cases table takes, each the median of several loads.
+async function largeReport({ install, quick, tmp, browser, log }) {
+  const cases = quick ? 20_000 : 100_000
+  const loads = 3
+  const dir = join(tmp, 'report-large')
+  mkdirSync(dir, { recursive: true })
+  const t0 = performance.now()
+  await writeRuns(install.pkg, join(dir, '.digline'), false, cases)
+  log(`report (${fmt.int(cases)} cases): runs written in ${fmt.ms(performance.now() - t0)}`)
+  const file = join(dir, 'report.html')
+  const writeMs = []
+  for (let r = 0; r < loads; r++) {
+    const t = performance.now()
+    execFileSync(process.execPath, [install.dist('src/cli/bin.js'), 'report', '--store', join(dir, '.digline'), '--tenant', 'acme', '--out', file], { cwd: dir, stdio: 'ignore' })
+    writeMs.push(performance.now() - t)
+  }
+  const bytes = statSync(file).size
+  const target = `case-${String(cases - 1000).padStart(String(cases).length, '0')}`
+  const paintMs = [], drawnMs = [], searchMs = [], flippedMs = [], found = []
+  for (let r = 0; r < loads; r++) {
+    const page = await browser.newPage({ viewport: { width: 1200, height: 900 } })
+    await page.goto(pathToFileURL(file).href, { timeout: 600_000 })
+    const at = await drawn(page)
+    paintMs.push(at.paintMs)
+    drawnMs.push(at.drawnMs)
+    searchMs.push(await filterMs(page, 'q', target))
+    found.push(await page.locator(`[data-suite="big"] tr[data-case="${target}"]`).count())
+    await filterMs(page, 'q', '')
+    flippedMs.push(await filterMs(page, 'flip', 'flipped'))
+    await page.close()
+  }
+  log(`report (${fmt.int(cases)} cases): ${fmt.mib(bytes)}, painted ${fmt.ms(median(paintMs))}, search ${fmt.ms(median(searchMs))}, flipped ${fmt.ms(median(flippedMs))}`)
+  const n = quick ? `${fmt.int(cases)} cases (quick mode; the full run takes 100,000)` : `${fmt.int(cases)} cases`
+  return {
+    raw: { cases, bytes, writeMs, paintMs, drawnMs, searchMs, flippedMs, found },
+    rows: [
+      { figure: `12. report of ${n} × ${SAMPLES} samples against a baseline: file size`, value: `${(bytes / MB).toFixed(2)} MB`, goal: '≤ 25 MB', pass: bytes <= 25 * MB },
+      {
+        figure: `12. the same: Chromium's first paint from file:// (navigation start → first contentful paint; drawn mark), median of ${loads}`,
+        value: `${fmt.ms(median(paintMs))} (drawn ${fmt.ms(median(drawnMs))})`,
+        goal: '≤ 2 s',
+        pass: median(paintMs) <= 2000,
+      },
+      {
+        figure: `12. the same: a filter of the cases table (search "${target}", found ${Math.min(...found)}; flipped only), input → next frame, median of ${loads}`,
+        value: `${fmt.ms(median(searchMs))}; ${fmt.ms(median(flippedMs))}`,
+        goal: '≤ 300 ms',
+        pass: Math.max(median(searchMs), median(flippedMs)) <= 300 && Math.min(...found) === 1,
+      },
+      { figure: `12. the same: \`digline report\` writes the file (whole process, median of ${loads})`, value: fmt.ms(median(writeMs)), goal: '—', pass: null },
+    ],
+  }
+}
+
 export async function report({ install, quick, tmp, log }) {
   const { chromium } = await import('playwright-core')
   const loads = quick ? 3 : 7
@@ -144,8 +231,7 @@ export async function report({ install, quick, tmp, log }) {
         const page = await browser.newPage({ viewport: { width: 1200, height: 900 } })
         page.on('request', (q) => requests.push(q.url()))
         await page.goto(pathToFileURL(file).href)
-        await page.waitForSelector(`[data-suite="big"] table.cases tbody tr:nth-child(${CASES})`, { state: 'attached' })
-        renderMs.push(await page.evaluate(() => performance.getEntriesByName('digline-rendered')[0]?.startTime ?? NaN))
+        renderMs.push((await drawn(page)).drawnMs)
         await page.close()
       }
       const foreign = requests.filter((u) => u !== pathToFileURL(file).href).length
@@ -167,6 +253,9 @@ export async function report({ install, quick, tmp, log }) {
         { figure: `12. the same: \`digline report\` writes the file (whole process, median of ${loads})`, value: fmt.ms(median(writeMs)), goal: '—', pass: null },
       )
     }
+    const large = await largeReport({ install, quick, tmp, browser, log })
+    rows.push(...large.rows)
+    raw.large = large.raw
   } finally {
     await browser.close()
   }

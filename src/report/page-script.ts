@@ -7,7 +7,7 @@ export const PAGE_SCRIPT = String.raw`
   'use strict'
   var dataNode = document.getElementById('digline-data')
   var config = JSON.parse(document.getElementById('digline-config').textContent)
-  var data = JSON.parse(dataNode.textContent)
+  var data
   var root = document.getElementById('app')
   var filters = {}
   var SVG = 'http://www.w3.org/2000/svg'
@@ -295,49 +295,202 @@ export const PAGE_SCRIPT = String.raw`
     return kids.length ? el('details', {}, [el('summary', { text: what })].concat(kids)) : null
   }
 
-  function matches(row, f) {
-    if (f.q && row.id.toLowerCase().indexOf(f.q.toLowerCase()) < 0) return false
+  // The cases arrive packed (case-columns.ts, ADR 0395): one array per case. Each is unpacked once
+  // into a light row (what the table, the filters and the matrix need, with its id lowercased for the
+  // search); the details (scores, timelines, answers) only when the row is drawn.
+  var VERDICTS = ['pass', 'fail', 'error', null]
+  function unpackCases(packed) {
+    if (Array.isArray(packed)) return packed
+    var strings = packed.strings
+    return packed.rows.map(function (c, i) {
+      var v = VERDICTS[c[1] >> 2], b = VERDICTS[c[1] & 3]
+      return {
+        i: i, id: c[0], key: c[0].toLowerCase(), verdict: v, baseline: b,
+        flip: b === 'pass' && v === 'fail' ? 'pass_to_fail' : b === 'fail' && v === 'pass' ? 'fail_to_pass' : null,
+        score: c[2] === undefined ? null : c[2],
+        error: c[10] ? { cause: strings[c[10][0]], message: strings[c[10][1]] } : null,
+        cells: c, strings: strings,
+      }
+    })
+  }
+  function tokenPair(a, b) { return a === undefined || a === null ? null : { input_tokens: a, output_tokens: b } }
+  // A light row made whole, in the shape the host's CaseRow has (the review script reads it too).
+  function whole(r) {
+    if (r.whole) return r.whole
+    if (!r.cells) return r
+    var c = r.cells, strings = r.strings, rare = c[11] || {}
+    var w = {
+      id: r.id, verdict: r.verdict, baseline: r.baseline, flip: r.flip, score: r.score, error: r.error,
+      samples: (c[3] || '').split('').map(function (x) { return x === '1' }),
+      scores: (c[4] || []).map(function (cells, sample) {
+        return { sample: sample, scorers: cells.map(function (x) {
+          var sc = { name: strings[x[0]], pass: (x[1] & 1) === 1, score: x[2], reason: x.length > 3 ? strings[x[3]] : null }
+          if (x[1] & 2) sc.borderline = true
+          return sc
+        }) }
+      }),
+      usage: tokenPair(c[5], c[6]), judge_usage: tokenPair(c[7], c[8]),
+      reason: c[9] === undefined || c[9] === null ? null : strings[c[9]],
+    }
+    for (var k in rare) w[k] = rare[k]
+    r.whole = w
+    return w
+  }
+  function prepare(d) {
+    d.suites.forEach(function (s) { s.cases = unpackCases(s.cases) })
+    d.live.forEach(function (r) { r.cases = unpackCases(r.cases) })
+    return d
+  }
+
+  function matches(row, f, q) {
+    if (q && row.key.indexOf(q) < 0) return false
     if (f.verdict !== 'all' && row.verdict !== f.verdict) return false
     if (f.flip === 'flipped' && !row.flip) return false
     if (f.flip === 'pass_to_fail' || f.flip === 'fail_to_pass') return row.flip === f.flip
     return true
   }
 
-  // The baseline × run verdict counts of the rows shown, and the rows themselves.
+  // Heights of the rows shown, summed as a Fenwick tree: where row k starts, and which row is at a
+  // given offset, each in log(n) steps however many rows were measured.
+  function Heights(n, guess) {
+    this.n = n; this.tree = new Float64Array(n + 1); this.own = new Float64Array(n)
+    for (var i = 0; i < n; i++) { this.own[i] = guess; this.tree[i + 1] += guess; var j = i + 1 + ((i + 1) & -(i + 1)); if (j <= n) this.tree[j] += this.tree[i + 1] }
+  }
+  Heights.prototype.set = function (k, h) { var d = h - this.own[k]; if (!d) return false; this.own[k] = h; for (var i = k + 1; i <= this.n; i += i & -i) this.tree[i] += d; return true }
+  Heights.prototype.before = function (k) { var s = 0; for (var i = k; i > 0; i -= i & -i) s += this.tree[i]; return s }
+  Heights.prototype.at = function (y) {
+    var pos = 0, step = 1
+    while (step * 2 <= this.n) step *= 2
+    for (; step > 0; step >>= 1) if (pos + step <= this.n && this.tree[pos + step] <= y) { pos += step; y -= this.tree[pos] }
+    return Math.min(pos, Math.max(0, this.n - 1))
+  }
+
+  var views = {}
+  var mounted = []
+  var ROW_GUESS = 25, MARGIN = 30
+
+  // The baseline × run verdict counts of the rows shown, and the rows themselves. The table is
+  // virtualised: only the rows in its scrolled window (and a margin) are in the document, between
+  // two spacer rows that stand for the others' height. Filters, the open details and the scroll
+  // position survive the viewer's redraws.
   // In the viewer's review mode (review-script.ts) each judged case of a filed run gets a label form.
   function cases(id, rows, recorded, hasBaseline, refName, filed) {
     refName = refName || 'baseline'
     var f = filters[id] || (filters[id] = { q: '', verdict: 'all', flip: 'all' })
+    var view = views[id] || (views[id] = { top: 0, open: {}, heights: {} })
     var body = el('tbody')
     var grid = el('table', { class: 'matrix' })
     var count = el('span', { class: 'count' })
-    function draw() {
-      var shownRows = rows.filter(function (r) { return matches(r, f) })
-      body.textContent = ''
-      shownRows.forEach(function (r) {
-        body.appendChild(el('tr', { class: 'case' + (r.flip ? ' flipped' : ''), 'data-case': r.id, 'data-verdict': r.verdict }, [
-          el('td', { class: 'id', text: r.id }),
-          hasBaseline ? el('td', {}, [verdictTag(r.baseline)]) : null,
-          el('td', {}, [verdictTag(r.verdict), r.flip ? el('span', { class: 'flip', text: r.flip === 'pass_to_fail' ? ' pass\u2192fail' : ' fail\u2192pass' }) : null]),
-          el('td', { text: r.score === null ? '\u2014' : r.score.toFixed(2) }),
-          el('td', {}, [samplesCell(r.samples)]),
-          el('td', { class: 'error-cell' }, [r.error ? el('span', { class: 'error-message', text: r.error.cause + ': ' + r.error.message }) : null, caseDetails(r, recorded), filed && window.diglineReview ? window.diglineReview(r, filed, data) : null]),
-          el('td', { class: 'tok', text: tokens(r.usage) }),
-        ]))
+    var head = el('tr', {}, ['case', hasBaseline ? refName : null, 'run', 'score', 'samples', 'error / details', 'tokens'].filter(function (t) { return t !== null }).map(function (t) { return el('th', { text: t }) }))
+    var thead = el('thead', {}, [head])
+    var scroller = el('div', { class: 'case-scroll', tabindex: '0', 'aria-label': 'cases', 'data-scroll': id }, [el('table', { class: 'cases' }, [thead, body])])
+    var shownRows = [], heights = null, guess = view.guess || ROW_GUESS, pending = false
+    var from = 0, nodes = [], above = spacer('above'), below = spacer('below')
+
+    function rowNode(r) {
+      var w = whole(r)
+      var details = caseDetails(w, recorded)
+      if (details) {
+        if (view.open[r.id]) details.open = true
+        details.addEventListener('toggle', function () { if (details.open) view.open[r.id] = true; else delete view.open[r.id]; schedule() })
+      }
+      return el('tr', { class: 'case' + (r.flip ? ' flipped' : ''), 'data-case': r.id, 'data-verdict': r.verdict, 'data-row': String(r.i) }, [
+        el('td', { class: 'id', text: r.id }),
+        hasBaseline ? el('td', {}, [verdictTag(r.baseline)]) : null,
+        el('td', {}, [verdictTag(r.verdict), r.flip ? el('span', { class: 'flip', text: r.flip === 'pass_to_fail' ? ' pass\u2192fail' : ' fail\u2192pass' }) : null]),
+        el('td', { text: r.score === null ? '\u2014' : r.score.toFixed(2) }),
+        el('td', {}, [samplesCell(w.samples)]),
+        el('td', { class: 'error-cell' }, [r.error ? el('span', { class: 'error-message', text: r.error.cause + ': ' + r.error.message }) : null, details, filed && window.diglineReview ? window.diglineReview(w, filed, data) : null]),
+        el('td', { class: 'tok', text: tokens(w.usage) }),
+      ])
+    }
+    function spacer(which) { return el('tr', { class: 'spacer ' + which, 'aria-hidden': 'true' }, [el('td', { colspan: String(head.children.length) })]) }
+    // A spacer is in the table only while it stands for some rows, so a table drawn whole has none.
+    function place(node, h, before) {
+      if (h > 0) { node.style.height = h + 'px'; if (node.parentNode !== body) body.insertBefore(node, before) }
+      else if (node.parentNode === body) body.removeChild(node)
+    }
+    // The rows the scrolled window needs, give or take the margin.
+    function windowOf() {
+      var n = shownRows.length
+      if (!n) return [0, 0]
+      var attached = scroller.isConnected
+      var top = attached ? Math.max(0, scroller.scrollTop - thead.offsetHeight) : 0
+      var seen = attached && scroller.clientHeight ? scroller.clientHeight : window.innerHeight
+      return [Math.max(0, heights.at(top) - MARGIN), Math.min(n, heights.at(top + seen) + 1 + MARGIN)]
+    }
+    // Draws the window, keeping the rows already drawn that stay in it (and so the focus inside
+    // them); then measures the rows: one taller or shorter than thought (a wrapped error, open
+    // details) corrects the sums, and the window is drawn once more if that moved it.
+    function paint(settling) {
+      pending = false
+      var w = windowOf(), lo = w[0], hi = w[1], to = from + nodes.length
+      if (hi <= from || lo >= to) {
+        nodes.forEach(function (node) { body.removeChild(node) })
+        nodes = []
+        from = lo
+        to = lo
+      }
+      while (from < lo && nodes.length) { body.removeChild(nodes.shift()); from++ }
+      while (to > hi && nodes.length) { body.removeChild(nodes.pop()); to-- }
+      if (!nodes.length) { from = lo; to = lo }
+      var first = nodes[0] || null, ahead = []
+      for (var k = lo; k < from; k++) ahead.push(rowNode(shownRows[k]))
+      ahead.forEach(function (node) { body.insertBefore(node, first || (below.parentNode === body ? below : null)) })
+      nodes = ahead.concat(nodes)
+      from = lo
+      for (k = to; k < hi; k++) { var node = rowNode(shownRows[k]); body.insertBefore(node, below.parentNode === body ? below : null); nodes.push(node) }
+      place(above, heights.before(from), body.firstChild)
+      place(below, heights.before(shownRows.length) - heights.before(from + nodes.length), null)
+      if (!scroller.isConnected) return
+      var moved = false
+      nodes.forEach(function (node, j) {
+        var h = node.offsetHeight
+        if (!h) return
+        if (!view.guess) { view.guess = guess = h; measureAll() }
+        var id = shownRows[from + j].id
+        if (h === guess) delete view.heights[id]
+        else view.heights[id] = h
+        if (heights.set(from + j, h)) moved = true
       })
-      count.textContent = shownRows.length + ' of ' + rows.length + ' cases'
+      if (moved) {
+        place(above, heights.before(from), body.firstChild)
+        place(below, heights.before(shownRows.length) - heights.before(from + nodes.length), null)
+        if (!settling) paint(true)
+      }
+    }
+    // The sums anew: each row as tall as last measured, or as the usual row.
+    function measureAll() {
+      var n = shownRows.length
+      heights = new Heights(n, guess)
+      for (var k = 0; k < n; k++) { var h = view.heights[shownRows[k].id]; if (h) heights.set(k, h) }
+    }
+    function schedule() { if (!pending) { pending = true; window.requestAnimationFrame(function () { paint() }) } }
+    function draw() {
+      var q = f.q.toLowerCase()
+      shownRows = rows.filter(function (r) { return matches(r, f, q) })
+      var n = shownRows.length
+      measureAll()
+      count.textContent = n + ' of ' + rows.length + ' cases'
       grid.textContent = ''
       if (hasBaseline) {
-        var cols = ['pass', 'fail', 'error'], rowsV = ['pass', 'fail', 'error', null]
+        var cols = ['pass', 'fail', 'error'], rowsV = ['pass', 'fail', 'error', null], tally = {}
+        shownRows.forEach(function (r) { var k = r.baseline + '/' + r.verdict; tally[k] = (tally[k] || 0) + 1 })
         grid.appendChild(el('tr', {}, [el('th', { text: refName + ' \u2193 / run \u2192' })].concat(cols.map(function (c) { return el('th', { text: c }) }))))
         rowsV.forEach(function (b) {
           grid.appendChild(el('tr', {}, [el('th', { text: b === null ? 'not in ' + refName : b })].concat(cols.map(function (c) {
-            var n = shownRows.filter(function (r) { return r.baseline === b && r.verdict === c }).length
+            var n = tally[b + '/' + c] || 0
             return el('td', { class: 'cell' + (n ? '' : ' zero') + ((b === 'pass' && c === 'fail') || (b === 'fail' && c === 'pass') ? ' flipcell' : ''), 'data-cell': (b || 'none') + '-' + c, text: String(n) })
           }))))
         })
       }
+      nodes.forEach(function (node) { body.removeChild(node) })
+      nodes = []
+      if (scroller.isConnected) scroller.scrollTop = 0
+      view.top = 0
+      paint()
     }
+    scroller.addEventListener('scroll', function () { view.top = scroller.scrollTop; schedule() }, { passive: true })
     function select(name, options, value, onChange) {
       return el('select', { name: name, 'aria-label': name, 'data-control': id + ':' + name, on: { change: function (e) { onChange(e.target.value); draw() } } }, options.map(function (o) { var opt = el('option', { value: o[0], text: o[1] }); if (o[0] === value) opt.selected = true; return opt }))
     }
@@ -347,18 +500,23 @@ export const PAGE_SCRIPT = String.raw`
       hasBaseline ? select('flip', [['all', 'flipped or not'], ['flipped', 'flipped only'], ['pass_to_fail', 'pass \u2192 fail'], ['fail_to_pass', 'fail \u2192 pass']], f.flip, function (v) { f.flip = v }) : null,
       count,
     ])
-    var head = el('tr', {}, ['case', hasBaseline ? refName : null, 'run', 'score', 'samples', 'error / details', 'tokens'].filter(function (t) { return t !== null }).map(function (t) { return el('th', { text: t }) }))
+    var top = view.top
     draw()
+    // once in the document: back to where the person had scrolled, and the window measured
+    mounted.push(function () { scroller.scrollTop = top; view.top = scroller.scrollTop; paint() })
     return section('Cases', [
       recorded ? null : el('p', { class: 'note', text: 'This run did not record answers: no answer, input or expected value is shown.' }),
-      controls, hasBaseline ? grid : null, el('table', { class: 'cases' }, [el('thead', {}, [head]), body]),
+      controls, hasBaseline ? grid : null, scroller,
     ].filter(Boolean))
   }
 
+  var ERRORED_LISTED = 100
   function errored(rows) {
     var bad = rows.filter(function (r) { return r.error })
     if (!bad.length) return null
-    return section('Errored cases (' + bad.length + ')', [el('ul', { class: 'errored' }, bad.map(function (r) { return el('li', {}, [el('b', { text: r.id }), ' (' + r.error.cause + '): ', el('span', { class: 'error-message', text: r.error.message })]) }))], 'card errors')
+    var items = bad.slice(0, ERRORED_LISTED).map(function (r) { return el('li', {}, [el('b', { text: r.id }), ' (' + r.error.cause + '): ', el('span', { class: 'error-message', text: r.error.message })]) })
+    var more = bad.length > ERRORED_LISTED ? el('p', { class: 'note', text: 'and ' + (bad.length - ERRORED_LISTED) + ' more: pick the verdict error in the cases table to see them all.' }) : null
+    return section('Errored cases (' + bad.length + ')', [el('ul', { class: 'errored' }, items), more], 'card errors')
   }
 
   function suite(s) {
@@ -411,6 +569,7 @@ export const PAGE_SCRIPT = String.raw`
 
   function render() {
     root.textContent = ''
+    mounted = []
     var nav = el('nav', {}, data.suites.map(function (s) { return el('a', { href: '#suite-' + s.suite, text: s.suite + ' ' + pct(s.aggregates.pass_rate) }) }))
     root.appendChild(el('header', {}, [
       el('h1', { text: 'digline report' }),
@@ -422,8 +581,10 @@ export const PAGE_SCRIPT = String.raw`
     data.suites.forEach(function (s) { root.appendChild(suite(s)) })
     data.skipped.forEach(function (s) { if (!data.live.some(function (r) { return r.suite === s.suite })) root.appendChild(el('p', { class: 'note', text: s.suite + ': ' + s.reason })) })
     if (!data.suites.length && !data.live.length) root.appendChild(el('p', { class: 'note', text: 'No run to show yet.' }))
+    mounted.forEach(function (m) { m() })
   }
 
+  data = prepare(JSON.parse(dataNode.textContent))
   render()
   // the bench reads how long the first drawing took from this mark
   if (window.performance && performance.mark) performance.mark('digline-rendered')
@@ -433,7 +594,7 @@ export const PAGE_SCRIPT = String.raw`
       fetch(config.live, { cache: 'no-store' }).then(function (res) { return res.text() }).then(function (text) {
         if (text === last) return
         last = text
-        data = JSON.parse(text)
+        data = prepare(JSON.parse(text))
         // a redraw keeps the scroll position and the control being used (and the caret in the search box)
         var active = document.activeElement && document.activeElement.getAttribute('data-control')
         var caret = active && document.activeElement.selectionStart

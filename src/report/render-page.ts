@@ -2,6 +2,7 @@
 // security policy that forbids the browser any request but (in the viewer) asking its own server
 // for fresh data. Nothing is fetched from anywhere else: no font, no script, no image.
 import type { ReportData } from '../host/index.js'
+import { pageData } from './case-columns.js'
 import { PAGE_SCRIPT } from './page-script.js'
 import { PAGE_STYLE } from './page-style.js'
 import { REVIEW_SCRIPT } from './review-script.js'
@@ -40,7 +41,7 @@ export function renderPage(data: ReportData, options: PageOptions = {}): string 
 <body>
 <main id="app"><noscript>This report draws itself with JavaScript; enable it to read the report.</noscript></main>
 <script id="digline-config" type="application/json">${scriptJson({ live: options.live ?? null, review: options.review ?? null })}</script>
-<script id="digline-data" type="application/json">${scriptJson(data)}</script>
+<script id="digline-data" type="application/json">${scriptJson(pageData(data))}</script>
 ${options.review === undefined ? '' : `<script>${REVIEW_SCRIPT}</script>\n`}<script>${PAGE_SCRIPT}</script>
 </body>
 </html>

@@ -6,6 +6,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { ReportData } from '../host/index.js'
+import { pageData } from './case-columns.js'
 import { renderPage } from './render-page.js'
 import { answerReview, REVIEW_PATH, type ReviewMode } from './review-endpoint.js'
 
@@ -71,7 +72,7 @@ async function answer(req: IncomingMessage, res: ServerResponse, port: number, o
     options.onError?.(error)
     return send(res, 500, 'text/plain; charset=utf-8', `digline view could not read the store: ${error instanceof Error ? error.message : String(error)}\n`, head)
   }
-  if (path === DATA_PATH) return send(res, 200, 'application/json; charset=utf-8', JSON.stringify(data), head)
+  if (path === DATA_PATH) return send(res, 200, 'application/json; charset=utf-8', JSON.stringify(pageData(data)), head)
   const review = options.review === undefined ? undefined : { path: REVIEW_PATH, token: options.review.token, reviewer: options.review.reviewer }
   send(res, 200, 'text/html; charset=utf-8', renderPage(data, { live: DATA_PATH, ...(review === undefined ? {} : { review }) }), head)
 }
