@@ -4,8 +4,9 @@
 // file's size (and gzip's, which the page does not use: see ADR 0056), the time `digline report`
 // takes, and the time from navigation to the page's own "drawn" mark, median of several loads. The
 // same run with 64-byte answers recorded is shown beside it.
+/* global document, requestAnimationFrame */
 import { execFileSync } from 'node:child_process'
-import { mkdirSync, readFileSync, statSync } from 'node:fs'
+import { mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { gzipSync } from 'node:zlib'
@@ -158,7 +159,11 @@ async function largeReport({ install, quick, tmp, browser, log }) {
   }
   const bytes = statSync(file).size
   const target = `case-${String(cases - 1000).padStart(String(cases).length, '0')}`
-  const paintMs = [], drawnMs = [], searchMs = [], flippedMs = [], found = []
+  const paintMs = [],
+    drawnMs = [],
+    searchMs = [],
+    flippedMs = [],
+    found = []
   for (let r = 0; r < loads; r++) {
     const page = await browser.newPage({ viewport: { width: 1200, height: 900 } })
     await page.goto(pathToFileURL(file).href, { timeout: 600_000 })
@@ -190,6 +195,95 @@ async function largeReport({ install, quick, tmp, browser, log }) {
         pass: Math.max(median(searchMs), median(flippedMs)) <= 300 && Math.min(...found) === 1,
       },
       { figure: `12. the same: \`digline report\` writes the file (whole process, median of ${loads})`, value: fmt.ms(median(writeMs)), goal: '—', pass: null },
+    ],
+  }
+}
+
+/** /proc/self/io's rchar: every byte this process read through a read call. */
+function rchar() {
+  return Number(/^rchar: (\d+)$/m.exec(readFileSync('/proc/self/io', 'utf8'))[1])
+}
+
+// `digline view` following a live run of 100,000 cases (20,000 in quick mode): the journal is
+// written through the installed package's file store, then followed as the viewer follows it. Each
+// poll after 10 more cases were appended reads what was appended; Store.pending, which the viewer
+// called on every poll before, reads the whole journal. Median of 5 polls each.
+async function viewerPoll({ install, quick, tmp, log }) {
+  const cases = quick ? 20_000 : 100_000
+  const { openStore } = await import(join(install.pkg, 'dist/src/store/open-store.js'))
+  const { JOURNAL_VERSION } = await import(join(install.pkg, 'dist/src/store/journal.js'))
+  const { leaseOfThisProcess } = await import(join(install.pkg, 'dist/src/store/live-writer.js'))
+  const root = join(tmp, 'viewer-poll', '.digline')
+  const store = openStore({ store: root })
+  const res = results(false, false, cases)
+  const created = '2026-11-30T10:00:00.000001Z'
+  const opening = {
+    journal_version: JOURNAL_VERSION,
+    created_at: created,
+    started_at: created,
+    digline_version: '0.1.0',
+    tenant: 'acme',
+    environment: 'bench',
+    suite: 'big',
+    config_hash: '0123456789ab',
+    cases_digest: 'c0ffee00c0ffee00',
+    artifacts: {},
+    target_config: { model: 'bench-model' },
+    judge_config: { scorers: [{ name: 'exact', config: {}, pass_at: 1 }] },
+    record_responses: false,
+    git_commit: null,
+    lease: leaseOfThisProcess(),
+    declared: { samples: SAMPLES, digests: Object.fromEntries(res.map((r, i) => [r.case_id, i.toString(16).padStart(12, '0')])) },
+  }
+  const leg = await store.openJournal(opening, 1)
+  const observed = { target_model: 'bench-model', judge_models: {} }
+  const append = async (from, to) => {
+    for (let start = from; start < to; start += 2000)
+      await Promise.all(res.slice(start, Math.min(to, start + 2000)).map((result, i) => leg.append({ result, cause: result.error?.cause ?? null, observed, index: start + i })))
+  }
+  const polls = 5
+  await append(0, cases - polls * 10)
+  const file = join(
+    root,
+    readdirSync(root, { recursive: true }).find((f) => String(f).endsWith('.1.jsonl')),
+  )
+  const follower = store.followPending('acme', 'big')
+  await follower.poll()
+  const followBytes = [],
+    followRchar = [],
+    followMs = [],
+    fullBytes = [],
+    fullMs = []
+  let size = 0
+  for (let p = 0; p < polls; p++) {
+    const at = cases - polls * 10 + p * 10
+    await append(at, at + 10)
+    size = statSync(file).size
+    let r = rchar()
+    let t = performance.now()
+    await follower.poll()
+    followMs.push(performance.now() - t)
+    followRchar.push(rchar() - r)
+    followBytes.push(follower.lastRead.bytes)
+    r = rchar()
+    t = performance.now()
+    await store.pending('acme', 'big')
+    fullMs.push(performance.now() - t)
+    fullBytes.push(rchar() - r)
+  }
+  await leg.close()
+  await store.close()
+  log(`viewer poll (${fmt.int(cases)} cases): ${fmt.bytes(median(followRchar))} read per poll of a ${fmt.mib(size)} journal; a full read ${fmt.bytes(median(fullBytes))}`)
+  const n = quick ? `${fmt.int(cases)} cases (quick mode; the full run takes 100,000)` : `${fmt.int(cases)} cases`
+  return {
+    raw: { cases, journalBytes: size, followBytes, followRchar, followMs, fullBytes, fullMs },
+    rows: [
+      {
+        figure: `12. \`digline view\` follows a live journal of ${n}: bytes a poll reads after 10 more cases (the process's read count; the lines folded), against the journal's size; Store.pending (every poll before) beside it, median of ${polls}`,
+        value: `${fmt.bytes(median(followRchar))} (${fmt.bytes(median(followBytes))} of lines) of ${fmt.mib(size)}, ${fmt.ms(median(followMs))}; full read ${fmt.bytes(median(fullBytes))}, ${fmt.ms(median(fullMs))}`,
+        goal: 'only what is new',
+        pass: median(followRchar) < size / 100,
+      },
     ],
   }
 }
@@ -256,6 +350,9 @@ export async function report({ install, quick, tmp, log }) {
     const large = await largeReport({ install, quick, tmp, browser, log })
     rows.push(...large.rows)
     raw.large = large.raw
+    const poll = await viewerPoll({ install, quick, tmp, log })
+    rows.push(...poll.rows)
+    raw.viewerPoll = poll.raw
   } finally {
     await browser.close()
   }

@@ -8,6 +8,7 @@ import type { BaselineDocument, RegisterEntry } from '../document/baseline.js'
 import type { Aggregates, RunDocument, RunHeader } from '../document/schema.js'
 import type { DiglineErrorData } from '../errors/base.js'
 import type { Journal, JournalHeader, Pending } from './journal.js'
+import type { PendingFollower } from './pending-follower.js'
 import type { Removal, RemovalNotice } from './removal.js'
 import type { CacheEntry } from '../suite/cache-key.js'
 import type { ReviewRecord } from './review.js'
@@ -101,6 +102,12 @@ export interface JournalPart {
   openJournal(header: Omit<JournalHeader, 'leg'>, leg: number): Promise<Journal>
   /** Every journal of a suite, with its writers' leases; unreadable ones are named, never thrown. */
   pending(tenant: string, suite: string): Promise<Pending[]>
+  /**
+   * For a reader that asks again and again (the viewer): the suite's journals as pending() gives
+   * them, each poll reading only what was appended since the last (docs/adr/0396). Optional: a
+   * backend without it is read whole with pending() on every poll.
+   */
+  followPending?(tenant: string, suite: string): PendingFollower
   /** Drops the journal of a run whose document is filed; refuses any other (it holds the only copy of its cases). */
   dropPending(tenant: string, suite: string, key: string): Promise<void>
   /** The suites of a tenant that hold runs or journals. */

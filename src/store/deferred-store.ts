@@ -1,6 +1,7 @@
 // A store whose backend module is imported by its first operation: opening stays synchronous, and a
 // launch on the file store loads none of the team store's code (docs/adr/0280).
 import type { Store } from './contract.js'
+import type { PendingFollower } from './pending-follower.js'
 
 export class DeferredStore implements Store {
   private loaded: Promise<Store> | undefined
@@ -19,6 +20,21 @@ export class DeferredStore implements Store {
   deleteRun: Store['deleteRun'] = async (...a) => (await this.store()).deleteRun(...a)
   openJournal: Store['openJournal'] = async (...a) => (await this.store()).openJournal(...a)
   pending: Store['pending'] = async (...a) => (await this.store()).pending(...a)
+  followPending = (tenant: string, suite: string): PendingFollower => {
+    let follower: Promise<PendingFollower | undefined> | undefined
+    const following = () => (follower ??= this.store().then((s) => s.followPending?.(tenant, suite)))
+    const deferred = {
+      lastRead: { bytes: 0, rows: 0 },
+      poll: async () => {
+        const f = await following()
+        if (f === undefined) return (await this.store()).pending(tenant, suite)
+        const out = await f.poll()
+        deferred.lastRead = f.lastRead
+        return out
+      },
+    }
+    return deferred
+  }
   dropPending: Store['dropPending'] = async (...a) => (await this.store()).dropPending(...a)
   listSuites: Store['listSuites'] = async (...a) => (await this.store()).listSuites(...a)
   readBaseline: Store['readBaseline'] = async (...a) => (await this.store()).readBaseline(...a)

@@ -77,7 +77,11 @@ export class JournalPlanner {
     private readonly giveUp: (file: string, key: string) => string = defaultGiveUp,
   ) {}
 
-  addLeg({ leg, file, bytes }: LegBytes): void {
+  /**
+   * Folds the whole lines of a leg's bytes; `firstLine` > 1 continues a leg from where an earlier
+   * call stopped (a follower reading only what was appended). Returns the bytes of whole lines folded.
+   */
+  addLeg({ leg, file, bytes }: LegBytes, firstLine = 1): number {
     // The whole lines decoded as UTF-8 at once: a newline byte is a newline character whatever
     // surrounds it, so line N of the text is line N of the bytes, and each line's JSON is a slice of
     // the text. When every byte is ASCII (as digline writes all but non-ASCII strings) the text's
@@ -87,10 +91,10 @@ export class JournalPlanner {
     const ascii = text.length === whole
     let start = 0
     let textStart = 0
-    let lineNumber = 0
+    let lineNumber = firstLine - 1
     for (;;) {
       const textEnd = text.indexOf('\n', textStart)
-      if (textEnd < 0) return
+      if (textEnd < 0) return whole
       const end = ascii ? textEnd : bytes.indexOf(NEWLINE, start)
       lineNumber += 1
       if (lineNumber === 1) {

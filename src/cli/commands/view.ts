@@ -1,7 +1,7 @@
 import { ViewHostRefusedError } from '../errors.js'
 import { UsageError } from '../../host/index.js'
 import { openProject } from '../../host/index.js'
-import { reportData } from '../../host/index.js'
+import { LiveRunFollower, reportData } from '../../host/index.js'
 import { describeStore } from '../../host/index.js'
 import { labelCase, reviewerOf } from '../../host/index.js'
 import { randomBytes } from 'node:crypto'
@@ -53,8 +53,10 @@ ${PROJECT_HELP}`,
     const { settings, store } = await openProject(io.cwd, values, io.env)
     const suites = values.suite ?? []
     const tenant = settings.tenant
+    // one follower for the viewer's life: each poll reads only what the journals gained
+    const live = new LiveRunFollower(store, tenant)
     const load = async () => {
-      const data = await reportData(store, { tenant, suites, run: 'latest', withLive: true, skipEmpty: true })
+      const data = await reportData(store, { tenant, suites, run: 'latest', withLive: live, skipEmpty: true })
       if (reviewer === undefined) return data
       const reviews = await Promise.all(data.suites.map((s) => store.listReviews(tenant, s.suite, s.run.key)))
       return { ...data, reviews: reviews.flat() }

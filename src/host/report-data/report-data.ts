@@ -12,6 +12,7 @@ import type { AnswerTurn } from '../../suite/turns.js'
 import { RunNotFoundError } from '../../store/errors.js'
 import type { Store } from '../../store/contract.js'
 import type { Pending } from '../../store/journal.js'
+import type { JournalReadCount, PendingFollower } from '../../store/pending-follower.js'
 import { DIGLINE_VERSION } from '../../version.js'
 import type { BaselineComparison } from '../judge/compare.js'
 import { judgeRun } from '../judge/judge-run.js'
@@ -163,8 +164,8 @@ export interface ReportRequest {
   run: string
   /** Another run of the one suite (a key or `latest`) to compare the run with, in the baseline's place. */
   against?: string
-  /** Also read the pending journals (the viewer follows runs in progress). */
-  withLive?: boolean
+  /** Also read the pending journals (the viewer follows runs in progress: with a follower, only what they gained). */
+  withLive?: boolean | LiveRunFollower
   /** Skip a named suite that has no run yet instead of refusing it (the viewer waits for its first run). */
   skipEmpty?: boolean
 }
@@ -299,7 +300,7 @@ function variantMatrices(shown: readonly [SuiteReport, RunDocument][]): VariantC
     )
 }
 
-function liveRunOf(pending: Pending): LiveRun {
+function liveRunOf(pending: Pending, rowOf: (result: CaseResult, recorded: boolean) => CaseRow = (r, recorded) => caseRow(r, recorded, null)): LiveRun {
   const recorded = pending.header?.record_responses ?? false
   return {
     suite: pending.suite,
@@ -309,7 +310,7 @@ function liveRunOf(pending: Pending): LiveRun {
     samples: pending.declared?.samples ?? null,
     writing: pending.leases.some((l) => l.live),
     record_responses: recorded,
-    cases: [...pending.done.values()].map((r) => caseRow(r, recorded, null)),
+    cases: [...pending.done.values()].map((r) => rowOf(r, recorded)),
     problem: pending.refusal === undefined ? null : `${pending.refusal.name}: ${pending.refusal.message.split('\n')[0]}`,
   }
 }
@@ -319,6 +320,52 @@ export async function liveRuns(store: Store, tenant: string, suites: readonly st
   const out: LiveRun[] = []
   for (const suite of suites) for (const pending of await store.pending(tenant, suite)) if (!pending.finished) out.push(liveRunOf(pending))
   return out
+}
+
+/**
+ * The live runs of a tenant's suites across the viewer's polls: each poll reads only what the
+ * journals gained since the last (Store.followPending, docs/adr/0396), and a case's row is made once
+ * per record. Polls are taken one at a time, however many requests ask at once.
+ */
+export class LiveRunFollower {
+  private readonly followers = new Map<string, PendingFollower>()
+  private readonly rows = new WeakMap<CaseResult, CaseRow>()
+  private turn: Promise<unknown> = Promise.resolve()
+  /** What the last poll read of the journals, summed over the suites. */
+  lastRead: JournalReadCount = { bytes: 0, rows: 0 }
+
+  constructor(
+    private readonly store: Store,
+    private readonly tenant: string,
+  ) {}
+
+  runs(suites: readonly string[]): Promise<LiveRun[]> {
+    const next = this.turn.then(() => this.poll(suites))
+    this.turn = next.catch(() => undefined)
+    return next
+  }
+
+  private async poll(suites: readonly string[]): Promise<LiveRun[]> {
+    const out: LiveRun[] = []
+    const read: JournalReadCount = { bytes: 0, rows: 0 }
+    const rowOf = (result: CaseResult, recorded: boolean): CaseRow => {
+      let row = this.rows.get(result)
+      if (row === undefined) this.rows.set(result, (row = caseRow(result, recorded, null)))
+      return row
+    }
+    for (const suite of suites) {
+      let follower = this.followers.get(suite)
+      if (follower === undefined && this.store.followPending !== undefined) this.followers.set(suite, (follower = this.store.followPending(this.tenant, suite)))
+      const journals = follower === undefined ? await this.store.pending(this.tenant, suite) : await follower.poll()
+      if (follower !== undefined) {
+        read.bytes += follower.lastRead.bytes
+        read.rows += follower.lastRead.rows
+      }
+      for (const pending of journals) if (!pending.finished) out.push(liveRunOf(pending, rowOf))
+    }
+    this.lastRead = read
+    return out
+  }
 }
 
 /** Everything the report shows, read from the store; nothing is written. */
@@ -352,6 +399,6 @@ export async function reportData(store: Store, request: ReportRequest): Promise<
     suites: shown.map(([report]) => report),
     variants: variantMatrices(shown),
     skipped,
-    live: request.withLive === true ? await liveRuns(store, tenant, suites) : [],
+    live: request.withLive instanceof LiveRunFollower ? await request.withLive.runs(suites) : request.withLive === true ? await liveRuns(store, tenant, suites) : [],
   }
 }

@@ -18,6 +18,8 @@ import type { Observed } from '../../document/schema.js'
 import { documentOfRunExists, readJournal, type JournalPlace, type LegBytes } from './journal-reader.js'
 import type { Journal, JournalOpening, Pending, SupportsJournal } from '../journal.js'
 import { StorePaths } from './paths.js'
+import { FileJournalFollower } from './journal-follower.js'
+import type { PendingFollower } from '../pending-follower.js'
 import { unreadableRun } from '../run-checks.js'
 import { FileRemovalRecords, runRemovedError } from './removal-records.js'
 
@@ -113,6 +115,10 @@ export class FileJournal implements SupportsJournal {
       if (pending.legs.length > 0 || pending.refusal !== undefined) out.push(pending)
     }
     return out
+  }
+
+  followPending(tenant: string, suite: string): PendingFollower {
+    return new FileJournalFollower(this.fs, this.paths, tenant, suite, () => this.legsByKey(tenant, suite))
   }
 
   async dropPending(tenant: string, suite: string, key: string): Promise<void> {

@@ -21,6 +21,7 @@ import type { StoredBaseline } from '../baselines.js'
 import { FileBaselines } from './baselines.js'
 import { FileJournal } from './journal.js'
 import type { Journal, JournalOpening, Pending } from '../journal.js'
+import type { PendingFollower } from '../pending-follower.js'
 import { assertDocumentHeaderWithinBound } from '../header-bounds.js'
 import type { BaselineDocument, RegisterEntry } from '../../document/baseline.js'
 import { assertFiledUnder, ownKeyOf, parseJsonText, unreadableRun, validateDocument } from '../run-checks.js'
@@ -113,6 +114,10 @@ export class FileResultStore implements Store {
   }
   pending(tenant: string, suite: string): Promise<Pending[]> {
     return this.journal.pending(tenant, suite)
+  }
+
+  followPending(tenant: string, suite: string): PendingFollower {
+    return this.journal.followPending(tenant, suite)
   }
   dropPending(tenant: string, suite: string, key: string): Promise<void> {
     return this.journal.dropPending(tenant, suite, key)

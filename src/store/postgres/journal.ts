@@ -53,7 +53,7 @@ function lostConnection(error: unknown): boolean {
   return isConnectionFailure(error) || (isDiglineError(error) && error.name === 'TeamStoreUnreachableError')
 }
 
-function legLocation(hooks: PgJournalHooks, place: JournalPlace, leg: number): string {
+export function legLocation(hooks: PgJournalHooks, place: JournalPlace, leg: number): string {
   return `leg ${leg} of the journal of ${hooks.locationOf(place)}`
 }
 

@@ -14,6 +14,7 @@ import { isSafeSegment } from '../../suite/safe-segment.js'
 import type { ListedRun, PromotionRequest, PromotionResult, RunListing, RunScan, Store, StoredRun, SuiteRetirement } from '../contract.js'
 import { assertDocumentHeaderWithinBound } from '../header-bounds.js'
 import type { Journal, JournalOpening, Pending } from '../journal.js'
+import type { PendingFollower } from '../pending-follower.js'
 import { removalRecordSchema, runRemovedError, type Removal, type RemovalNotice, type RunRef } from '../removal.js'
 import { aggregatesSchema } from '../../document/schema.js'
 import { assertFiledUnder, ownKeyOf, parseJsonText, validateDocument, validateHeader } from '../run-checks.js'
@@ -21,7 +22,8 @@ import { PgBaselines } from './baselines.js'
 import { PgCache } from './cache.js'
 import { PgConnection, sqlstateOf, type PgQueryable } from './connection.js'
 import { PgDelete } from './delete.js'
-import { PgJournal } from './journal.js'
+import { PgJournal, type PgJournalHooks } from './journal.js'
+import { PgJournalFollower } from './journal-follower.js'
 import { REMOVED_SQLSTATE } from './schema.js'
 import type { CacheEntry } from '../../suite/cache-key.js'
 import { PgReviews } from './reviews.js'
@@ -43,6 +45,7 @@ export interface PostgresStoreOptions {
 export class PostgresStore implements Store {
   private readonly db: PgConnection
   private readonly journal: PgJournal
+  private readonly journalHooks: PgJournalHooks
   private readonly baselines: PgBaselines
   private readonly deletes: PgDelete
   private readonly cache: PgCache
@@ -51,11 +54,12 @@ export class PostgresStore implements Store {
 
   constructor(options: PostgresStoreOptions) {
     this.db = new PgConnection(options.url)
-    this.journal = new PgJournal(this.db, {
+    this.journalHooks = {
       removedOr: (place, doing, error) => this.removedOr(place, doing, error),
       locationOf: (place) => this.locationOf(place),
       leaseTtlMs: options.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS,
-    })
+    }
+    this.journal = new PgJournal(this.db, this.journalHooks)
     this.baselines = new PgBaselines(this.db, {
       removedRefusal: (db, ref, doing) => this.removedRefusal(db, ref, doing),
       removedOr: (ref, doing, error) => this.removedOr(ref, doing, error),
@@ -256,6 +260,10 @@ export class PostgresStore implements Store {
   }
   pending(tenant: string, suite: string): Promise<Pending[]> {
     return this.journal.pending(tenant, suite)
+  }
+
+  followPending(tenant: string, suite: string): PendingFollower {
+    return new PgJournalFollower(this.db, this.journalHooks, tenant, suite)
   }
   dropPending(tenant: string, suite: string, key: string): Promise<void> {
     return this.journal.dropPending(tenant, suite, key)
