@@ -415,7 +415,8 @@ export const PAGE_SCRIPT = String.raw`
       var n = shownRows.length
       if (!n) return [0, 0]
       var attached = scroller.isConnected
-      var top = attached ? Math.max(0, scroller.scrollTop - thead.offsetHeight) : 0
+      // the header sticks to the top of the box: what is in sight below it starts at scrollTop
+      var top = attached ? scroller.scrollTop : 0
       var seen = attached && scroller.clientHeight ? scroller.clientHeight : window.innerHeight
       return [Math.max(0, heights.at(top) - MARGIN), Math.min(n, heights.at(top + seen) + 1 + MARGIN)]
     }
@@ -445,7 +446,7 @@ export const PAGE_SCRIPT = String.raw`
       if (!scroller.isConnected) return
       var moved = false
       nodes.forEach(function (node, j) {
-        var h = node.offsetHeight
+        var h = node.getBoundingClientRect().height
         if (!h) return
         if (!view.guess) { view.guess = guess = h; measureAll() }
         var id = shownRows[from + j].id

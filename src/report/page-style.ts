@@ -20,7 +20,7 @@ article.suite h2 { margin: 0 0 8px; font-size: 19px }
 table { border-collapse: collapse } th, td { text-align: left; padding: 3px 8px; border-bottom: 1px solid var(--line); vertical-align: top }
 table.facts th { color: var(--muted); font-weight: 500; white-space: nowrap }
 table.cases { width: 100%; margin-top: 8px }
-.case-scroll { max-height: 70vh; overflow: auto; margin-top: 8px; border-bottom: 1px solid var(--line) } .case-scroll table.cases { margin-top: 0 }
+.case-scroll { max-height: 70vh; overflow: auto; overflow-anchor: none; margin-top: 8px; border-bottom: 1px solid var(--line) } .case-scroll table.cases { margin-top: 0 }
 .case-scroll thead th { position: sticky; top: 0; background: #fff; z-index: 1 } tr.spacer td { padding: 0; border: 0 } table.cases td.id { font-family: ui-monospace, monospace }
 tr.flipped { background: #fff7ed }
 .v { font-weight: 600 } .v.pass { color: var(--pass) } .v.fail { color: var(--fail) } .v.error { color: var(--error) } .v.none { color: var(--muted) }
