@@ -1,7 +1,7 @@
 // The cases of a table as the page carries them (docs/adr/0395): one array per case instead of one
 // object, so no key is repeated 100,000 times; verdict and baseline as one small number; the flip
 // left out (the page derives it); scorer names, reasons and error texts stored once in a string
-// table and named by their index. What is rare (timelines, recorded answers) keeps its own shape.
+// table and named by their index. What is rare (timelines, conversations, recorded answers) keeps its own shape.
 import type { CaseRow, ReportData, TokenCount, Verdict } from '../host/index.js'
 
 export const CASE_COLUMNS_FORMAT = 'digline-cases/1'
@@ -42,12 +42,12 @@ function tokenCells(usage: TokenCount | null): [number | null, number | null] {
   return usage === null ? [null, null] : [usage.input_tokens, usage.output_tokens]
 }
 
+/** The fields packed into their own cells; every other field a row has (timelines, conversations, recorded answers) is kept as it is. */
+const PACKED: ReadonlySet<string> = new Set(['id', 'verdict', 'baseline', 'flip', 'score', 'samples', 'scores', 'usage', 'judge_usage', 'reason', 'error'])
+
 function rareFields(row: CaseRow): Record<string, unknown> | null {
   const rare: Record<string, unknown> = {}
-  if (row.trajectories !== undefined) rare.trajectories = row.trajectories
-  if ('input' in row) rare.input = row.input ?? null
-  if ('expected' in row) rare.expected = row.expected ?? null
-  if (row.answers !== undefined) rare.answers = row.answers.map((a) => a ?? null)
+  for (const [field, value] of Object.entries(row)) if (!PACKED.has(field)) rare[field] = value ?? null
   return Object.keys(rare).length === 0 ? null : rare
 }
 
