@@ -83,9 +83,10 @@ export function digline(options: DiglineOptions): Plugin {
         withReporter.add(vitest)
         // first, so the reporters after it see a case's annotations when its result arrives, and a
         // verdict test the launch-wide decision holds as passed when the run ends
+        // a launch refused for its temporary directory has none to name its workers in (ADR 0386)
+        if (launchRefusal === undefined) exitTwoWhenStopped(claimDir(vitest))
         vitest.config.reporters.unshift(new AnnotationFiler(), new HeldVerdicts(familyWise))
         vitest.config.reporters.push(new DiglineReporter(familyWise, launchRefusal))
-        exitTwoWhenStopped(claimDir(vitest))
         return startModelSlots(vitest)
       }
     },

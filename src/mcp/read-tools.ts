@@ -129,7 +129,7 @@ export function registerReadTools(server: McpServer, context: McpContext): void 
     {
       title: 'List review labels',
       description:
-        "The labels people made of a suite's cases in `digline view --review` (of the suite, or of one run), oldest first, as `digline review list --json` prints them: reviewer, run, case, the digest of the answers labelled, the verdict the person says is right, whether they agree with each scorer, and the note.",
+        "The labels people made of a suite's cases in `digline view --review` (of the suite, or of one run), oldest first, as `digline review list --suite S --json` prints them: reviewer, run, case, the digest of the answers labelled, the verdict the person says is right, whether they agree with each scorer, and the note.",
       inputSchema: { suite: suiteArg, run: runArg.optional() },
       outputSchema: {
         tenant: z.string(),

@@ -66,6 +66,7 @@ const NAMED: Record<string, string> = {
   given: `exported/capitals/${RUN_KEY}.json`,
   min: '0.1',
   tags: 'smoke',
+  detect: '0.1',
 }
 
 function lastName(node: ts.Expression): string {

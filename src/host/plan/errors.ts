@@ -14,7 +14,7 @@ export const PLAN_REFUSALS = {
   SharesNotSizedError: {
     error: SharesNotSizedError,
     when: "`digline plan` was asked to size a suite that takes adaptive samples (samples: { min, max }) and gates on shares of passing samples (gateOn: 'samples'): where each case stopped shapes its share, which the plan's simulation of fixed samples does not model.",
-    next: "Size the suite's verdict gate instead: the same suite without gateOn: 'samples' (a promoted run of it), then `digline plan --suite S --detect D`.",
+    next: "Size the suite's verdict gate instead: the same suite without gateOn: 'samples' (a promoted run of it), then `digline plan --suite S --detect 0.1` (the drop to catch).",
   },
   NoBaselineError: {
     error: NoBaselineError,
