@@ -47,7 +47,7 @@ export async function prepareRun(suite: ResolvedSuite, ctx: RunContext, only?: R
   const cases = only === undefined ? suite.cases.length : suite.cases.filter((c) => only.has(c.id)).length
   const adaptive = suite.rules.min_samples === undefined ? {} : { minSamples: suite.rules.min_samples }
   const selected = (id: string) => only === undefined || only.has(id)
-  const bill = callsPerSample(suite, selected)
+  const bill = callsPerSample(suite, cases, selected)
   const prepared: Prepared = {
     suite,
     tenant: ctx.tenant,
@@ -82,7 +82,7 @@ export async function prepareRun(suite: ResolvedSuite, ctx: RunContext, only?: R
   assertResumable(resume.pending, journalHeaderFor(prepared, createdAt))
   const { done, retried } = selectDone(resume.pending, new Set(suite.cases.map((c) => c.id)), resume.keepErrors)
   const toCall = cases - done.size
-  const left = callsPerSample(suite, (id) => selected(id) && !done.has(id))
+  const left = callsPerSample(suite, toCall, (id) => selected(id) && !done.has(id))
   return {
     ...prepared,
     done,
@@ -126,15 +126,14 @@ function prepareShard(whole: Prepared, shard: Shard, resume: ResumeRequest | und
   const done = new Map([...whole.done].filter(([id]) => mine.has(id)))
   const retried = resume === undefined ? 0 : [...resume.pending.done.values()].filter((r) => mine.has(r.case_id) && r.verdict === 'error' && !resume.keepErrors).length
   const toCall = mine.size - done.size
-  const { calls, conversation } = callsPerSample(whole.suite, (id) => mine.has(id) && !done.has(id))
-  const { conversation: _whole, ...plan } = whole.plan
+  const { calls, conversation } = callsPerSample(whole.suite, toCall, (id) => mine.has(id) && !done.has(id))
   return {
     ...whole,
     done,
     shard,
     mine,
     leg: resume === undefined ? shard.index : nextLegOf(shard, resume.pending.legs),
-    plan: { ...plan, ...conversation, cases: ids.length, toCall, calls: calls * whole.plan.samples, reused: done.size, retried, shard: shardLabel(shard), share: mine.size },
+    plan: { ...whole.plan, ...conversation, cases: ids.length, toCall, calls: calls * whole.plan.samples, reused: done.size, retried, shard: shardLabel(shard), share: mine.size },
   }
 }
 
@@ -143,20 +142,17 @@ function prepareShard(whole: Prepared, shard: Shard, resume: ResumeRequest | und
  * turns and its simulated user's messages (ADR 0382; the budget reserves the same when a case starts).
  * A simulated user may end a conversation early, so its cases' calls are a ceiling.
  */
-function callsPerSample(suite: ResolvedSuite, keep: (id: string) => boolean): { calls: number; conversation: Pick<CallPlan, 'conversation'> } {
+function callsPerSample(suite: ResolvedSuite, toCall: number, keep: (id: string) => boolean): { calls: number; conversation: Pick<CallPlan, 'conversation'> } {
+  if (suite.conversation === undefined) return { calls: toCall, conversation: {} }
   let calls = 0
   let simulated = false
   for (const c of suite.cases) {
     if (!keep(c.id)) continue
-    if (suite.conversation === undefined) {
-      calls += 1
-      continue
-    }
     calls += conversationCallsOf(c.input, suite.conversation.user)
     const plan = conversationOf(c.input)
     if (typeof plan !== 'string' && plan.kind === 'simulated') simulated = true
   }
-  return { calls, conversation: suite.conversation === undefined ? {} : { conversation: simulated ? 'simulated' : 'scripted' } }
+  return { calls, conversation: { conversation: simulated ? 'simulated' : 'scripted' } }
 }
 
 /** The sentence printed on stderr before the first call; the bill must equal the calls made. */
