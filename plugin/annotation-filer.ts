@@ -1,9 +1,10 @@
 // The main-process side of docs/adr/0080: a case's annotations ride to the main process in its
 // test's meta, with the task update Vitest sends anyway, instead of one awaited round trip each.
 // This reporter runs first, so every reporter after it (verbose, JUnit, blob, --ui) sees them as
-// if the test had called annotate(); it then drops them from the meta, which stays as it was.
+// if the test had called annotate(); it then drops them from the meta, which stays as it was. A
+// case's test sends only what they are worded from (ADR 0441).
 import type { Reporter, TestCase, Vitest } from 'vitest/node'
-import { annotatedByDigline } from './case-annotations.js'
+import { annotatedByDigline, caseAnnotations } from './case-annotations.js'
 import './provided.js'
 
 export class AnnotationFiler implements Reporter {
@@ -15,9 +16,12 @@ export class AnnotationFiler implements Reporter {
 
   onTestCaseResult(testCase: TestCase): void {
     const meta = testCase.meta().digline
-    if (meta?.annotations === undefined) return
-    const carried = meta.annotations
+    if (meta === undefined) return
+    // A case's test carries its line and tally, from which its annotations are worded here (ADR 0441).
+    const carried = meta.kind === 'case' && meta.tally !== undefined ? caseAnnotations(meta.case, meta.tally, this.vitest?.config.ui === true) : meta.annotations
+    if (meta.kind === 'case') delete meta.tally
     delete meta.annotations
+    if (carried === undefined) return
     const task = this.vitest?.state.idMap.get(testCase.id)
     if (task?.type !== 'test' || annotatedByDigline(task.annotations)) return
     // Vitest's list of reporters is not typed as public; an older or newer shape simply gets no live events.

@@ -3,9 +3,10 @@
 // run document holds, so nothing is quoted that the document does not already keep. A failing case
 // is a green test (docs/adr/0001); its verdict annotation says FAIL so it does not read as a pass.
 // Under `vitest --ui` its test is red as well (docs/adr/0385), and the annotation says that instead.
-// They travel in the test's meta and the main process files them (docs/adr/0080).
-import type { CaseResult } from '../src/document/schema.js'
-import { percent, type SuiteOutcome } from '../src/host/reporting.js'
+// A case's test carries only its CaseLine and a tally in its meta; the main process words and files
+// the annotations (docs/adr/0080, 0441).
+import type { CaseResult, ErrorCause } from '../src/document/schema.js'
+import { percent, type CaseLine, type SuiteOutcome } from '../src/host/reporting.js'
 import { printable } from '../src/suite/printable-text.js'
 
 export const ANNOTATION_PREFIX = 'digline.'
@@ -15,23 +16,30 @@ export interface Annotation {
   message: string
 }
 
-export function samplesLine(result: CaseResult): string {
-  return `${result.passed_samples} of ${result.samples.length} sample${result.samples.length === 1 ? '' : 's'} passed`
+/** What a case's annotations are worded from beside its CaseLine: samples passed, samples taken, the error's cause. */
+export type CaseTally = [passed: number, samples: number, cause: ErrorCause | null]
+
+export function caseTally(result: CaseResult): CaseTally {
+  return [result.passed_samples, result.samples.length, result.error?.cause ?? null]
 }
 
-export function caseAnnotations(result: CaseResult, ui = false): Annotation[] {
+export function samplesLine([passed, samples]: CaseTally): string {
+  return `${passed} of ${samples} sample${samples === 1 ? '' : 's'} passed`
+}
+
+/** The case's annotations, from its CaseLine (whose reason is the error's message when it errored) and its tally. */
+export function caseAnnotations(line: CaseLine, tally: CaseTally, ui = false): Annotation[] {
   const verdict =
-    result.verdict === 'pass'
-      ? `pass: ${samplesLine(result)}`
-      : result.verdict === 'fail'
+    line.verdict === 'pass'
+      ? `pass: ${samplesLine(tally)}`
+      : line.verdict === 'fail'
         ? ui
-          ? `FAIL: ${samplesLine(result)}; the case failed, and its test is red under --ui only (the "digline verdict" test says whether the suite holds, and the exit code follows it)`
-          : `FAIL: ${samplesLine(result)}; the case failed, and its test stays green because a failing case is a measurement (the "digline verdict" test fails when the suite does not hold)`
-        : `ERROR (cause: ${result.error?.cause ?? 'unknown'}): the case could not be judged`
+          ? `FAIL: ${samplesLine(tally)}; the case failed, and its test is red under --ui only (the "digline verdict" test says whether the suite holds, and the exit code follows it)`
+          : `FAIL: ${samplesLine(tally)}; the case failed, and its test stays green because a failing case is a measurement (the "digline verdict" test fails when the suite does not hold)`
+        : `ERROR (cause: ${tally[2] ?? 'unknown'}): the case could not be judged`
   const out: Annotation[] = [{ type: `${ANNOTATION_PREFIX}verdict`, message: verdict }]
-  if (result.score !== null) out.push({ type: `${ANNOTATION_PREFIX}score`, message: String(result.score) })
-  const reason = result.error?.message ?? result.reason
-  if (reason !== null && reason !== '') out.push({ type: `${ANNOTATION_PREFIX}reason`, message: printable(reason) })
+  if (line.score !== null) out.push({ type: `${ANNOTATION_PREFIX}score`, message: String(line.score) })
+  if (line.reason !== null && line.reason !== '') out.push({ type: `${ANNOTATION_PREFIX}reason`, message: printable(line.reason) })
   return out
 }
 

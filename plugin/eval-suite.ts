@@ -8,15 +8,16 @@ import { resolveSuites } from '../src/suite/variants.js'
 import { createdAtNow } from '../src/suite/keys.js'
 import { sliceSuite, sliceTags } from '../src/suite/slice.js'
 import type { ResolvedSuite, SuiteDefinition } from '../src/suite/types.js'
+import type { CaseResult } from '../src/document/schema.js'
 import { describeUncalibrated, PLANNED_NOTE, suiteLaunchFor, type RunContext, type SuiteOutcome } from '../src/host/index.js'
 import { SuiteRun } from './suite-run.js'
 import { registerWorker } from './stop-signal.js'
 import { recordInManifest, recordRefusalInManifest } from './suite-manifest.js'
 import { registeredCaseHooks } from './case-hooks.js'
 import { CaseErroredError, CaseFailedError, SuiteNotHeldError, describeMisses } from './test-errors.js'
-import type { ProvidedDigline } from './provided.js'
+import type { DiglineTaskMeta, ProvidedDigline } from './provided.js'
 import { claimSuiteName, claimText, refusal as claimRefusal, type SuiteClaim } from './suite-name-claim.js'
-import { caseAnnotations, samplesLine, suiteAnnotations } from './case-annotations.js'
+import { caseTally, samplesLine, suiteAnnotations } from './case-annotations.js'
 import { VARIANTS_TEST, variantsTest, type VariantBlock } from './variant-table.js'
 
 /** The name of the test that closes every suite and carries its verdict. */
@@ -147,20 +148,25 @@ function declareTests(block: SuiteBlock, ui: boolean): void {
         started.stopWith(signal)
         const leftOut = started.leftOutNote(c.id)
         if (leftOut !== undefined) skip(leftOut)
-        const result = await started.caseResult(c.id).catch((error: unknown) => {
+        let result: CaseResult
+        try {
+          result = await started.caseResult(c.id)
+        } catch (error) {
           // The suite's verdict test reports the budget once; a case it left unjudged is skipped, not failed.
           if (error instanceof BudgetReachedError) skip(`not judged: the run stopped at its budget; next: ${error.next}`)
           throw error
-        })
-        task.meta.digline = {
+        }
+        // The main process words the annotations from the line and the tally (plugin/annotation-filer.ts).
+        const meta: DiglineTaskMeta = {
           kind: 'case',
           suite: suite.name,
           case: { case_id: c.id, verdict: result.verdict, score: result.score, reason: result.error?.message ?? result.reason },
-          annotations: caseAnnotations(result, ui),
-          ...(c.id === block.carriesOutcome ? { outcome: await started.outcome } : {}),
+          tally: caseTally(result),
         }
+        if (c.id === block.carriesOutcome) meta.outcome = await started.outcome
+        task.meta.digline = meta
         if (result.verdict === 'error') throw new CaseErroredError(suite.name, c.id, result.error!.cause, result.error!.message)
-        if (result.verdict === 'fail' && ui) throw new CaseFailedError(suite.name, c.id, samplesLine(result), result.reason)
+        if (result.verdict === 'fail' && ui) throw new CaseFailedError(suite.name, c.id, samplesLine(meta.tally!), result.reason)
       },
       suite.timeout,
     )
