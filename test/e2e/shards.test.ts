@@ -11,6 +11,7 @@ import { countingSuite, installRoot, makeProject, type ProcessResult, type Proje
 import { callLines } from '../helpers/kill.js'
 import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js'
 import { splitCases } from '../../src/host/launch/shard.js'
+import { pendingRowsOf, shownJson } from './store-reads.js'
 
 const CREATED_AT = '2026-11-29T22:39:56.123456Z'
 /** Machines in the matrix: three in CI (a first, a middle and a last shard), four in the long mode (ADR 0200). */
@@ -57,10 +58,16 @@ function envOf(project: Project, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessE
 }
 
 /** The filed document as `digline show --json` prints it, hashed; and the key it is filed under. */
-async function filed(project: Project, env: NodeJS.ProcessEnv): Promise<{ digest: string; key: string; text: string }> {
+async function filedByCli(project: Project, env: NodeJS.ProcessEnv): Promise<{ digest: string; key: string; text: string }> {
   const shown = await project.digline(['show', '--suite', 'big', '--run', 'latest', '--json'], env)
   expect(shown.code, shown.stdout + shown.stderr).toBe(0)
   return { digest: sha256(shown.stdout), key: (JSON.parse(shown.stdout) as { key: string }).key, text: shown.stdout }
+}
+
+/** The same bytes read in this process (ADR 0460); the first test checks both ways agree. */
+async function filed(locator: string): Promise<{ digest: string; key: string; text: string }> {
+  const text = await shownJson(locator, 'big')
+  return { digest: sha256(text), key: (JSON.parse(text) as { key: string }).key, text }
 }
 
 function sha256(text: string | Buffer): string {
@@ -79,7 +86,7 @@ async function unshardedRun(file: string) {
   const env = envOf(project, { DIGLINE_STORE: locator })
   const result = await project.vitest([], env)
   expect(result.code, result.stdout + result.stderr).not.toBe(64)
-  return { ...(await filed(project, env)), result, locator }
+  return { ...(await filed(locator)), result, locator }
 }
 
 /** Every call the target received across the machines, as case ids. */
@@ -125,9 +132,11 @@ describe.each(SHARED_STORES)(`${N} shards against one $name`, (locator) => {
     const shares = announced.map((m) => Number(m![2]))
     expect(shares.reduce((a, b) => a + b, 0)).toBe(CASES)
     expect(Math.max(...shares) - Math.min(...shares)).toBeLessThanOrEqual(1)
-    const after = await filed(machines[0]!, envOf(machines[0]!, { DIGLINE_STORE: shared }))
+    // through the real CLI once per store: its bytes are the ones the other tests read in-process
+    const after = await filedByCli(machines[0]!, envOf(machines[0]!, { DIGLINE_STORE: shared }))
     expect(after.key).toBe(ref.key)
     expect(after.digest).toBe(ref.digest)
+    expect(after.text).toBe((await filed(shared)).text)
     // The one that filed it printed the run's verdict; nothing is left pending.
     expect(results.some((r) => output(r).includes('this is the whole run') || output(r).includes(`run document:`))).toBe(true)
     const pending = await machines[1]!.digline(['pending'], envOf(machines[1]!, { DIGLINE_STORE: shared }))
@@ -157,7 +166,7 @@ describe.each(SHARED_STORES)(`${N} shards against one $name`, (locator) => {
     const last = await lastMachine.digline(['run', '--shard', `${N}/${N}`], envOf(lastMachine, { DIGLINE_STORE: shared }))
     expect(last.code, output(last)).toBe(1)
     expect(output(last)).toContain('missed')
-    expect((await filed(lastMachine, envOf(lastMachine, { DIGLINE_STORE: shared }))).digest).toBe(ref.digest)
+    expect((await filed(shared)).digest).toBe(ref.digest)
     expectEveryCaseOnce(machines)
   })
 
@@ -176,12 +185,12 @@ describe.each(SHARED_STORES)(`${N} shards against one $name`, (locator) => {
     process.kill(-child.pid!, 'SIGKILL')
     await child.done
     for (const r of await others) expect(r.code, output(r)).toBe(0)
-    const pending = await machines[0]!.digline(['pending'], envOf(machines[0]!, { DIGLINE_STORE: shared }))
-    expect(pending.stdout).toMatch(new RegExp(`shard 3/${N} {2}missing`))
+    const [pending] = await pendingRowsOf(shared)
+    expect(pending?.shards?.find((s) => s.shard === `3/${N}`)?.state).toBe('missing')
     const elsewhere = machine(file)
     const resumed = await elsewhere.digline(['run', '--resume', ref.key, '--shard', `3/${N}`], envOf(elsewhere, { DIGLINE_STORE: shared, DIGLINE_CREATED_AT: '' }))
     expect(resumed.code, output(resumed)).toBe(0)
-    expect((await filed(elsewhere, envOf(elsewhere, { DIGLINE_STORE: shared }))).digest).toBe(ref.digest)
+    expect((await filed(shared)).digest).toBe(ref.digest)
     expectEveryCaseOnce([...machines, elsewhere], CONCURRENCY)
   })
 })
@@ -217,7 +226,7 @@ describe(`${N} shards in ${N} file stores, filed by digline merge`, () => {
     const merged = await gate.digline(['merge', ...machines.map(storeOf)], envOf(gate))
     expect(merged.code, output(merged)).toBe(ref.result.code)
     expect(output(merged)).toContain('digline big')
-    const after = await filed(gate, envOf(gate))
+    const after = await filed(storeOf(gate))
     expect(after.digest).toBe(ref.digest)
     // The file itself, byte for byte.
     const [name] = gate.runFiles('acme', 'big')
@@ -262,7 +271,7 @@ describe(`${N} shards in ${N} file stores, filed by digline merge`, () => {
     expect(output(resumed)).toContain('still open')
     const merged = await gate.digline(['merge', ...machines.map(storeOf)], envOf(gate))
     expect(merged.code, output(merged)).toBe(ref.result.code)
-    expect((await filed(gate, envOf(gate))).digest).toBe(ref.digest)
+    expect((await filed(storeOf(gate))).digest).toBe(ref.digest)
     expectEveryCaseOnce(machines, CONCURRENCY)
   })
 })
@@ -301,6 +310,5 @@ test('a shard whose own case errored exits 2 and leaves the run open; the run fi
   const other = await last.digline(['run', '--shard', `${3 - broken}/2`], envOf(last, { DIGLINE_STORE: shared }))
   expect(other.code, output(other)).toBe(2)
   expect(output(other)).toContain('not judged')
-  const shown = await last.digline(['show', '--suite', 'big', '--run', 'latest', '--json'], envOf(last, { DIGLINE_STORE: shared }))
-  expect((JSON.parse(shown.stdout) as { aggregates: { errored: number; cases: number } }).aggregates).toMatchObject({ errored: 1, cases })
+  expect((JSON.parse(await shownJson(shared, 'big')) as { aggregates: { errored: number; cases: number } }).aggregates).toMatchObject({ errored: 1, cases })
 })

@@ -6,6 +6,7 @@ import { afterEach, expect, test } from 'vitest'
 import { connect, textOf, type Connected } from '../helpers/mcp-client.js'
 import { countingSuite, installRoot, makeProject, type Project } from '../helpers/project.js'
 import { killAfterCalls } from '../helpers/kill.js'
+import { pendingRowsOf } from '../e2e/store-reads.js'
 
 const TOOLS = ['compare_run', 'compare_runs', 'list_reviews', 'list_runs', 'list_suites', 'pending', 'plan_run', 'resume_run', 'run_suite', 'show_run']
 
@@ -186,12 +187,13 @@ test('a client that disconnects mid-run leaves the run resumable: pending shows 
   // the server went away on its own, after stopping vitest
   await expect.poll(() => alive(server), { timeout: 60_000, interval: 250 }).toBe(false)
   expect(mcp.stderr()).not.toMatch(/EPIPE|Uncaught|internal error/)
+  // what `digline pending --json` lists, read in this process (ADR 0460): polled, it started a process a poll
+  const store = join(project.dir, '.digline')
   let pending: { pending: { key: string; journaled: number; finished: boolean }[] } = { pending: [] }
   await expect
     .poll(
       async () => {
-        const listed = await project.digline(['pending', '--json'])
-        pending = JSON.parse(listed.stdout)
+        pending = { pending: await pendingRowsOf(store) }
         return pending.pending.length
       },
       { timeout: 60_000, interval: 500 },
@@ -201,8 +203,9 @@ test('a client that disconnects mid-run leaves the run resumable: pending shows 
   expect(pending.pending[0]!.journaled).toBeGreaterThanOrEqual(2)
   expect(project.runFiles('acme', 'slow')).toEqual([])
 
+  // vitest's workers may still be letting go of the journal's lease: wait for it here rather than by refused resumes
+  await expect.poll(async () => (await pendingRowsOf(store))[0]?.live ?? null, { timeout: 20_000, interval: 250 }).toBeNull()
   let resumed = await project.digline(['run', '--resume'], { CALLS_FILE: join(project.dir, 'calls.log') })
-  // vitest's workers may still be letting go of the journal's lease
   for (let i = 0; i < 20 && resumed.code === 64 && resumed.stderr.includes('LiveRunError'); i++) {
     await new Promise((r) => setTimeout(r, 1000))
     resumed = await project.digline(['run', '--resume'], { CALLS_FILE: join(project.dir, 'calls.log') })
