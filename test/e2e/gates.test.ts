@@ -1,10 +1,14 @@
 // The gates on tokens and latency per case with real processes: a run that holds its pass rate but
 // spends more tokens, or answers more slowly, fails `vitest run` with exit 1, and the comparison names
 // the gate, its change and its interval; a resumed run keeps the latencies its first leg journaled.
-import { readFileSync } from 'node:fs'
+// Baselines are promoted through the store and `compare` runs through the CLI's main() in-process:
+// these tests are about the gates, and promote and compare have their own end-to-end tests.
+import { readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, test } from 'vitest'
+import { main } from '../../src/cli/main.js'
 import { FileResultStore } from '../../src/store/file/store.js'
+import { promoteFirst } from '../helpers/make-run.js'
 import { callLines, killAfterCalls } from '../helpers/kill.js'
 import { makeProject, type Project } from '../helpers/project.js'
 
@@ -33,51 +37,58 @@ evalSuite({
 `
 }
 
+/** Makes the run `key` the suite's baseline through the store (what `digline promote` files). */
+async function promote(project: Project, suite: string, key: string): Promise<void> {
+  const store = new FileResultStore({ root: join(project.dir, '.digline') })
+  await promoteFirst(store, await store.readRun('acme', suite, key), '2026-11-29T10:30:00.000001Z')
+}
+
+/** `digline compare …` through the CLI's main() in the project's directory. */
+async function compare(project: Project, argv: string[]): Promise<{ code: number; stdout: string }> {
+  let stdout = ''
+  const code = await main(['compare', ...argv], {
+    cwd: project.dir,
+    env: { PATH: process.env.PATH, NO_COLOR: '1', CI: '1' },
+    stdout: (text) => void (stdout += `${text}\n`),
+    stderr: () => undefined,
+  })
+  return { code, stdout }
+}
+
 function doc(project: Project, suite: string, index = -1): { results: { case_id: string; samples: { latency_ms?: number }[] }[]; config_hash: string } {
   const file = project.runFiles('acme', suite).at(index)!
   return JSON.parse(readFileSync(join(project.dir, '.digline', 'acme', 'runs', suite, file), 'utf8'))
 }
 
-test('tokens and latency per case: an unchanged run holds; 30% more tokens, or a slower target, regresses with exit 1 and says by how much', async () => {
+test('tokens and latency per case: an unchanged run holds; 30% more tokens, and a slower target, each regress with exit 1 and say by how much', async () => {
   const project = makeProject({ 'evals/gated.eval.ts': gatedSuite('{ tokensPerCase: 0.1, latencyPerCase: 1 }') })
   const first = await project.vitest([], { DIGLINE_CREATED_AT: '2026-11-29T10:00:00.000001Z' })
   expect(first.code, first.stdout + first.stderr).toBe(0)
   const recorded = doc(project, 'gated')
   expect(recorded.results.every((r) => r.samples.every((s) => Number.isInteger(s.latency_ms) && s.latency_ms! >= 4))).toBe(true)
   const key = project.runFiles('acme', 'gated')[0]!.replace(/\.json$/, '')
-  expect((await project.digline(['promote', '--suite', 'gated', '--run', key])).code).toBe(0)
+  await promote(project, 'gated', key)
 
   const same = await project.vitest([], { DIGLINE_CREATED_AT: '2026-11-29T11:00:00.000001Z' })
   expect(same.stdout).toMatch(/tokens per case +0\.0% per case, 95% interval \[0\.0%, 0\.0%\] over 30 shared cases \(tolerance \+10\.0%\)/)
   expect(same.stdout).not.toMatch(/regressed tokens per case/)
 
-  const dearer = await project.vitest([], { DIGLINE_CREATED_AT: '2026-11-29T12:00:00.000001Z', TOKENS: '1.3' })
-  expect(dearer.code, dearer.stdout + dearer.stderr).toBe(1)
-  expect(dearer.stdout).toContain('digline gated regressed')
-  expect(dearer.stdout).toMatch(/regressed tokens per case \+2\d\.\d% per case, 95% interval \[\+2\d\.\d%, \+2\d\.\d%\] over 30 shared cases/)
-  // the pass rate held: the only reason is the tokens
-  expect(dearer.stdout).toMatch(/difference +\+?0\.0 points/)
-
-  const slower = await project.vitest([], { DIGLINE_CREATED_AT: '2026-11-29T13:00:00.000001Z', DELAY: '300' })
-  expect(slower.code, slower.stdout + slower.stderr).toBe(1)
-  expect(slower.stdout).toMatch(/regressed latency per case \+\d+\.\d% per case, 95% interval/)
-  const compared = await project.digline(['compare', '--suite', 'gated', '--run', 'latest', '--json'])
+  // One launch both dearer and slower: each gate names its own regression (a gate that stopped
+  // firing fails its own line below, whatever the other one does), and the pass rate held.
+  const worse = await project.vitest([], { DIGLINE_CREATED_AT: '2026-11-29T12:00:00.000001Z', TOKENS: '1.3', DELAY: '300' })
+  expect(worse.code, worse.stdout + worse.stderr).toBe(1)
+  expect(worse.stdout).toContain('digline gated regressed')
+  expect(worse.stdout).toMatch(/regressed tokens per case \+2\d\.\d% per case, 95% interval \[\+2\d\.\d%, \+2\d\.\d%\] over 30 shared cases/)
+  expect(worse.stdout).toMatch(/difference +\+?0\.0 points/)
+  expect(worse.stdout).toMatch(/regressed latency per case \+\d+\.\d% per case, 95% interval/)
+  const compared = await compare(project, ['--suite', 'gated', '--run', 'latest', '--json'])
   expect(compared.code).toBe(1)
   const json = JSON.parse(compared.stdout)
   const latency = json.baseline.gates.find((g: { gate: string }) => g.gate === 'latency_per_case')
   expect(latency).toMatchObject({ gate: 'latency_per_case', tolerance: 1, n: 30, regressed: true, unmeasured: null })
   expect(latency.relative.ci95.low).toBeGreaterThan(1)
-  const md = await project.digline(['compare', '--suite', 'gated', '--run', 'latest', '--format', 'md'])
+  const md = await compare(project, ['--suite', 'gated', '--run', 'latest', '--format', 'md'])
   expect(md.stdout).toMatch(/\*\*Latency per case:\*\* \+\d+\.\d% per case, 95% interval .* — \*\*regressed\*\*\./)
-})
-
-test('a suite without the new tolerances records no latency and no per-case cost', async () => {
-  const project = makeProject({ 'evals/plain.eval.ts': gatedSuite('{ passRate: 0.05 }', 'plain', 5) })
-  const result = await project.vitest([], { DIGLINE_CREATED_AT: '2026-11-29T10:00:00.000001Z' })
-  expect(result.code, result.stdout + result.stderr).toBe(0)
-  const text = project.read(`.digline/acme/runs/plain/${project.runFiles('acme', 'plain')[0]!}`)
-  expect(text).not.toContain('latency_ms')
-  expect(text).not.toContain('target_cost')
 })
 
 test('a resumed run keeps the latencies its first leg journaled, case for case', async () => {
@@ -99,12 +110,17 @@ test('a resumed run keeps the latencies its first leg journaled, case for case',
   expect(fresh.every((r) => r.samples.every((s) => s.latency_ms! >= 39))).toBe(true)
 })
 
-test('costPerCase records each case’s target cost at the suite’s prices, and a rise fails the run; without prices it is refused (64) before any call', async () => {
+test('costPerCase records each case’s target cost at the suite’s prices, and a rise fails the run; without prices it is refused (64) before any call; a suite without the new tolerances records no latency and no per-case cost', async () => {
   const prices = "prices: { 'det-v1-2026': { input: 2, output: 8 } },"
   const suite = (extra: string) => gatedSuite('{ costPerCase: 0.1 }', 'costed', 12).replace('  samples: 2,', `  samples: 2,\n  ${extra}`)
-  const project = makeProject({ 'evals/costed.eval.ts': suite(prices) })
+  // the suite without the new tolerances rides along in the first launch only (no launch of its own)
+  const project = makeProject({ 'evals/costed.eval.ts': suite(prices), 'evals/plain.eval.ts': gatedSuite('{ passRate: 0.05 }', 'plain', 5) })
   const first = await project.vitest([], { DIGLINE_CREATED_AT: '2026-11-29T10:00:00.000001Z' })
   expect(first.code, first.stdout + first.stderr).toBe(0)
+  const text = project.read(`.digline/acme/runs/plain/${project.runFiles('acme', 'plain')[0]!}`)
+  expect(text).not.toContain('latency_ms')
+  expect(text).not.toContain('target_cost')
+  rmSync(join(project.dir, 'evals', 'plain.eval.ts'))
   const written = JSON.parse(project.read(`.digline/acme/runs/costed/${project.runFiles('acme', 'costed')[0]!}`)) as {
     results: { target_cost: number; samples: { usage: { input_tokens: number; output_tokens: number } }[] }[]
   }
@@ -113,7 +129,7 @@ test('costPerCase records each case’s target cost at the suite’s prices, and
     expect(r.target_cost).toBeCloseTo(expected, 9)
   }
   const key = project.runFiles('acme', 'costed')[0]!.replace(/\.json$/, '')
-  expect((await project.digline(['promote', '--suite', 'costed', '--run', key])).code).toBe(0)
+  await promote(project, 'costed', key)
   const dearer = await project.vitest([], { DIGLINE_CREATED_AT: '2026-11-29T11:00:00.000001Z', TOKENS: '1.5' })
   expect(dearer.code, dearer.stdout + dearer.stderr).toBe(1)
   expect(dearer.stdout).toMatch(/regressed cost per case \+\d+\.\d% per case, 95% interval \[\+\d+\.\d%, \+\d+\.\d%\] over 12 shared cases \(tolerance \+10\.0%\)/)
