@@ -3,6 +3,8 @@
 // (test/unit/error-recognition.test.ts); which definitions are refused is resolveSuite's
 // (test/unit/suite/invalid-definitions.test.ts). Here each code is earned once through both doors,
 // and each way of earning one (a plain test, an errored case, a refusal in the worker or the config) once.
+// This file also runs on the Node 22 leg, so launches that prove things of the same kind share one:
+// the errored case and "2 outranks 1" are one launch per door, the plain failing tests one launch.
 import { describe, expect, test } from 'vitest'
 import { countingSuite, defaultConfig, makeProject } from '../helpers/project.js'
 
@@ -47,32 +49,32 @@ describe('exit codes', () => {
     expect(a.stdout).toMatch(/digline verdict/)
   })
 
-  test('1: an ordinary Vitest test fails beside a suite that holds', async () => {
-    await viaVitest(
+  const USER_USAGE_ERROR = `class UsageError extends Error { name = 'UsageError' }`
+  // A user's own class UsageError failing a plain test is no refusal of digline either: taken for one,
+  // the launch would exit 64 and print `refused`.
+  test("1: an ordinary Vitest test fails beside a suite that holds, and a user's own class UsageError failing a plain test is no refusal of digline", async () => {
+    const [result] = await viaVitest(
       {
         'evals/s.eval.ts': countingSuite({ name: 's', cases: 3 }),
-        'evals/plain.eval.ts': `import { test, expect } from 'vitest'\ntest('plain', () => expect(1).toBe(2))\n`,
+        'evals/plain.eval.ts': `import { test, expect } from 'vitest'\n${USER_USAGE_ERROR}\ntest('plain', () => expect(1).toBe(2))\ntest('mine', () => { throw new UsageError('mine') })\n`,
       },
       1,
     )
+    expect(result.stdout).not.toContain('refused')
+    expect(result.stdout).toContain('digline exit 1')
   })
 
-  test('2: a case errored; the run is still written and names the cause', async () => {
-    const [a, , project] = await both({ 'evals/e.eval.ts': ERRORING }, 2)
+  test('2: a case errored; the run is still written and names the cause; 2 outranks 1 across suites of one launch', async () => {
+    // s misses its threshold (1) beside the errored case (2): the launch, through either door, exits 2
+    const [a, , project] = await both(
+      { 'evals/e.eval.ts': ERRORING, 'evals/s.eval.ts': countingSuite({ name: 's', cases: 4, answer: "'no'", thresholds: '{ passRate: 0.5 }' }) },
+      2,
+    )
     expect(a.stdout).toContain('upstream 529 overloaded')
+    expect(a.stdout).toContain('threshold pass_rate: 0.0% < 50.0%')
     const doc = JSON.parse(project.read(`.digline/acme/runs/erroring/${project.runFiles('acme', 'erroring')[0]}`))
     expect(doc.results[1]).toMatchObject({ case_id: 'b', verdict: 'error', error: { cause: 'target' } })
     expect(doc.aggregates.errored).toBe(1)
-  })
-
-  test('2 outranks 1 across suites of one launch', async () => {
-    await viaVitest(
-      {
-        'evals/e.eval.ts': ERRORING,
-        'evals/s.eval.ts': countingSuite({ name: 's', cases: 4, answer: "'no'", thresholds: '{ passRate: 0.5 }' }),
-      },
-      2,
-    )
   })
 
   test('64: an invalid suite (an unsafe suite name) is refused and nothing is written', async () => {
@@ -88,7 +90,6 @@ describe('exit codes', () => {
     expect(a.stdout + a.stderr).toContain('InvalidOptionsError')
   })
 
-  const USER_USAGE_ERROR = `class UsageError extends Error { name = 'UsageError' }`
   const NAMED_TO_STRING = `const UsageError = class extends Error { name = 'toString' }`
   const throwingTarget = (declare: string) => `import { evalSuite, scorers } from 'digline'
 ${declare}
@@ -103,33 +104,19 @@ evalSuite({
 ${declare}
 throw new UsageError('my own usage error at load')
 `
-  // Each launch holds both look-alikes (a class of the user's named UsageError, an Error named 'toString'):
+  // The launch holds both look-alikes (a class of the user's named UsageError, an Error named 'toString'):
   // either one taken for a refusal of digline would make the launch exit 64 and print `refused`.
-  test.each([
-    [
-      "a user's own class UsageError and an Error named 'toString', thrown in a target and by suite files,",
-      {
-        'evals/u.eval.ts': throwingTarget(USER_USAGE_ERROR),
-        'evals/t.eval.ts': throwingTarget(NAMED_TO_STRING).replace("name: 'users'", "name: 'users2'"),
-        'evals/fu.eval.ts': throwingFile(USER_USAGE_ERROR),
-        'evals/ft.eval.ts': throwingFile(NAMED_TO_STRING),
-        'evals/s.eval.ts': countingSuite({ name: 's', cases: 2 }),
-      },
-      2,
-    ],
-    [
-      "a user's own class UsageError failing a plain test beside a suite that holds",
-      {
-        'evals/plain.eval.ts': `import { test } from 'vitest'\n${USER_USAGE_ERROR}\ntest('plain', () => { throw new UsageError('mine') })\n`,
-        'evals/s.eval.ts': countingSuite({ name: 's', cases: 2 }),
-      },
-      1,
-    ],
-  ] as const)('not 64: %s is no refusal of digline', async (_label, files, expected) => {
-    const result = await makeProject(files).vitest()
-    expect(result.code, result.stdout + result.stderr).toBe(expected)
+  test("not 64: a user's own class UsageError and an Error named 'toString', thrown in a target and by suite files, is no refusal of digline", async () => {
+    const result = await makeProject({
+      'evals/u.eval.ts': throwingTarget(USER_USAGE_ERROR),
+      'evals/t.eval.ts': throwingTarget(NAMED_TO_STRING).replace("name: 'users'", "name: 'users2'"),
+      'evals/fu.eval.ts': throwingFile(USER_USAGE_ERROR),
+      'evals/ft.eval.ts': throwingFile(NAMED_TO_STRING),
+      'evals/s.eval.ts': countingSuite({ name: 's', cases: 2 }),
+    }).vitest()
+    expect(result.code, result.stdout + result.stderr).toBe(2)
     expect(result.stdout).not.toContain('refused')
-    expect(result.stdout).toContain(`digline exit ${expected}`)
+    expect(result.stdout).toContain('digline exit 2')
   })
   // a malformed DIGLINE_CREATED_AT (64, nothing written): test/e2e/plain-data.test.ts, which also names the refusal
 })
