@@ -3,13 +3,15 @@
 // run` exits 2 naming the 30 labels missing; people's labels (review records appended through the
 // store) bring it to 12, and `digline compare` still says not judged, 18 missing; at 30 labels with
 // kappa 0.85 the same regression fails the run (exit 1), in a new `vitest run` and in `digline
-// compare` of the first run alike.
+// compare` of the first run alike. The keys are read and the baseline promoted through the store
+// (list and promote have their own end-to-end tests): the launches and `compare` are processes.
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { answerDigestOf } from '../../src/document/answer-digest.js'
 import { openStore } from '../../src/store/open-store.js'
 import type { Store } from '../../src/store/contract.js'
 import { newReview } from '../../src/store/review.js'
+import { promoteFirst } from '../helpers/make-run.js'
 import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js'
 import { defaultConfig, makeProject, type Project } from '../helpers/project.js'
 
@@ -65,9 +67,8 @@ async function cycle(project: Project, store: Store): Promise<void> {
   const first = await project.vitest([], { DIGLINE_CREATED_AT: AT[0] })
   expect(first.code, first.stdout + first.stderr).toBe(0)
   expect(first.stdout).toContain('judge judge: no human label yet: not calibrated')
-  const baseKey = (JSON.parse((await project.digline(['list', '--suite', 'graded', '--json'])).stdout) as { runs: { key: string }[] }).runs[0]!.key
-  const promoted = await project.digline(['promote', '--suite', 'graded', '--run', baseKey])
-  expect(promoted.code, promoted.stdout + promoted.stderr).toBe(0)
+  const baseKey = (await store.latestKey('acme', 'graded'))!
+  await promoteFirst(store, await store.readRun('acme', 'graded', baseKey), '2026-12-01T08:30:00.000001Z')
 
   project.write('mode.txt', 'bad')
   const second = await project.vitest([], { DIGLINE_CREATED_AT: AT[1] })
@@ -76,7 +77,8 @@ async function cycle(project: Project, store: Store): Promise<void> {
   expect(second.stdout).toContain('not judged the judge is not calibrated: the run fails only through judge judge')
   expect(second.stdout).toContain('0 of the 30 labels it needs (30 missing)')
   expect(second.stdout).toContain('digline view --suite graded')
-  const runKey = (JSON.parse((await project.digline(['list', '--suite', 'graded', '--json'])).stdout) as { runs: { key: string }[] }).runs[1]!.key
+  const runKey = (await store.latestKey('acme', 'graded'))!
+  expect(runKey).not.toBe(baseKey)
 
   await label(store, runKey, 0, 12)
   const partly = await project.digline(['compare', '--suite', 'graded', '--run', runKey])
