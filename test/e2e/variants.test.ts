@@ -2,10 +2,15 @@
 // variants of a deterministic target whose differences are known (one pair identical), each filed as
 // a run of its own with the variant's name in its document; the variant table with the right verdicts;
 // the shared cap on target calls in flight; a killed variant launch resumed into the bytes an
-// uninterrupted one writes; and the baseline per (suite, variant) on both backends.
+// uninterrupted one writes; and the baseline per (suite, variant) on both backends. The listings
+// run through the CLI's main() in-process and the baselines are promoted through the store (list and
+// promote have their own end-to-end tests); the launches, pending, resume and compare are processes.
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { main } from '../../src/cli/main.js'
+import { openStore } from '../../src/store/open-store.js'
+import { promoteFirst } from '../helpers/make-run.js'
 import { callLines, killAfterCalls } from '../helpers/kill.js'
 import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js'
 import { copyProject, defaultConfig, makeProject, type Project } from '../helpers/project.js'
@@ -15,6 +20,19 @@ const AT = '2026-12-03T10:00:00.000001Z'
 const AT_2 = '2026-12-03T11:00:00.000001Z'
 
 const VARIANTS = ['weak', 'strong', 'twin']
+
+/** `digline …` through the CLI's main() in the project's directory. */
+async function inProcess(project: Project, argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = ''
+  let stderr = ''
+  const code = await main(argv, {
+    cwd: project.dir,
+    env: { PATH: process.env.PATH, NO_COLOR: '1', CI: '1' },
+    stdout: (text) => void (stdout += `${text}\n`),
+    stderr: (text) => void (stderr += `${text}\n`),
+  })
+  return { code, stdout, stderr }
+}
 
 function doc(project: Project, variant: string): { bytes: string; json: Record<string, unknown> & { results: { verdict: string }[] } } {
   const files = project.runFiles('acme', `pick.${variant}`)
@@ -69,10 +87,10 @@ describe('three variants in one launch', () => {
   })
 
   test('digline list names each variant as a suite, and its runs say which variant they are', async () => {
-    const list = await project.digline(['list'])
+    const list = await inProcess(project, ['list'])
     expect(list.code, list.stderr).toBe(0)
     for (const v of VARIANTS) expect(list.stdout).toContain(`pick.${v}  1 run(s)`)
-    const runs = await project.digline(['list', '--suite', 'pick.strong'])
+    const runs = await inProcess(project, ['list', '--suite', 'pick.strong'])
     expect(runs.stdout).toContain('variant strong of pick')
   })
 })
@@ -107,11 +125,13 @@ describe('the baseline is per (suite, variant), on both backends', () => {
     const project = makeProject({ 'vitest.config.ts': config, 'evals/pick.eval.ts': pickSuite({ extra: 'tolerances: { passRate: 0 },' }) })
     const first = await project.vitest([], { DIGLINE_CREATED_AT: AT })
     expect(first.code, first.stdout + first.stderr).toBe(0)
-    const listed = JSON.parse((await project.digline(['list', '--suite', 'pick.weak', '--json'])).stdout) as { runs: { key: string }[] }
-    const key = listed.runs[0]!.key
-    for (const v of ['weak', 'strong']) {
-      const promoted = await project.digline(['promote', '--suite', `pick.${v}`, '--run', key])
-      expect(promoted.code, promoted.stdout + promoted.stderr).toBe(0)
+    // the baselines through the store: what `digline promote` files for each variant's run
+    const store = openStore({ store: backend === 'team store' ? db.url : join(project.dir, '.digline') })
+    try {
+      const key = (await store.latestKey('acme', 'pick.weak'))!
+      for (const v of ['weak', 'strong']) await promoteFirst(store, await store.readRun('acme', `pick.${v}`, key), '2026-12-03T10:30:00.000001Z')
+    } finally {
+      await store.close()
     }
     const second = await project.vitest([], { DIGLINE_CREATED_AT: AT_2, WEAK_WORSE: '1' })
     const out = second.stdout + second.stderr
