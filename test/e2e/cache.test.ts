@@ -1,11 +1,13 @@
 // The response cache (SPEC §14): a target answer is reused while the case input, the target config,
 // the sample index, the artifacts and the code the target runs are unchanged; a run that used cached answers says how many,
 // is marked so, and is never promoted; `digline cache why` names the part of the key that changed.
-// Real `vitest --watch`, `vitest run` and `digline` processes on a real store.
+// Real `vitest --watch`, `vitest run` and `digline` processes on a real store; the last test asks
+// `cache why` and `delete` through the CLI's main() in-process (the others ask them through the bin).
 import { spawn } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
+import { main } from '../../src/cli/main.js'
 import { installRoot, makeProject, type Project } from '../helpers/project.js'
 
 interface Shape {
@@ -66,6 +68,20 @@ async function until(what: string, condition: () => boolean, ms = 120_000): Prom
 }
 
 const ON = { DIGLINE_CACHE: '1' }
+
+/** `digline …` through the CLI's main() in the project, with the environment a spawned bin gets (its `vitest list` child too). */
+async function inProcess(project: Project, argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = ''
+  let stderr = ''
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(VITEST|TEST$|NODE_ENV$|DIGLINE_)/.test(k)))
+  const code = await main(argv, {
+    cwd: project.dir,
+    env: { ...env, NO_COLOR: '1', FORCE_COLOR: '0', CI: '1' },
+    stdout: (text) => void (stdout += `${text}\n`),
+    stderr: (text) => void (stderr += `${text}\n`),
+  })
+  return { code, stdout, stderr }
+}
 
 describe('the response cache', () => {
   test('under a real `vitest --watch`, saving an edited scorer re-judges every case with zero target calls', async () => {
@@ -202,7 +218,7 @@ evalSuite({
       return r
     }
     const why = async () => {
-      const r = await project.digline(['cache', 'why', '--suite', 'cached', '--case', 'c1'])
+      const r = await inProcess(project, ['cache', 'why', '--suite', 'cached', '--case', 'c1'])
       expect(r.code, r.stdout + r.stderr).toBe(0)
       return r.stdout
     }
@@ -233,7 +249,7 @@ evalSuite({
     const keys = project.runFiles('acme', 'cached').map((f) => f.replace('.json', ''))
     expect(keys).toHaveLength(4)
     expect(cacheFiles(project)).toHaveLength(9)
-    const deleted = await project.digline(['delete', '--suite', 'cached', '--run', keys[2]!])
+    const deleted = await inProcess(project, ['delete', '--suite', 'cached', '--run', keys[2]!])
     expect(deleted.code, deleted.stdout + deleted.stderr).toBe(0)
     expect(cacheFiles(project)).toHaveLength(6)
     expect(cacheFiles(project).join('\n')).not.toContain('TELL: ')
