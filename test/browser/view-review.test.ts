@@ -3,6 +3,8 @@
 // name (HTTP 4xx); a second origin (another loopback server, another host name for 127.0.0.1) can
 // neither post a label nor read the token; `digline review list|export` give the labels back
 // through the real bin, as dataset files dataset() reads; a run's delete takes its labels along.
+// The other export formats, the usage refusals and the delete call the CLI's main() in-process
+// (the same code the bin runs; each of review list, review export and view still goes through the bin).
 import { execFileSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
@@ -10,6 +12,7 @@ import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, expect, test } from 'vitest'
+import { main } from '../../src/cli/main.js'
 import { readDataset } from '../../src/suite/dataset.js'
 import { launchChromium, screenshot, watchedPage } from '../helpers/browser.js'
 import { countingSuite, makeProject, type Project } from '../helpers/project.js'
@@ -76,6 +79,19 @@ function postFromPage(page: Page, body: unknown, options: { token?: string | nul
     },
     { body, token: options.token, type: options.type },
   )
+}
+
+/** `digline …` through the CLI's main() in the project's directory. */
+async function inProcess(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = ''
+  let stderr = ''
+  const code = await main(argv, {
+    cwd: project.dir,
+    env: { PATH: process.env.PATH, NO_COLOR: '1', CI: '1' },
+    stdout: (text) => void (stdout += `${text}\n`),
+    stderr: (text) => void (stderr += `${text}\n`),
+  })
+  return { code, stdout, stderr }
 }
 
 function labels(env: NodeJS.ProcessEnv = {}) {
@@ -177,7 +193,10 @@ test('digline review list and export give the labels back through the bin, as da
   expect(listed.code, listed.stderr).toBe(0)
   expect(listed.stdout).toMatch(new RegExp(`^\\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z  ${key}  c001  fail  ${REVIEWER}  \\(agrees with exact\\)  note: wrong is wrong\\n$`))
   for (const file of ['labels.jsonl', 'labels.json', 'labels.csv']) {
-    const exported = await project.digline(['review', 'export', '--suite', 'labelled', '--out', file])
+    const exported =
+      file === 'labels.jsonl'
+        ? await project.digline(['review', 'export', '--suite', 'labelled', '--out', file])
+        : await inProcess(['review', 'export', '--suite', 'labelled', '--out', file])
     expect(exported.code, exported.stderr).toBe(0)
     expect(exported.stdout).toContain(`1 label of suite labelled`)
     const cases = await readDataset(file, { root: project.dir })
@@ -189,14 +208,14 @@ test('digline review list and export give the labels back through the bin, as da
     // the run recorded responses, so the case's input and expected value are there (CSV: as text)
     expect([row!.input, row!.expected]).toEqual(file.endsWith('.csv') ? ['1', 'ok-1'] : [1, 'ok-1'])
   }
-  const again = await project.digline(['review', 'export', '--suite', 'labelled', '--out', 'labels.jsonl'])
+  const again = await inProcess(['review', 'export', '--suite', 'labelled', '--out', 'labels.jsonl'])
   expect(again.stdout).toContain('Unchanged')
   expect(readFileSync(join(project.dir, 'labels.jsonl'), 'utf8').split('\n')).toHaveLength(2)
 
   const refused = [
-    [await project.digline(['review', 'list', '--suite', 'labelled', '--run', '20200101T000000000001Z-0123456789ab']), 'RunNotFoundError'],
-    [await project.digline(['review', 'export', '--suite', 'labelled', '--out', 'labels.txt']), 'UsageError'],
-    [await project.digline(['review', 'frob']), 'UsageError'],
+    [await inProcess(['review', 'list', '--suite', 'labelled', '--run', '20200101T000000000001Z-0123456789ab']), 'RunNotFoundError'],
+    [await inProcess(['review', 'export', '--suite', 'labelled', '--out', 'labels.txt']), 'UsageError'],
+    [await inProcess(['review', 'frob']), 'UsageError'],
   ] as const
   for (const [result, name] of refused) {
     expect(result.code, result.stderr).toBe(64)
@@ -208,7 +227,7 @@ test('digline review list and export give the labels back through the bin, as da
   expect(noReviewer.stdout).toBe('')
 
   // The run's delete takes its labels along; the removed run's labels are refused by name after it.
-  const deleted = await project.digline(['delete', '--suite', 'labelled', '--run', key])
+  const deleted = await inProcess(['delete', '--suite', 'labelled', '--run', key])
   expect(deleted.code, deleted.stderr).toBe(0)
   const after = await labels()
   expect(after.stdout).toBe('')
