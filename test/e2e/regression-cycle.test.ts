@@ -1,10 +1,24 @@
 // The cycle CI lives by, with real processes: run → promote → a worse target fails `vitest run`
 // with exit 1 and the flipped cases → `digline compare` agrees → promote the new run with
-// --replacing → green again. Vitest's own JUnit reporter keeps working beside digline's.
+// --replacing → green again. Vitest's own JUnit reporter keeps working beside digline's. The cycle's
+// compare and promote go through the bin; the later tests' compare calls the CLI's main() in-process.
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, test } from 'vitest'
-import { countingSuite, makeProject } from '../helpers/project.js'
+import { main } from '../../src/cli/main.js'
+import { countingSuite, makeProject, type Project } from '../helpers/project.js'
+
+/** `digline compare …` through the CLI's main() in the project's directory. */
+async function compare(project: Project, argv: string[]): Promise<{ code: number; stdout: string }> {
+  let stdout = ''
+  const code = await main(['compare', ...argv], {
+    cwd: project.dir,
+    env: { PATH: process.env.PATH, NO_COLOR: '1', CI: '1' },
+    stdout: (text) => void (stdout += `${text}\n`),
+    stderr: () => undefined,
+  })
+  return { code, stdout }
+}
 
 const GOOD = countingSuite({ name: 'triage', cases: 20, thresholds: '{ passRate: 0.5 }' })
 // Cases 1, 4, 7, 10, 13 and 16 now answer wrongly: 6 of 20, a 30-point drop.
@@ -103,10 +117,10 @@ test('run → promote → regression (exit 1) → compare (exit 1) → promote w
 test('digline compare: no baseline says so and exits by the thresholds alone', async () => {
   const project = makeProject({ 'evals/triage.eval.ts': countingSuite({ name: 'triage', cases: 4, thresholds: '{ passRate: 0.9 }', answer: "i === 0 ? 'no' : 'ok-' + i" }) })
   expect((await project.vitest()).code).toBe(1)
-  const compared = await project.digline(['compare', '--suite', 'triage', '--run', 'latest'])
+  const compared = await compare(project, ['--suite', 'triage', '--run', 'latest'])
   expect(compared.code).toBe(1)
   expect(compared.stdout).toContain('no baseline: judged by its thresholds alone (to make this run the baseline: digline promote --suite triage --run ')
-  const md = await project.digline(['compare', '--suite', 'triage', '--run', 'latest', '--format', 'md'])
+  const md = await compare(project, ['--suite', 'triage', '--run', 'latest', '--format', 'md'])
   expect(md.stdout).toContain('No baseline: judged by its thresholds alone.')
   expect(md.stdout).toContain('**Missed** threshold pass_rate: 75.0% < 90.0%')
 })
@@ -119,7 +133,7 @@ test('a baseline that cannot be read fails the run as not judged (exit 2), in wo
   expect(run.stdout).toContain('UnreadableBaselineError')
   expect(run.stdout).toContain('digline triage not judged')
   expect(project.read('.digline/acme/baselines/triage.json')).toBe('<<<<<<< HEAD\n')
-  const compared = await project.digline(['compare', '--suite', 'triage', '--run', 'latest'])
+  const compared = await compare(project, ['--suite', 'triage', '--run', 'latest'])
   expect(compared.code).toBe(2)
   expect(compared.stdout).toContain('git checkout -- ')
 })
