@@ -14,6 +14,14 @@ export class NoPendingJournalError extends DiglineRefusal {
 export class SuiteNotDeclaredError extends DiglineRefusal {
   readonly name = 'SuiteNotDeclaredError'
 }
+/** A rejudge's --into names a suite no suite file of the project declares. */
+export function replayIntoUndeclared(suite: string, key: string, into: string): SuiteNotDeclaredError {
+  return new SuiteNotDeclaredError(
+    `refused to re-judge run ${key} of suite ${suite} into suite ${into}: no suite file declares suite ${into} in this Vitest project, so nothing was judged and nothing was filed`,
+    `vitest list (to see the suites declared), then digline rejudge --suite ${suite} --run ${key} --into T`,
+    ['--into'],
+  )
+}
 
 export class InitWouldOverwriteError extends DiglineRefusal {
   readonly name = 'InitWouldOverwriteError'

@@ -5,21 +5,14 @@ import { storeTarget, type StoreTarget } from './store-locator.js'
 import type { Store } from './contract.js'
 import { FileResultStore } from './file/store.js'
 import { DeferredStore } from './deferred-store.js'
-import { describeServer } from './postgres/server-name.js'
 
-export { DEFAULT_STORE, storeLocator, storeTarget, type StoreTarget } from './store-locator.js'
+export { DEFAULT_STORE, describeStore, storeLocator, storeTarget, type StoreTarget } from './store-locator.js'
 
 export interface OpenStoreOptions {
   /** A store locator (see storeLocator): an absolute directory or a URL. */
   store: string
   /** Where the store says what it recovered by itself (default: stderr). */
   say?: (line: string) => void
-}
-
-/** The store as messages name it: the directory, or the team store's URL without user, password or query. */
-export function describeStore(locator: string): string {
-  const target = storeTarget(locator)
-  return target.kind === 'file' ? target.root : `the team store ${describeServer(target.url)}`
 }
 
 /** What a locator names, refused by name when it is neither a directory nor a postgres:// URL. Opens nothing. */

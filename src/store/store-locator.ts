@@ -3,6 +3,7 @@
 // process, which opens no store.
 import { isAbsolute, resolve } from 'node:path'
 import { InvalidOptionsError } from '../suite/errors.js'
+import { describeServer } from './server-name.js'
 
 export const DEFAULT_STORE = '.digline'
 
@@ -31,4 +32,10 @@ export function storeTarget(locator: string): StoreTarget {
     'Set the digline() option `store` (or DIGLINE_STORE) to a directory such as `.digline`.',
     ['store'],
   )
+}
+
+/** The store as messages name it: the directory, or the team store's URL without user, password or query. */
+export function describeStore(locator: string): string {
+  const target = storeTarget(locator)
+  return target.kind === 'file' ? target.root : `the team store ${describeServer(target.url)}`
 }

@@ -43,7 +43,7 @@ async function clear(argv: string[], io: CliIo): Promise<0> {
   if (values.help) return (io.stdout(cacheCommand.help), 0)
   if (values.suite === '') requireFlag('cache clear', 'suite', values.suite)
   const { settings, store } = await openProject(io.cwd, values, io.env)
-  const local = localCacheBeside(settings.storeRoot, settings.root)
+  const local = await localCacheBeside(settings.storeRoot, settings.root)
   const removed = (await store.clearCache(settings.tenant, values.suite)) + (local === undefined ? 0 : await local.clearCache(settings.tenant, values.suite))
   const where = values.suite === undefined ? `every suite of tenant ${settings.tenant}` : `suite ${values.suite} (tenant ${settings.tenant})`
   io.stdout(removed === 0 ? `No cached answer of ${where} was there: nothing was removed.` : `Removed ${removed} cached answer${removed === 1 ? '' : 's'} of ${where}.`)
@@ -60,7 +60,7 @@ async function why(argv: string[], io: CliIo): Promise<0> {
     throw new UsageError(`digline cache why: --sample ${JSON.stringify(values.sample)} is not a sample index (0, 1, …)`, 'Run `digline cache why --help`.', ['--sample'])
   const { settings, store } = await openProject(io.cwd, values, io.env)
   // With a team store, watch mode's answers are cached locally (localCacheBeside): both are asked.
-  const local = localCacheBeside(settings.storeRoot, settings.root)
+  const local = await localCacheBeside(settings.storeRoot, settings.root)
   const answer = await explainCacheMiss({
     store: {
       cachedAnswersOf: async (tenant, s, c) => {

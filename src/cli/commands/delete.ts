@@ -40,7 +40,7 @@ ${PROJECT_HELP}`,
     }
     const { settings, store } = await openProject(io.cwd, values, io.env)
     const asked = { tenant: settings.tenant, suite, key }
-    const { removal, stillFiled } = await deleteRun(store, settings.tenant, suite, key, localCacheBeside(settings.storeRoot, settings.root))
+    const { removal, stillFiled } = await deleteRun(store, settings.tenant, suite, key, await localCacheBeside(settings.storeRoot, settings.root))
     io.stdout(describeRemoval(removal, asked, stillFiled, removalRecordsWhere(settings.storeRoot, settings.tenant)).join('\n'))
     return 0
   },

@@ -1,7 +1,7 @@
 import { ViewHostRefusedError } from '../errors.js'
 import { UsageError } from '../../host/index.js'
 import { openProject } from '../../host/index.js'
-import { LiveRunFollower, reportData } from '../../host/index.js'
+import { followLiveRuns, reportData } from '../../host/index.js'
 import { describeStore } from '../../host/index.js'
 import { labelCase, reviewerOf } from '../../host/index.js'
 import { randomBytes } from 'node:crypto'
@@ -54,7 +54,7 @@ ${PROJECT_HELP}`,
     const suites = values.suite ?? []
     const tenant = settings.tenant
     // one follower for the viewer's life: each poll reads only what the journals gained
-    const live = new LiveRunFollower(store, tenant)
+    const live = await followLiveRuns(store, tenant)
     const load = async () => {
       const data = await reportData(store, { tenant, suites, run: 'latest', withLive: live, skipEmpty: true })
       if (reviewer === undefined) return data

@@ -1,8 +1,8 @@
 // The launch directives a `digline` command hands the Vitest workers through the environment:
-// one codec, validated with zod, so every front end encodes and decodes the same shapes and clears
-// the same variables. A directive set by hand that does not decode is refused by name.
+// one codec, so every front end encodes and decodes the same shapes and clears the same variables.
+// A directive set by hand that does not decode is refused by name. The shapes are checked by hand, not
+// with zod: the host's door and every worker decode them, and a refusal names only the shape (ADR 0420).
 import { isAbsolute } from 'node:path'
-import { z } from 'zod'
 import { UsageError } from '../errors.js'
 import { isCreatedAt } from '../../suite/keys.js'
 import { isSafeSegment } from '../../suite/safe-segment.js'
@@ -26,33 +26,66 @@ export const ACKNOWLEDGED_ENV = 'DIGLINE_ACKNOWLEDGED'
 /** Every variable a directive uses; a launch clears them all before setting its own. */
 export const DIRECTIVE_ENV = [RESUME_ENV, KEEP_ERRORS_ENV, REJUDGE_ENV, MERGE_ENV, SUITES_ENV, PLAN_ENV, PROGRESS_ENV, ACKNOWLEDGED_ENV] as const
 
-const segment = z.string().refine(isSafeSegment, 'not one safe path segment')
+type Check<T> = (value: unknown) => value is T
+
+const isString = (value: unknown): value is string => typeof value === 'string'
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
+const segment = (value: unknown): value is string => isString(value) && isSafeSegment(value)
 
 /** A store a directive names: an absolute directory (the file store) or a URL (the team store), as the digline() options resolve it. */
-const storeLocator = z.string().refine((s) => isAbsolute(s) || /^[a-z][a-z0-9+.-]*:\/\//i.test(s), 'not an absolute path or a store URL')
+const storeLocator = (value: unknown): value is string => isString(value) && (isAbsolute(value) || /^[a-z][a-z0-9+.-]*:\/\//i.test(value))
+
+const nonEmptyArrayOf =
+  <T>(item: Check<T>): Check<T[]> =>
+  (value): value is T[] =>
+    Array.isArray(value) && value.length > 0 && value.every(item)
+
+const recordOf =
+  <T>(item: Check<T>): Check<Record<string, T>> =>
+  (value): value is Record<string, T> =>
+    isRecord(value) && Object.entries(value).every(([key, v]) => segment(key) && item(v))
+
+/** Exactly these fields, each of its shape; no other field. */
+const strictObject =
+  <T>(fields: Record<keyof T & string, (value: unknown) => boolean>): Check<T> =>
+  (value): value is T =>
+    isRecord(value) &&
+    Object.keys(value).every((key) => Object.hasOwn(fields, key)) &&
+    Object.entries<(value: unknown) => boolean>(fields).every(([key, check]) => Object.hasOwn(value, key) && check(value[key]))
 
 /** `digline run --suite S`: the suites a fresh launch runs. */
-export const SuitesDirectiveSchema = z.array(segment).min(1)
+const isSuitesDirective = nonEmptyArrayOf(segment)
 
 /** `digline run --resume`: suite → key of the run to finish; suites not named are skipped. */
-export const ResumeDirectiveSchema = z.record(segment, segment)
+const isResumeDirective = recordOf(segment)
 
 /** `digline rejudge`: suite `into` replays run `key` of `suite` from that tenant and store. */
-export const RejudgeDirectiveSchema = z.strictObject({
+export interface RejudgeDirectiveValue {
+  into: string
+  suite: string
+  key: string
+  created_at: string
+  tenant: string
+  store: string
+}
+const isRejudgeDirective = strictObject<RejudgeDirectiveValue>({
   into: segment,
   suite: segment,
   key: segment,
-  created_at: z.string().refine(isCreatedAt, 'not ISO-8601 UTC with microseconds'),
+  created_at: (value) => isString(value) && isCreatedAt(value),
   tenant: segment,
   store: storeLocator,
 })
 
-export type RejudgeDirectiveValue = z.infer<typeof RejudgeDirectiveSchema>
-
 /** `digline merge`: suite → the run to file from its shards' journals, in these store directories; suites not named are skipped. */
-export const MergeDirectiveSchema = z.record(segment, z.strictObject({ key: segment, stores: z.array(storeLocator).min(1) }))
+export type MergeDirectiveValue = Record<string, { key: string; stores: string[] }>
+const isMergeDirective: Check<MergeDirectiveValue> = recordOf(strictObject<{ key: string; stores: string[] }>({ key: segment, stores: nonEmptyArrayOf(storeLocator) }))
 
-export type MergeDirectiveValue = z.infer<typeof MergeDirectiveSchema>
+/** A value the launch itself encodes is of its shape; one that is not is a defect of digline, not a refusal. */
+function checked<T>(check: Check<T>, value: unknown, what: string): T {
+  if (!check(value)) throw new Error(`digline: the ${what} directive to encode is not of its shape: ${JSON.stringify(value)}`)
+  return value
+}
 
 export type LaunchDirective =
   | { kind: 'fresh'; suites?: readonly string[] }
@@ -65,14 +98,14 @@ export function encodeDirective(base: NodeJS.ProcessEnv, directive: LaunchDirect
   const env = { ...base }
   for (const name of DIRECTIVE_ENV) delete env[name]
   if (directive.kind === 'fresh' && directive.suites !== undefined) {
-    env[SUITES_ENV] = JSON.stringify(SuitesDirectiveSchema.parse(directive.suites))
+    env[SUITES_ENV] = JSON.stringify(checked(isSuitesDirective, directive.suites, SUITES_ENV))
   } else if (directive.kind === 'resume') {
-    env[RESUME_ENV] = JSON.stringify(ResumeDirectiveSchema.parse(directive.runs))
+    env[RESUME_ENV] = JSON.stringify(checked(isResumeDirective, directive.runs, RESUME_ENV))
     if (directive.keepErrors) env[KEEP_ERRORS_ENV] = '1'
   } else if (directive.kind === 'rejudge') {
-    env[REJUDGE_ENV] = JSON.stringify(RejudgeDirectiveSchema.parse(directive.value))
+    env[REJUDGE_ENV] = JSON.stringify(checked(isRejudgeDirective, directive.value, REJUDGE_ENV))
   } else if (directive.kind === 'merge') {
-    env[MERGE_ENV] = JSON.stringify(MergeDirectiveSchema.parse(directive.runs))
+    env[MERGE_ENV] = JSON.stringify(checked(isMergeDirective, directive.runs, MERGE_ENV))
   }
   return env
 }
@@ -99,7 +132,7 @@ export function decodeDirective(env: NodeJS.ProcessEnv): LaunchDirective {
         'Use `digline merge DIR…`, which sets it for you.',
       )
     }
-    return { kind: 'merge', runs: parse(MergeDirectiveSchema, MERGE_ENV, merge, 'a JSON object of suite → { key, stores }', 'Use `digline merge DIR…`, which sets it for you.') }
+    return { kind: 'merge', runs: parse(isMergeDirective, MERGE_ENV, merge, 'a JSON object of suite → { key, stores }', 'Use `digline merge DIR…`, which sets it for you.') }
   }
   if (resume !== undefined && resume !== '' && rejudge !== undefined && rejudge !== '') {
     throw new UsageError(
@@ -108,12 +141,12 @@ export function decodeDirective(env: NodeJS.ProcessEnv): LaunchDirective {
     )
   }
   if (resume !== undefined && resume !== '') {
-    const runs = parse(ResumeDirectiveSchema, RESUME_ENV, resume, 'a JSON object of suite → key', 'Use `digline run --resume [KEY]`, which sets it for you.')
+    const runs = parse(isResumeDirective, RESUME_ENV, resume, 'a JSON object of suite → key', 'Use `digline run --resume [KEY]`, which sets it for you.')
     return { kind: 'resume', runs, keepErrors: env[KEEP_ERRORS_ENV] === '1' }
   }
   if (rejudge !== undefined && rejudge !== '') {
     const value = parse(
-      RejudgeDirectiveSchema,
+      isRejudgeDirective,
       REJUDGE_ENV,
       rejudge,
       '{ into, suite, key, created_at, tenant, store }',
@@ -123,25 +156,24 @@ export function decodeDirective(env: NodeJS.ProcessEnv): LaunchDirective {
   }
   const suites = env[SUITES_ENV]
   if (suites !== undefined && suites !== '') {
-    return { kind: 'fresh', suites: parse(SuitesDirectiveSchema, SUITES_ENV, suites, 'a JSON array of suite names', 'Use `digline run --suite S`, which sets it for you.') }
+    return { kind: 'fresh', suites: parse(isSuitesDirective, SUITES_ENV, suites, 'a JSON array of suite names', 'Use `digline run --suite S`, which sets it for you.') }
   }
   return { kind: 'fresh' }
 }
 
-function parse<T>(schema: z.ZodType<T>, name: string, raw: string, shape: string, next: string): T {
+function parse<T>(check: Check<T>, name: string, raw: string, shape: string, next: string): T {
   let value: unknown
   try {
     value = JSON.parse(raw)
   } catch {
     value = undefined
   }
-  const result = schema.safeParse(value)
-  if (!result.success) throw new UsageError(`${name}=${JSON.stringify(raw)} is not ${shape}`, next, [name])
-  return result.data
+  if (!check(value)) throw new UsageError(`${name}=${JSON.stringify(raw)} is not ${shape}`, next, [name])
+  return value
 }
 
 // mcp: the reports a launch asks of its workers, set on top of a fresh or resume directive.
-const reportPath = z.string().refine(isAbsolute, 'not an absolute path')
+const reportPath = (value: unknown): value is string => isString(value) && isAbsolute(value)
 
 export interface LaunchReports {
   /** Each suite appends its announced bill (or its refusal) here and calls nothing. */
@@ -152,13 +184,13 @@ export interface LaunchReports {
   acknowledged?: Record<string, number>
 }
 
-const AcknowledgedSchema = z.record(segment, z.number().int().nonnegative())
+const isAcknowledged = recordOf((value): value is number => typeof value === 'number' && Number.isSafeInteger(value) && value >= 0)
 
 export function encodeReports(env: NodeJS.ProcessEnv, reports: LaunchReports): NodeJS.ProcessEnv {
   const out = { ...env }
-  if (reports.plan !== undefined) out[PLAN_ENV] = reportPath.parse(reports.plan)
-  if (reports.progress !== undefined) out[PROGRESS_ENV] = reportPath.parse(reports.progress)
-  if (reports.acknowledged !== undefined) out[ACKNOWLEDGED_ENV] = JSON.stringify(AcknowledgedSchema.parse(reports.acknowledged))
+  if (reports.plan !== undefined) out[PLAN_ENV] = checked(reportPath, reports.plan, PLAN_ENV)
+  if (reports.progress !== undefined) out[PROGRESS_ENV] = checked(reportPath, reports.progress, PROGRESS_ENV)
+  if (reports.acknowledged !== undefined) out[ACKNOWLEDGED_ENV] = JSON.stringify(checked(isAcknowledged, reports.acknowledged, ACKNOWLEDGED_ENV))
   return out
 }
 
@@ -170,11 +202,11 @@ export function decodeReports(env: NodeJS.ProcessEnv): LaunchReports {
   ] as const) {
     const raw = env[name]
     if (raw === undefined || raw === '') continue
-    if (!reportPath.safeParse(raw).success) throw new UsageError(`${name}=${JSON.stringify(raw)} is not an absolute path`, 'Use `digline mcp`, which sets it for you.', [name])
+    if (!reportPath(raw)) throw new UsageError(`${name}=${JSON.stringify(raw)} is not an absolute path`, 'Use `digline mcp`, which sets it for you.', [name])
     reports[field] = raw
   }
   const acknowledged = env[ACKNOWLEDGED_ENV]
   if (acknowledged !== undefined && acknowledged !== '')
-    reports.acknowledged = parse(AcknowledgedSchema, ACKNOWLEDGED_ENV, acknowledged, 'a JSON object of suite → calls', 'Use `digline mcp`, which sets it for you.')
+    reports.acknowledged = parse(isAcknowledged, ACKNOWLEDGED_ENV, acknowledged, 'a JSON object of suite → calls', 'Use `digline mcp`, which sets it for you.')
   return reports
 }

@@ -4,7 +4,7 @@
 // arguments vitest gets, and the lines said first (docs/adr/0101-one-launch-plan.md).
 import { relative } from 'node:path'
 import { ResumedSuiteNotDeclaredError, ResumeFilteredError } from './errors.js'
-import { SuiteNotDeclaredError } from '../errors.js'
+import { replayIntoUndeclared, SuiteNotDeclaredError } from '../errors.js'
 import type { Store } from '../../store/contract.js'
 import { assertSafeSegment } from '../../suite/assert-safe-segment.js'
 import { createdAtNow } from '../../suite/keys.js'
@@ -179,14 +179,6 @@ async function planReplay(project: LaunchProject, request: Extract<LaunchRequest
     passedOver: [],
     replay: { tenant, into, source: { suite, key }, createdAt },
   }
-}
-
-export function replayIntoUndeclared(suite: string, key: string, into: string): SuiteNotDeclaredError {
-  return new SuiteNotDeclaredError(
-    `refused to re-judge run ${key} of suite ${suite} into suite ${into}: no suite file declares suite ${into} in this Vitest project, so nothing was judged and nothing was filed`,
-    `vitest list (to see the suites declared), then digline rejudge --suite ${suite} --run ${key} --into T`,
-    ['--into'],
-  )
 }
 
 async function planMergeLaunch(project: LaunchProject, request: Extract<LaunchRequest, { kind: 'merge' }>): Promise<PlannedLaunch> {

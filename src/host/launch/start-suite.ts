@@ -14,10 +14,7 @@ import { announceReplay, prepareReplay, replayRun } from '../lifecycle/rejudge.j
 import { SuiteReporter } from './launch-report.js'
 import { launchSuite } from './launch-suite.js'
 import type { CallPlan, RunContext } from './prepare-run.js'
-import type { SuiteLaunch } from './suite-launch.js'
-
-/** Why a case of a plan-only launch has no result: the bill was announced and nothing was called. */
-export const PLANNED_NOTE = 'planned only: the bill was announced and nothing was called'
+import { PLANNED_NOTE, type SuiteLaunch } from './suite-launch.js'
 
 export interface StartSuiteOptions {
   ctx: RunContext

@@ -7,6 +7,9 @@ import type { MergeRequest } from '../lifecycle/merge-shards.js'
 import { decodeDirective, decodeReports, decodeShard, type LaunchReports } from './launch-directive.js'
 import { casesOfShard, type Shard } from './shard.js'
 
+/** Why a case of a plan-only launch has no result: the bill was announced and nothing was called. */
+export const PLANNED_NOTE = 'planned only: the bill was announced and nothing was called'
+
 /** A launch that asks the target: fresh or resumed, whole or one shard. */
 interface CallingLaunch {
   /** This launch runs one shard of the run, and `share` are its cases; undefined for a whole run. */

@@ -1,7 +1,7 @@
 // A delete in words. Each line says removed only of what was removed, and a key a reader still
 // answers to (another document filed under it) is never reported as gone.
 import { join } from 'node:path'
-import { describeStore, storeTarget } from '../../store/open-store.js'
+import { describeStore, storeTarget } from '../../store/store-locator.js'
 import type { Removal, RemovedRun, RunRef } from '../../store/removal.js'
 
 /** Where a store keeps the removal records of a tenant: a directory of the file store, a table of the team store. */

@@ -1,5 +1,5 @@
 // `digline plan` in words: what the figures rest on, the table of sizes, and the cost figure.
-import { requiredPasses } from '../../driver/execute.js'
+import { requiredPasses } from '../../driver/case-verdict.js'
 import { percent } from '../judge/percent.js'
 import type { CurrentRow, GateForm, Plan, PlanRow } from './plan.js'
 

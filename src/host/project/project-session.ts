@@ -3,9 +3,8 @@
 // so the team store holds one connection pool for the server's whole life (ADR 0161). A store the
 // settings stop naming stays open until the session closes: a call that began with it may still use it.
 import type { Store } from '../../store/contract.js'
-import { openStore } from '../../store/open-store.js'
 import type { OpenedProject } from './open-project.js'
-import { projectSettings, type ProjectFlags } from './project-settings.js'
+import type { ProjectFlags } from './project-settings.js'
 
 export interface ProjectSession {
   /** The settings as they are now, and the one open store of their locator. */
@@ -18,6 +17,8 @@ export function openProjectSession(cwd: string, flags: ProjectFlags, env: NodeJS
   const stores = new Map<string, Store>()
   return {
     async project() {
+      // imported at the first use, so that the host's door stays light (ADR 0420)
+      const [{ projectSettings }, { openStore }] = await Promise.all([import('./project-settings.js'), import('../../store/open-store.js')])
       const settings = await projectSettings(cwd, flags, env)
       let store = stores.get(settings.storeRoot)
       if (store === undefined) {

@@ -4,7 +4,7 @@
 // a directory in the workspace; else nowhere, and the case is named in the check run's summary only.
 import { existsSync, readFileSync } from 'node:fs'
 import { isAbsolute, join, relative, sep } from 'node:path'
-import { storeTarget } from '../../store/open-store.js'
+import { storeTarget } from '../../store/store-locator.js'
 
 export interface CaseLocation {
   /** Relative to the repository's root, with forward slashes, as GitHub names files. */

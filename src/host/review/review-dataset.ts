@@ -4,17 +4,15 @@
 // only when the run recorded them (SPEC §7).
 import { randomUUID } from 'node:crypto'
 import { lstat, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
-import { dirname, extname, resolve } from 'node:path'
+import { dirname, resolve } from 'node:path'
 import type { RunDocument } from '../../document/schema.js'
 import type { Store } from '../../store/contract.js'
 import type { ReviewRecord } from '../../store/review.js'
 import { assertSafeSegment } from '../../suite/assert-safe-segment.js'
-import { UsageError } from '../errors.js'
 import { resolveRunKey } from '../launch/run-key.js'
 import { ExportFileOccupiedError, ExportWriteError } from '../lifecycle/errors.js'
 import { currentLabels } from './label-case.js'
-
-export type DatasetFormat = 'jsonl' | 'json' | 'csv'
+import type { DatasetRow } from './review-format.js'
 
 /** Every label of the suite (or of one run: a key or latest), oldest first. */
 export async function reviewsOf(store: Store, tenant: string, suite: string, run: string | undefined): Promise<ReviewRecord[]> {
@@ -23,47 +21,6 @@ export async function reviewsOf(store: Store, tenant: string, suite: string, run
   const key = run === undefined ? undefined : await resolveRunKey(store, tenant, suite, run)
   if (key !== undefined) await store.readRun(tenant, suite, key) // an unknown or removed run is refused by name, not listed as empty
   return store.listReviews(tenant, suite, key)
-}
-
-export function formatReviewLines(reviews: readonly ReviewRecord[]): string[] {
-  return reviews.map((r) => {
-    const judges = Object.entries(r.judges)
-      .map(([name, opinion]) => `${opinion === 'agree' ? 'agrees with' : 'disagrees with'} ${name}`)
-      .join(', ')
-    return `${r.created_at}  ${r.run}  ${r.case_id}  ${r.verdict}  ${r.reviewer}${judges === '' ? '' : `  (${judges})`}${r.note === null ? '' : `  note: ${r.note}`}`
-  })
-}
-
-export function datasetFormatOf(file: string): DatasetFormat {
-  const ext = extname(file).toLowerCase()
-  if (ext === '.jsonl' || ext === '.ndjson') return 'jsonl'
-  if (ext === '.json') return 'json'
-  if (ext === '.csv') return 'csv'
-  throw new UsageError(
-    `digline review export: --out ${JSON.stringify(file)} does not end in .jsonl, .json or .csv, the dataset formats dataset() reads`,
-    'Run `digline review export --help`.',
-    ['--out'],
-  )
-}
-
-export interface DatasetRow {
-  id: string
-  input: unknown
-  expected?: unknown
-  tags: string[]
-  metadata: {
-    suite: string
-    run: string
-    case_id: string
-    reviewer: string
-    human_verdict: 'pass' | 'fail'
-    judge_verdict: string | null
-    judges: Record<string, 'agree' | 'disagree'>
-    note: string | null
-    answer_digest: string
-    review_id: string
-    reviewed_at: string
-  }
 }
 
 /** One row per current label; each labelled run is read once, for the case's input and the run's verdict. */
@@ -97,21 +54,6 @@ export async function reviewDatasetRows(store: Store, tenant: string, reviews: r
     rows.push(row)
   }
   return rows
-}
-
-const CSV_META = ['suite', 'run', 'case_id', 'reviewer', 'human_verdict', 'judge_verdict', 'judges', 'note', 'answer_digest', 'review_id', 'reviewed_at'] as const
-
-function csvCell(value: unknown): string {
-  const text = value === null || value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value)
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text
-}
-
-export function datasetText(rows: readonly DatasetRow[], format: DatasetFormat): string {
-  if (format === 'jsonl') return rows.map((r) => `${JSON.stringify(r)}\n`).join('')
-  if (format === 'json') return `${JSON.stringify(rows, null, 2)}\n`
-  const header = ['id', 'input', 'expected', 'tags', ...CSV_META]
-  const lines = rows.map((r) => [r.id, r.input, r.expected, r.tags.join(','), ...CSV_META.map((k) => r.metadata[k])].map(csvCell).join(','))
-  return `${[header.join(','), ...lines].join('\n')}\n`
 }
 
 /** Writes the dataset file (atomically); one already there with other bytes is refused, one with these bytes left alone. */

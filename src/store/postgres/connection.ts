@@ -7,7 +7,7 @@ import { TeamStoreUnreachableError } from './errors.js'
 import { isDiglineError } from '../../errors/base.js'
 import type { PgClient, PgNamedStatement, PgPool, PgQueryable, PgResult } from './pg-types.js'
 import { migrate, REMOVED_SQLSTATE } from './schema.js'
-import { describeServer } from './server-name.js'
+import { describeServer } from '../server-name.js'
 
 export { describeServer }
 

@@ -41,18 +41,30 @@ test('the plugin, the suite API and the CLI load no module of a feature the laun
   expect(loaded.filter((url) => DEFERRED.some((pattern) => pattern.test(url)))).toEqual([])
 })
 
-// Vitest's main process checks the options and words the verdicts: it opens no store and calls nothing (ADR 0407).
-const WORKER_ONLY = [
-  /\/dist\/src\/store\/(?!errors\.js$|store-locator\.js$|file\/errors\.js$|postgres\/errors\.js$)/,
-  /\/dist\/src\/driver\/(?!errors\.js$|case-verdict\.js$)/,
+// What a front end does not pay for until it calls it (ADR 0420): a store backend and the store's own
+// code (but where the store is, how it is named and its errors), the driver (but a case's verdict rule),
+// zod, the launch (but the directives, shards and reports a front end reads synchronously) and every
+// host use case that reaches the store.
+const HEAVY = [
+  /\/dist\/src\/store\/(?!(?:errors|store-locator|server-name|store-gitignore|file\/errors|postgres\/errors)\.js$)/,
+  /\/dist\/src\/driver\/(?!(?:errors|case-verdict)\.js$)/,
   /\/node_modules\/zod\//,
-  /\/dist\/src\/host\/launch\/(?!errors\.js$)/,
+  /\/dist\/src\/host\/launch\/(?!(?:errors|launch-directive|launch-report|launch-vitest|planned-dates|run-budget|usage-estimate|shard|suite-launch|vitest-bin)\.js$)/,
+  /\/dist\/src\/host\/(?:cache\/cache-store|judge\/(?:judge-run|compare-against|explain-run)|lifecycle\/(?:export-runs|import-runs|merge-shards|promote|rejudge)|plan\/plan|project\/(?:open-project|pending-rows|project-settings)|publish\/publish-verdict|report-data\/report-data|review\/(?:label-case|review-dataset|reviewer))\.js$/,
 ]
+const heavy = (loaded: string[]) => loaded.filter((url) => HEAVY.some((pattern) => pattern.test(url)))
 
+// Vitest's main process checks the options and words the verdicts: it opens no store and calls nothing (ADR 0407, 0420).
 test("Vitest's main process loads neither the store, the driver, the launch nor zod", () => {
   const loaded = loadedBy(['plugin/index.js'])
   expect(loaded.some((url) => url.endsWith('/dist/plugin/reporter.js'))).toBe(true)
-  expect(loaded.filter((url) => WORKER_ONLY.some((pattern) => pattern.test(url)))).toEqual([])
+  expect(heavy(loaded)).toEqual([])
+})
+
+test("the host's one door loads none of them before a use case is called", () => {
+  const loaded = loadedBy(['src/host/index.js'])
+  expect(loaded.some((url) => url.endsWith('/dist/src/host/errors.js'))).toBe(true)
+  expect(heavy(loaded)).toEqual([])
 })
 
 test('with the tracing API installed, digline imports it only once a tracer provider is registered (ADR 0406)', () => {
