@@ -9,9 +9,15 @@ export interface CliIo {
 
 export interface Command {
   name: string
-  summary: string
   help: string
   run(argv: string[], io: CliIo): Promise<ExitCode>
+}
+
+/** A command as the table lists it: its name and summary, and its module, imported only when it runs. */
+export interface CommandEntry {
+  name: string
+  summary: string
+  load: () => Promise<Command>
 }
 
 export const PROJECT_HELP = `Project options (every command that reads the store):

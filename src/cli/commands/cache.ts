@@ -11,7 +11,6 @@ import { vitestBin } from '../../host/index.js'
 
 export const cacheCommand: Command = {
   name: 'cache',
-  summary: 'clear the response cache, or say why a case misses it',
   help: `Usage: digline cache clear [--suite S]
        digline cache why --suite S --case C [--sample N]
 

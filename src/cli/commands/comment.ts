@@ -5,7 +5,6 @@ import { DEFAULT_REPORT_FILE } from './report.js'
 
 export const commentCommand: Command = {
   name: 'comment',
-  summary: 'post the verdict to the pull request: one comment updated in place, and a check run',
   help: `Usage: digline comment [--suite S]... [--run KEY|latest] [--set NAME] [--report-url URL] [--dry-run]
 
 Writes the verdict of the suites' runs (the comparison with the baseline, the flipped cases, the

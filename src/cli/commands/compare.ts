@@ -13,7 +13,6 @@ import { compareRunAgainst } from '../../host/index.js'
 
 export const compareCommand: Command = {
   name: 'compare',
-  summary: 'compare a run with the suite’s baseline, or with another run; exits as vitest run would',
   help: `Usage: digline compare --suite S --run KEY|latest [--against KEY|latest] [--json] [--format text|md]
 
 Compares run KEY with the committed baseline of suite S, as vitest run does after each suite:

@@ -7,7 +7,6 @@ import { openProject } from '../../host/index.js'
 
 export const deleteCommand: Command = {
   name: 'delete',
-  summary: 'remove a run, its journal and every replay of it from the store',
   help: `Usage: digline delete --suite S --run KEY
 
 Removes run KEY of suite S from .digline/<tenant>/runs/: its journal legs and its document, and

@@ -7,7 +7,6 @@ export const DEFAULT_EXPORT_DIR = 'digline-export'
 
 export const exportCommand: Command = {
   name: 'export',
-  summary: 'write run documents of a suite to files, byte for byte as the store files them',
   help: `Usage: digline export --suite S [--run KEY|latest] [--out DIR]
 
 Writes run KEY of suite S (without --run: every readable run of S) to DIR/S/KEY.json, each the

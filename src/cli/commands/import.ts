@@ -6,7 +6,6 @@ import { parseCommand, PROJECT_OPTIONS } from '../parse.js'
 
 export const importCommand: Command = {
   name: 'import',
-  summary: 'file run documents written by digline export into the configured store',
   help: `Usage: digline import FILE…
 
 Files each run document (as \`digline export\` wrote it) into the store this project is configured

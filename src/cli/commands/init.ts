@@ -4,7 +4,6 @@ import type { Command } from '../command.js'
 
 export const initCommand: Command = {
   name: 'init',
-  summary: 'start a project: a Vitest config, an example suite and dataset, the store .gitignore, a CI workflow',
   help: `Usage: npx digline init [--tenant T]
 
 Writes into the current directory, refusing (and writing nothing) when any of them exists, or when

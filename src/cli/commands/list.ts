@@ -36,7 +36,6 @@ async function listRetired(store: Store, tenant: string, storeRoot: string, json
 
 export const listCommand: Command = {
   name: 'list',
-  summary: 'list the suites of the tenant, or the runs of a suite, oldest first',
   help: `Usage: digline list [--suite S | --retired] [--json]
 
 Without --suite: the tenant's suites, each with its latest run and its baseline; retired suites

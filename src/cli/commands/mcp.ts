@@ -13,7 +13,6 @@ const MCP_BIN = fileURLToPath(new URL('../../mcp/bin.js', import.meta.url))
 
 export const mcpCommand: Command = {
   name: 'mcp',
-  summary: 'serve the eval loop to a coding agent over MCP (stdio): no delete, no promote',
   help: `Usage: digline mcp [--root DIR] [--config FILE]
 
 An MCP server on stdin and stdout, for a coding agent's MCP configuration (docs/mcp.md). Its tools:

@@ -8,7 +8,6 @@ const STORE_URL = /^[a-z][a-z0-9+.-]*:\/\//i
 
 export const mergeCommand: Command = {
   name: 'merge',
-  summary: "file a sharded run from its shards' store directories (file store, CI artifacts)",
   help: `Usage: digline merge DIR… [--config FILE]
 
 Each DIR is the store directory one shard of a sharded run wrote (its .digline, as the CI

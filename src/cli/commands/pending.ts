@@ -5,7 +5,6 @@ import { PROJECT_HELP, type Command } from '../command.js'
 
 export const pendingCommand: Command = {
   name: 'pending',
-  summary: 'list the journals of runs that were killed before they finished',
   help: `Usage: digline pending [--suite S] [--json]
 
 Lists every pending journal of the tenant (or of suite S): the run's key, its legs, how many

@@ -9,7 +9,6 @@ const DEFAULT_SEED = 42
 
 export const planCommand: Command = {
   name: 'plan',
-  summary: 'how many cases and samples a run needs for its gate to catch a drop',
   help: `Usage: digline plan --suite S --detect D [--power P] [--seed N] [--json]
 
 Sizes suite S from its baseline's per-case results (and its latest runs under the same rules):

@@ -9,7 +9,6 @@ import { resolveRunKey } from '../../host/index.js'
 
 export const promoteCommand: Command = {
   name: 'promote',
-  summary: 'make a run the suite’s committed baseline, and record it in the register',
   help: `Usage: digline promote --suite S --run KEY|latest [--replacing OLD]
 
 Writes .digline/<tenant>/baselines/S.json (the run without its answers, plus promoted_at and

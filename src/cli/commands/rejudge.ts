@@ -7,7 +7,6 @@ const MAX_REPEAT = 20
 
 export const rejudgeCommand: Command = {
   name: 'rejudge',
-  summary: 'score the recorded answers of a run again with a suite’s scorers, without calling its target',
   help: `Usage: digline rejudge --suite S --run KEY|latest [--into T] [--repeat K [--max-judge-share X]]
 
 Scores the answers run KEY of suite S recorded (recordResponses: true) with the scorers and rules

@@ -12,7 +12,6 @@ export const DEFAULT_REPORT_FILE = 'digline-report.html'
 
 export const reportCommand: Command = {
   name: 'report',
-  summary: 'write one self-contained HTML report of the suites’ runs',
   help: `Usage: digline report [--suite S]... [--run KEY|latest] [--against KEY|latest] [--out FILE]
 
 Writes ONE HTML file that opens offline from disk: per suite, the pass rate with its 95% interval,

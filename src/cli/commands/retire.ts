@@ -5,7 +5,6 @@ import { parseCommand, requireFlag, PROJECT_OPTIONS } from '../parse.js'
 
 export const retireCommand: Command = {
   name: 'retire',
-  summary: 'retire a suite: hide it and refuse new runs of it, keeping its history',
   help: `Usage: digline retire --suite S [--json]
 
 Retires suite S of the tenant: a soft delete of the suite's definition (docs/adr/0045). Afterwards

@@ -6,7 +6,6 @@ import { parseCommand, requireFlag, PROJECT_OPTIONS } from '../parse.js'
 
 export const reviewCommand: Command = {
   name: 'review',
-  summary: 'list the labels people made in `digline view --review`, or export them as a dataset file',
   help: `Usage: digline review list --suite S [--run KEY|latest] [--json]
        digline review export --suite S [--run KEY|latest] --out FILE
 

@@ -93,7 +93,6 @@ function splitArgs(argv: string[]): RunArgs {
 
 export const runCommand: Command = {
   name: 'run',
-  summary: 'run the suites with Vitest, or finish a killed run with --resume',
   help: `Usage: digline run [--resume [KEY]] [--keep-errors] [--suite S] [--tag T…] [--shard i/N] [--over-budget] [--no-cache] [vitest arguments…]
 
 Launches \`vitest run\` in the current directory with the vitest arguments given (file filters,

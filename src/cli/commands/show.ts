@@ -8,7 +8,6 @@ import { printable } from '../../suite/printable-text.js'
 
 export const showCommand: Command = {
   name: 'show',
-  summary: 'show one run: its header, aggregates and the cases that did not pass',
   help: `Usage: digline show --suite S --run KEY|latest [--json] [--all]
 
 Reads one run document whole and prints it.

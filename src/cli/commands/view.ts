@@ -13,7 +13,6 @@ export const DEFAULT_VIEW_PORT = 4179
 
 export const viewCommand: Command = {
   name: 'view',
-  summary: 'serve the report on 127.0.0.1, following runs in progress',
   help: `Usage: digline view [--port P] [--host 127.0.0.1] [--suite S]... [--review]
 
 Serves the pages of \`digline report\` on http://127.0.0.1:P/ over the configured store, read-only

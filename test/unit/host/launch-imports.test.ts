@@ -13,8 +13,8 @@ const HOOK = `data:text/javascript,${encodeURIComponent(
 )}`
 const REGISTER = `data:text/javascript,${encodeURIComponent(`import { register } from 'node:module'; register(${JSON.stringify(HOOK)})`)}`
 
-function loadedBy(entries: string[]): string[] {
-  const script = entries.map((e) => `await import(${JSON.stringify(`${dist}${e}`)})`).join(';')
+function loadedBy(entries: string[], then = ''): string[] {
+  const script = entries.map((e) => `await import(${JSON.stringify(`${dist}${e}`)})`).join(';') + then
   const child = spawnSync(process.execPath, ['--import', REGISTER, '--input-type=module', '-e', `${script}; process.stderr.write('done\\n')`], {
     encoding: 'utf8',
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -64,6 +64,15 @@ test("Vitest's main process loads neither the store, the driver, the launch nor 
 test("the host's one door loads none of them before a use case is called", () => {
   const loaded = loadedBy(['src/host/index.js'])
   expect(loaded.some((url) => url.endsWith('/dist/src/host/errors.js'))).toBe(true)
+  expect(heavy(loaded)).toEqual([])
+})
+
+// `digline --help` prints the command table: it imports no command, so none of what they use (ADR 0421).
+test('`digline --help` loads no command, and none of them', () => {
+  const help = `;const { main } = await import(${JSON.stringify(`${dist}src/cli/main.js`)}); const out = []; const code = await main(['--help'], { cwd: process.cwd(), env: process.env, stdout: (t) => out.push(t), stderr: (t) => out.push(t) }); if (code !== 0 || !out.join('').includes('digline <command>')) process.exit(3)`
+  const loaded = loadedBy([], help)
+  expect(loaded.some((url) => url.endsWith('/dist/src/cli/main.js'))).toBe(true)
+  expect(loaded.filter((url) => url.includes('/dist/src/cli/commands/'))).toEqual([])
   expect(heavy(loaded)).toEqual([])
 })
 
