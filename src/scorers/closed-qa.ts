@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { lazySchema } from '../suite/zod-on-demand.js'
 import type { ChatModel } from '../models/chat-model.js'
 import type { ScorerObject } from '../suite/types.js'
 import { withPath } from './field-path.js'
@@ -34,7 +34,7 @@ const prompt = (criteria: string | undefined): JudgePrompt<{ reasoning: string; 
     required: ['reasoning', 'answer'],
     additionalProperties: false,
   },
-  reply: z.object({ reasoning: z.string(), answer: z.enum(['yes', 'no']) }).strict(),
+  reply: lazySchema((z) => z.object({ reasoning: z.string(), answer: z.enum(['yes', 'no']) }).strict()),
   what: 'a yes or no',
 })
 

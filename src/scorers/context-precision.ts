@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { lazySchema } from '../suite/zod-on-demand.js'
 import type { ChatModel } from '../models/chat-model.js'
 import type { ScorerObject } from '../suite/types.js'
 import { withPath } from './field-path.js'
@@ -40,7 +40,7 @@ const prompt: JudgePrompt<{ verdicts: { passage: number; useful: boolean }[] }> 
     required: ['verdicts'],
     additionalProperties: false,
   },
-  reply: z.object({ verdicts: z.array(z.object({ passage: z.number().int(), useful: z.boolean() }).strict()) }).strict(),
+  reply: lazySchema((z) => z.object({ verdicts: z.array(z.object({ passage: z.number().int(), useful: z.boolean() }).strict()) }).strict()),
   what: 'a list of passage verdicts',
 }
 

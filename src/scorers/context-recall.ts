@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { lazySchema } from '../suite/zod-on-demand.js'
 import type { ChatModel } from '../models/chat-model.js'
 import type { ScorerObject } from '../suite/types.js'
 import { withPath } from './field-path.js'
@@ -46,7 +46,7 @@ const prompt: JudgePrompt<{ statements: { statement: string; attributed: boolean
     required: ['statements'],
     additionalProperties: false,
   },
-  reply: z.object({ statements: z.array(z.object({ statement: z.string(), attributed: z.boolean() }).strict()).min(1) }).strict(),
+  reply: lazySchema((z) => z.object({ statements: z.array(z.object({ statement: z.string(), attributed: z.boolean() }).strict()).min(1) }).strict()),
   what: 'a non-empty list of statements',
 }
 

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { lazySchema } from '../suite/zod-on-demand.js'
 import type { ChatModel } from '../models/chat-model.js'
 import type { ScorerObject } from '../suite/types.js'
 import { withPath } from './field-path.js'
@@ -44,7 +44,7 @@ const prompt: JudgePrompt<{ reasoning: string; choice: Choice }> = {
     required: ['reasoning', 'choice'],
     additionalProperties: false,
   },
-  reply: z.object({ reasoning: z.string(), choice: z.enum(CHOICES as [Choice, ...Choice[]]) }).strict(),
+  reply: lazySchema((z) => z.object({ reasoning: z.string(), choice: z.enum(CHOICES as [Choice, ...Choice[]]) }).strict()),
   what: 'a factuality choice',
 }
 

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { lazySchema } from '../suite/zod-on-demand.js'
 import type { ChatModel } from '../models/chat-model.js'
 import type { ScorerObject } from '../suite/types.js'
 import { withPath } from './field-path.js'
@@ -42,7 +42,7 @@ const prompt: JudgePrompt<{ claims: { claim: string; supported: boolean }[] }> =
     required: ['claims'],
     additionalProperties: false,
   },
-  reply: z.object({ claims: z.array(z.object({ claim: z.string(), supported: z.boolean() }).strict()) }).strict(),
+  reply: lazySchema((z) => z.object({ claims: z.array(z.object({ claim: z.string(), supported: z.boolean() }).strict()) }).strict()),
   what: 'a list of claims',
 }
 

@@ -1,4 +1,5 @@
-import { z } from 'zod'
+import type { z } from 'zod'
+import { zodNow } from '../suite/zod-on-demand.js'
 import { InvalidSuiteError } from '../suite/errors.js'
 import type { JsonObject, ScorerObject } from '../suite/types.js'
 import { preview } from './reason-text.js'
@@ -21,7 +22,7 @@ export function json(schema: z.ZodType, options: JsonOptions = {}): ScorerObject
   if (schema === null || typeof schema !== 'object' || typeof (schema as { safeParse?: unknown }).safeParse !== 'function') {
     throw new InvalidSuiteError('scorers.json() needs a zod schema', 'Pass a zod v4 schema, e.g. scorers.json(z.object({ … })).', ['scorers'])
   }
-  const jsonSchema = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonObject
+  const jsonSchema = zodNow().toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonObject
   const scorer: ScorerObject = {
     name: options.name ?? 'json',
     config: { schema: jsonSchema },

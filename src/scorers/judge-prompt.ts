@@ -1,6 +1,7 @@
 // What an LLM judge is asked, and how its reply is read. The template's version is part of the
 // judge's config, so a change here moves config_hash.
-import { z } from 'zod'
+import type { z } from 'zod'
+import { lazySchema } from '../suite/zod-on-demand.js'
 import type { ChatMessage } from '../models/chat-model.js'
 import type { JsonObject } from '../suite/types.js'
 import { preview } from './reason-text.js'
@@ -24,7 +25,7 @@ export class JudgeReplyError extends Error {
 }
 
 export function judgementSchema(scale: JudgeScale): z.ZodType<Judgement> {
-  return z.object({ reasoning: z.string(), score: z.number().int().min(scale.min).max(scale.max) }).strict()
+  return lazySchema((z) => z.object({ reasoning: z.string(), score: z.number().int().min(scale.min).max(scale.max) }).strict())
 }
 
 /** The same shape as JSON Schema, in the strict form structured outputs accept. */

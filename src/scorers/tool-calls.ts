@@ -2,7 +2,8 @@
 // (by value, or by a zod schema per tool), scored as the F1 of precision and recall over the expected
 // calls, with limits on calls and steps. Its reason names the first missing or unexpected call; it
 // quotes arguments only when the run records answers (SPEC §7).
-import { z } from 'zod'
+import type { z } from 'zod'
+import { zodNow } from '../suite/zod-on-demand.js'
 import { InvalidSuiteError } from '../suite/errors.js'
 import { canonicalJson } from '../suite/hashing.js'
 import { describeZodError } from '../suite/issue-sentence.js'
@@ -135,7 +136,7 @@ function fromCase(expected: unknown): unknown {
 
 function argsConfig(args: Expected['args']): unknown {
   if (args === undefined) return null
-  if ('schema' in args) return { schema: z.toJSONSchema(args.schema, { io: 'input', unrepresentable: 'any' }) }
+  if ('schema' in args) return { schema: zodNow().toJSONSchema(args.schema, { io: 'input', unrepresentable: 'any' }) }
   return { value: args.value }
 }
 

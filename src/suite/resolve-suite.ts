@@ -1,5 +1,6 @@
 // Validates a suite definition and turns it into the one shape the driver and the host use.
-import { z } from 'zod'
+import { lazySchema } from './zod-on-demand.js'
+import { definitionSurelyValid } from './definition-check.js'
 import { InvalidSuiteError } from './errors.js'
 import { configHash, casesDigest } from './hashing.js'
 import { refuseNotPlainSuiteData } from './plain-suite-data.js'
@@ -12,98 +13,101 @@ import { agreementAmbiguity } from './agreement-fraction.js'
 import { isJudgeConfig } from './judge-scorers.js'
 import { resolveConversation } from './conversation.js'
 
-const unit = z.number().min(0).max(1)
-/** A relative rise: 0.2 allows 20% more than the baseline. */
-const rise = z.number().min(0).max(100)
-const definitionSchema = z.object({
-  name: z.string().refine(isSafeSegment, { message: `must be one safe path segment (${SAFE_SEGMENT_RULE})` }),
-  cases: z
-    .array(
-      z.object({
-        id: z.string().refine(isSafeSegment, { message: `must be one safe path segment (${SAFE_SEGMENT_RULE})` }),
-        input: z.unknown(),
-        expected: z.unknown().optional(),
-        metadata: z.record(z.string(), z.unknown()).optional(),
-        tags: z.array(z.string().refine(isTag, { message: `must be a tag (${TAG_RULE})` })).optional(),
-        cluster: z.string().min(1).optional(),
-      }),
-    )
-    .min(1, { message: 'a suite needs at least one case' }),
-  target: z.union([
-    z.custom<(...args: unknown[]) => unknown>((v) => typeof v === 'function', { message: 'must be a function or { ask }' }),
-    z.object({
-      config: z.record(z.string(), z.unknown()).optional(),
-      ask: z.custom<(...args: unknown[]) => unknown>((v) => typeof v === 'function', { message: 'ask must be a function' }),
-    }),
-  ]),
-  samples: z
-    .union([
-      z.number().int().min(1).max(1000),
-      z.strictObject({ min: z.number().int().min(1).max(1000), max: z.number().int().min(1).max(1000) }).refine((s) => s.min <= s.max, { message: 'min must not exceed max' }),
-    ])
-    .optional(),
-  minAgreement: unit.optional(),
-  scorers: z
-    .array(
-      z.union([
-        z.custom<(...args: unknown[]) => unknown>((v) => typeof v === 'function'),
+// Built on first use: a definition definitionSurelyValid accepts never reaches it (ADR 0430).
+export const definitionSchema = lazySchema((z) => {
+  const unit = z.number().min(0).max(1)
+  /** A relative rise: 0.2 allows 20% more than the baseline. */
+  const rise = z.number().min(0).max(100)
+  return z.object({
+    name: z.string().refine(isSafeSegment, { message: `must be one safe path segment (${SAFE_SEGMENT_RULE})` }),
+    cases: z
+      .array(
         z.object({
-          name: z.string().min(1),
-          config: z.record(z.string(), z.unknown()).optional(),
-          passAt: unit.optional(),
-          score: z.custom<(...args: unknown[]) => unknown>((v) => typeof v === 'function', { message: 'score must be a function' }),
+          id: z.string().refine(isSafeSegment, { message: `must be one safe path segment (${SAFE_SEGMENT_RULE})` }),
+          input: z.unknown(),
+          expected: z.unknown().optional(),
+          metadata: z.record(z.string(), z.unknown()).optional(),
+          tags: z.array(z.string().refine(isTag, { message: `must be a tag (${TAG_RULE})` })).optional(),
+          cluster: z.string().min(1).optional(),
         }),
-      ]),
-    )
-    .min(1, { message: 'a suite needs at least one scorer' }),
-  thresholds: z.object({ passRate: unit.optional(), meanScore: unit.optional() }).strict().optional(),
-  tolerances: z
-    .object({
-      passRate: unit.optional(),
-      meanScore: unit.optional(),
-      costPerCase: rise.optional(),
-      tokensPerCase: rise.optional(),
-      latencyPerCase: rise.optional(),
-      toolCallsPerCase: rise.optional(),
-      stepsPerCase: rise.optional(),
-    })
-    .strict()
-    .optional(),
-  gateOn: z.enum(['verdicts', 'samples']).optional(),
-  calibration: z
-    .object({
-      minLabels: z.number().int().min(1).max(1_000_000),
-      minAgreement: z.number().gt(0, { message: 'must be a kappa above 0 (0 is what chance alone agrees)' }).max(1),
-    })
-    .strict()
-    .optional(),
-  cluster: z.custom<(...args: unknown[]) => unknown>((v) => typeof v === 'function', { message: 'must be a function of the case that returns its cluster' }).optional(),
-  recordResponses: z.boolean().optional(),
-  borderline: z.number().gt(0).lt(0.5, { message: 'must be a band below 0.5 (a band of 0.5 would hold every pass and fail of a pass/fail scorer)' }).optional(),
-  concurrency: z.number().int().min(1).max(1024).optional(),
-  artifacts: z
-    .array(
-      z
-        .string()
-        .min(1)
-        .refine((p) => !p.startsWith('!'), { message: 'must not be a negated glob (list only the files or globs to hash)' }),
-    )
-    .optional(),
-  metadata: z.record(z.string(), z.unknown()).optional(),
-  timeout: z.number().int().nonnegative().optional(),
-  prices: z
-    .record(z.string().min(1), z.object({ input: z.number().nonnegative(), output: z.number().nonnegative() }).strict(), {
-      message: 'must map model ids to { input, output } prices per million tokens',
-    })
-    .optional(),
-  budget: z
-    .object({ usd: z.number().positive().optional(), calls: z.number().int().positive().optional() })
-    .strict()
-    .refine((b) => b.usd !== undefined || b.calls !== undefined, { message: 'must set usd, calls or both' })
-    .optional(),
-  cache: z.boolean().optional(),
-  conversation: z.unknown().optional(),
-  toolReplay: z.enum(['off', 'record', 'replay', 'strict'], { message: "must be 'off', 'record', 'replay' or 'strict'" }).optional(),
+      )
+      .min(1, { message: 'a suite needs at least one case' }),
+    target: z.union([
+      z.custom<(...args: unknown[]) => unknown>((v) => typeof v === 'function', { message: 'must be a function or { ask }' }),
+      z.object({
+        config: z.record(z.string(), z.unknown()).optional(),
+        ask: z.custom<(...args: unknown[]) => unknown>((v) => typeof v === 'function', { message: 'ask must be a function' }),
+      }),
+    ]),
+    samples: z
+      .union([
+        z.number().int().min(1).max(1000),
+        z.strictObject({ min: z.number().int().min(1).max(1000), max: z.number().int().min(1).max(1000) }).refine((s) => s.min <= s.max, { message: 'min must not exceed max' }),
+      ])
+      .optional(),
+    minAgreement: unit.optional(),
+    scorers: z
+      .array(
+        z.union([
+          z.custom<(...args: unknown[]) => unknown>((v) => typeof v === 'function'),
+          z.object({
+            name: z.string().min(1),
+            config: z.record(z.string(), z.unknown()).optional(),
+            passAt: unit.optional(),
+            score: z.custom<(...args: unknown[]) => unknown>((v) => typeof v === 'function', { message: 'score must be a function' }),
+          }),
+        ]),
+      )
+      .min(1, { message: 'a suite needs at least one scorer' }),
+    thresholds: z.object({ passRate: unit.optional(), meanScore: unit.optional() }).strict().optional(),
+    tolerances: z
+      .object({
+        passRate: unit.optional(),
+        meanScore: unit.optional(),
+        costPerCase: rise.optional(),
+        tokensPerCase: rise.optional(),
+        latencyPerCase: rise.optional(),
+        toolCallsPerCase: rise.optional(),
+        stepsPerCase: rise.optional(),
+      })
+      .strict()
+      .optional(),
+    gateOn: z.enum(['verdicts', 'samples']).optional(),
+    calibration: z
+      .object({
+        minLabels: z.number().int().min(1).max(1_000_000),
+        minAgreement: z.number().gt(0, { message: 'must be a kappa above 0 (0 is what chance alone agrees)' }).max(1),
+      })
+      .strict()
+      .optional(),
+    cluster: z.custom<(...args: unknown[]) => unknown>((v) => typeof v === 'function', { message: 'must be a function of the case that returns its cluster' }).optional(),
+    recordResponses: z.boolean().optional(),
+    borderline: z.number().gt(0).lt(0.5, { message: 'must be a band below 0.5 (a band of 0.5 would hold every pass and fail of a pass/fail scorer)' }).optional(),
+    concurrency: z.number().int().min(1).max(1024).optional(),
+    artifacts: z
+      .array(
+        z
+          .string()
+          .min(1)
+          .refine((p) => !p.startsWith('!'), { message: 'must not be a negated glob (list only the files or globs to hash)' }),
+      )
+      .optional(),
+    metadata: z.record(z.string(), z.unknown()).optional(),
+    timeout: z.number().int().nonnegative().optional(),
+    prices: z
+      .record(z.string().min(1), z.object({ input: z.number().nonnegative(), output: z.number().nonnegative() }).strict(), {
+        message: 'must map model ids to { input, output } prices per million tokens',
+      })
+      .optional(),
+    budget: z
+      .object({ usd: z.number().positive().optional(), calls: z.number().int().positive().optional() })
+      .strict()
+      .refine((b) => b.usd !== undefined || b.calls !== undefined, { message: 'must set usd, calls or both' })
+      .optional(),
+    cache: z.boolean().optional(),
+    conversation: z.unknown().optional(),
+    toolReplay: z.enum(['off', 'record', 'replay', 'strict'], { message: "must be 'off', 'record', 'replay' or 'strict'" }).optional(),
+  })
 })
 
 /** The cases with the cluster the suite's `cluster` function gives each (ADR 0243); as declared without one. */
@@ -143,8 +147,8 @@ function resolveScorer(scorer: Scorer, index: number, seen: Set<string>): Resolv
 export function resolveSuite(declared: SuiteDefinition<any, any, any>): ResolvedSuite {
   const datasets = casesFromDataset(declared)
   const definition = datasets === undefined ? declared : { ...declared, cases: (declared.cases as { cases: unknown }).cases }
-  const parsed = definitionSchema.safeParse(definition)
-  if (!parsed.success) {
+  const parsed = definitionSurelyValid(definition) ? undefined : definitionSchema.safeParse(definition)
+  if (parsed !== undefined && !parsed.success) {
     const { path, sentence } = describeZodError(parsed.error, definition, 'suite', definitionSchema)
     const name = (definition as { name?: unknown } | undefined)?.name
     const where = path.length === 0 ? 'the suite definition' : path.map(String).join('.')

@@ -1,0 +1,55 @@
+// What a Vitest worker loads before its first call (ADR 0430): a valid suite's definition check and
+// its scorers load no zod, neither as ESM (a resolve hook sees it) nor through require (the CommonJS
+// cache holds it). zod comes only with a refusal's wording or a judge's reply. One plain `node`.
+import { spawnSync } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import { expect, test } from 'vitest'
+
+const dist = fileURLToPath(new URL('../../../dist/', import.meta.url))
+
+// A resolve hook, on its loader thread, that prints each file URL once to stderr.
+const HOOK = `data:text/javascript,${encodeURIComponent(
+  "const seen = new Set(); export async function resolve(s, c, next) { const r = await next(s, c); if (!seen.has(r.url) && r.url.startsWith('file:')) { seen.add(r.url); process.stderr.write(r.url + '\\n') } return r }",
+)}`
+const REGISTER = `data:text/javascript,${encodeURIComponent(`import { register } from 'node:module'; register(${JSON.stringify(HOOK)})`)}`
+
+/** Runs `body` (an ESM script, `d(path)` imports from dist/); `mark(label)` prints where it is and every zod module loaded so far. */
+function trace(body: string): string[] {
+  const script = [
+    `import { createRequire } from 'node:module'`,
+    `const cache = createRequire(import.meta.url).cache`,
+    `const d = (p) => import(${JSON.stringify(dist)} + p)`,
+    `const mark = async (label) => { await new Promise((r) => setTimeout(r, 50)); for (const f of Object.keys(cache)) process.stderr.write('require:' + f + '\\n'); process.stderr.write('mark:' + label + '\\n') }`,
+    body,
+  ].join('\n')
+  const child = spawnSync(process.execPath, ['--import', REGISTER, '--input-type=module', '-e', script], {
+    encoding: 'utf8',
+    stdio: ['ignore', 'ignore', 'pipe'],
+  })
+  expect(child.status, child.stderr).toBe(0)
+  return child.stderr.split('\n')
+}
+
+const isZod = (line: string) => /\/node_modules\/zod\//.test(line)
+const before = (lines: string[], label: string) => lines.slice(0, lines.indexOf(`mark:${label}`))
+
+test("a valid suite's definition, its scorers and its judges' construction load no zod; a refusal does", () => {
+  const lines = trace(`
+    const { resolveSuites } = await d('src/suite/variants.js')
+    const { scorers } = await d('src/scorers/index.js')
+    const model = { complete: async () => ({ text: '{}' }), config: { provider: 'test', model: 'm' } }
+    const suite = {
+      name: 'valid', cases: [{ id: 'a', input: 1, expected: 1, tags: ['smoke'], metadata: { k: 1 } }], target: async (x) => x,
+      samples: { min: 1, max: 3 }, thresholds: { passRate: 0.9 }, tolerances: { costPerCase: 0.2 }, prices: { m: { input: 1, output: 2 } },
+      scorers: [scorers.exact(), scorers.includes('a'), scorers.llmJudge({ model, rubric: 'r' }), scorers.factuality({ model }), scorers.closedQa({ model })],
+    }
+    resolveSuites(suite)
+    await mark('valid')
+    try { resolveSuites({ ...suite, samples: 0 }) } catch (e) { process.stderr.write('refused:' + e.constructor.name + '\\n') }
+    await mark('refused')
+  `)
+  expect(lines).toContain('mark:valid')
+  expect(before(lines, 'valid').filter(isZod)).toEqual([])
+  expect(lines).toContain('refused:InvalidSuiteError')
+  expect(before(lines, 'refused').some(isZod)).toBe(true)
+})
