@@ -3,7 +3,7 @@
 // run removes the entries it asked for (SPEC §7). An entry that cannot be read, or is not the entry
 // its name says, is a miss.
 import { join } from 'node:path'
-import { z } from 'zod'
+import { lazySchema } from '../../suite/zod-on-demand.js'
 import { PathRefusedError } from '../../suite/errors.js'
 import { assertCacheKey, assertKeyOfItsParts, cacheKeyOf, isCacheKey, type CacheEntry } from '../../suite/cache-key.js'
 import { errnoOf, type FsLayer } from './fs-layer.js'
@@ -13,17 +13,19 @@ import { assertSafeSegment, type StorePaths } from './paths.js'
 import { cachedAnswerSchema } from '../../document/answer-shape.js'
 
 const ENTRY_SUFFIX = '.json'
-const hex64 = z.string().regex(/^[0-9a-f]{64}$/)
+const hex64 = lazySchema((z) => z.string().regex(/^[0-9a-f]{64}$/))
 
-const entrySchema = z.object({
-  key: hex64,
-  case_id: z.string(),
-  parts: z.object({ input: hex64, target: hex64, sample: z.number().int().nonnegative(), artifacts: hex64, code: hex64 }),
-  code_files: z.record(z.string(), hex64),
-  run: z.string(),
-  answer: cachedAnswerSchema,
-  cached_at: z.string(),
-})
+const entrySchema = lazySchema((z) =>
+  z.object({
+    key: hex64,
+    case_id: z.string(),
+    parts: z.object({ input: hex64, target: hex64, sample: z.number().int().nonnegative(), artifacts: hex64, code: hex64 }),
+    code_files: z.record(z.string(), hex64),
+    run: z.string(),
+    answer: cachedAnswerSchema,
+    cached_at: z.string(),
+  }),
+)
 
 export class FileCache {
   constructor(

@@ -2,7 +2,7 @@
 // <suite>.retired.json`, which no delete touches. A suite is a definition and is soft-deleted; its
 // runs, baselines, register lines and removal records stay where they are.
 import { join } from 'node:path'
-import { z } from 'zod'
+import { lazySchema } from '../../suite/zod-on-demand.js'
 import { UnreadableRunError } from '../errors.js'
 import { ensureDirectory, removeCreatedDirectories, writeFileAtomic } from './atomic-write.js'
 import type { SuiteRetirement } from '../contract.js'
@@ -12,7 +12,7 @@ import { assertSafeSegment, type StorePaths } from './paths.js'
 
 const RETIRED_SUFFIX = '.retired.json'
 
-const retirementSchema = z.object({ tenant: z.string(), suite: z.string(), retired_at: z.string() })
+const retirementSchema = lazySchema((z) => z.object({ tenant: z.string(), suite: z.string(), retired_at: z.string() }))
 
 function unreadableRetirement(file: string, why: string): UnreadableRunError {
   return new UnreadableRunError(`refused to read the retirement record ${file}: ${why}`, `git checkout -- ${file} (restore it from git), or remove it to bring the suite back`)
