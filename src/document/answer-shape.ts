@@ -4,7 +4,8 @@
 // entry (the cached answer's schema and encoding) and the driver's check of a target's answer all
 // take their answer fields from here; test/unit/document/answer-shape.test.ts names the place that
 // forgot one. A field is added here, with its kind, and nowhere else.
-import { z } from 'zod'
+import type { z } from 'zod'
+import { lazySchema } from '../suite/zod-on-demand.js'
 import type { CachedTargetAnswer } from '../suite/cache-key.js'
 import type { AnswerStep } from '../suite/steps.js'
 import type { AnswerTurn } from '../suite/turns.js'
@@ -41,12 +42,15 @@ const isObject = (value: unknown): value is Shape => typeof value === 'object' &
 
 // ── token usage: the one definition, the one check ──────────────────────────────────────────────
 
-export const tokenUsageSchema = z.object({
-  input_tokens: z.number().int().nonnegative(),
-  output_tokens: z.number().int().nonnegative(),
-})
+export const tokenUsageSchema = lazySchema((z) =>
+  z.object({
+    input_tokens: z.number().int().nonnegative(),
+    output_tokens: z.number().int().nonnegative(),
+  }),
+)
 
-const USAGE_KEYS = Object.keys(tokenUsageSchema.shape)
+// The key lists below are the schemas' shapes, written out so a check needs no zod; test/unit/document/schema-keys.test.ts holds them equal.
+const USAGE_KEYS = ['input_tokens', 'output_tokens']
 
 /** tokenUsageSchema accepts it and gives it back unchanged. */
 export function isCanonicalUsage(value: unknown): boolean {
@@ -72,39 +76,43 @@ export function usageToDisk(usage: TokenUsage): TokenUsage {
 
 const usageKind: AnswerKind<TokenUsage> = { schema: tokenUsageSchema, isCanonical: isCanonicalUsage, toDisk: usageToDisk, example: { input_tokens: 12, output_tokens: 3 } }
 
-const millisecondsKind: AnswerKind<number> = { schema: z.number().int().nonnegative(), isCanonical: isCount, toDisk: (ms) => ms, example: 41 }
+const millisecondsKind: AnswerKind<number> = { schema: lazySchema((z) => z.number().int().nonnegative()), isCanonical: isCount, toDisk: (ms) => ms, example: 41 }
 
-const flagKind: AnswerKind<true> = { schema: z.literal(true), isCanonical: (x) => x === true, toDisk: (x) => (x === true ? true : undefined), example: true }
+const flagKind: AnswerKind<true> = { schema: lazySchema((z) => z.literal(true)), isCanonical: (x) => x === true, toDisk: (x) => (x === true ? true : undefined), example: true }
 
 /** Plain JSON, not looked into (the driver refuses what JSON cannot hold before it is recorded). */
-const jsonKind: AnswerKind<unknown> = { schema: z.unknown(), isCanonical: () => true, toDisk: (x) => x, example: { text: 'Lima', n: [1, 2] } }
+const jsonKind: AnswerKind<unknown> = { schema: lazySchema((z) => z.unknown()), isCanonical: () => true, toDisk: (x) => x, example: { text: 'Lima', n: [1, 2] } }
 
-const modelIdKind: AnswerKind<string> = { schema: z.string(), isCanonical: (x) => typeof x === 'string', toDisk: (x) => x, example: 'geo-v1-2026-01' }
+const modelIdKind: AnswerKind<string> = { schema: lazySchema((z) => z.string()), isCanonical: (x) => typeof x === 'string', toDisk: (x) => x, example: 'geo-v1-2026-01' }
 
 // ── an agent's steps (SPEC §16) ─────────────────────────────────────────────────────────────────
 
-const modelStepSchema = z.object({
-  type: z.literal('model'),
-  model: z.string().optional(),
-  usage: tokenUsageSchema.optional(),
-  latency_ms: z.number().int().nonnegative().optional(),
-})
+const modelStepSchema = lazySchema((z) =>
+  z.object({
+    type: z.literal('model'),
+    model: z.string().optional(),
+    usage: tokenUsageSchema.optional(),
+    latency_ms: z.number().int().nonnegative().optional(),
+  }),
+)
 
 /** A tool call; `arguments`, `result` and `error` are there only when the run records responses. */
-const toolStepSchema = z.object({
-  type: z.literal('tool'),
-  name: z.string(),
-  ok: z.boolean(),
-  latency_ms: z.number().int().nonnegative().optional(),
-  arguments: z.unknown().optional(),
-  result: z.unknown().optional(),
-  error: z.string().optional(),
-})
+const toolStepSchema = lazySchema((z) =>
+  z.object({
+    type: z.literal('tool'),
+    name: z.string(),
+    ok: z.boolean(),
+    latency_ms: z.number().int().nonnegative().optional(),
+    arguments: z.unknown().optional(),
+    result: z.unknown().optional(),
+    error: z.string().optional(),
+  }),
+)
 
-export const answerStepSchema = z.discriminatedUnion('type', [modelStepSchema, toolStepSchema])
+export const answerStepSchema = lazySchema((z) => z.discriminatedUnion('type', [modelStepSchema, toolStepSchema]))
 
-const MODEL_STEP_KEYS = Object.keys(modelStepSchema.shape)
-const TOOL_STEP_KEYS = Object.keys(toolStepSchema.shape)
+const MODEL_STEP_KEYS = ['type', 'model', 'usage', 'latency_ms']
+const TOOL_STEP_KEYS = ['type', 'name', 'ok', 'latency_ms', 'arguments', 'result', 'error']
 
 function isCanonicalStep(value: unknown): boolean {
   if (!isObject(value)) return false
@@ -130,7 +138,7 @@ export function stepToDisk(step: AnswerStep): AnswerStep {
 }
 
 const stepsKind: AnswerKind<AnswerStep[]> = {
-  schema: z.array(answerStepSchema) as z.ZodType<AnswerStep[]>,
+  schema: lazySchema((z) => z.array(answerStepSchema)) as z.ZodType<AnswerStep[]>,
   isCanonical: (x) => Array.isArray(x) && x.every(isCanonicalStep),
   toDisk: (steps) => steps.map(stepToDisk),
   example: [
@@ -144,15 +152,20 @@ const stepsKind: AnswerKind<AnswerStep[]> = {
 // ── a conversation's turns (SPEC §16) ───────────────────────────────────────────────────────────
 
 /** One message; `content` is there only when the run records responses, `steps` only on the target's turns. */
-const turnSchema = z.object({
-  role: z.enum(['user', 'assistant']),
-  content: z.unknown().optional(),
-  usage: tokenUsageSchema.optional(),
-  latency_ms: z.number().int().nonnegative().optional(),
-  steps: z.array(answerStepSchema).optional(),
-})
+const turnSchema = lazySchema((z) =>
+  z.object({
+    role: z.enum(['user', 'assistant']),
+    content: z.unknown().optional(),
+    usage: tokenUsageSchema.optional(),
+    latency_ms: z.number().int().nonnegative().optional(),
+    steps: z.array(answerStepSchema).optional(),
+  }),
+)
 
-const TURN_KEYS = Object.keys(turnSchema.shape)
+const TURN_KEYS = ['role', 'content', 'usage', 'latency_ms', 'steps']
+
+/** The written-out step and turn key lists (test/unit/document/schema-keys.test.ts holds them to the schemas). */
+export const STEP_AND_TURN_KEYS = { model: MODEL_STEP_KEYS, tool: TOOL_STEP_KEYS, turn: TURN_KEYS }
 
 function isCanonicalTurn(value: unknown): boolean {
   if (!isObject(value) || !keysInOrder(value, TURN_KEYS) || (value.role !== 'user' && value.role !== 'assistant')) return false
@@ -172,7 +185,7 @@ export function turnToDisk(turn: AnswerTurn): AnswerTurn {
 }
 
 const turnsKind: AnswerKind<AnswerTurn[]> = {
-  schema: z.array(turnSchema) as z.ZodType<AnswerTurn[]>,
+  schema: lazySchema((z) => z.array(turnSchema)) as z.ZodType<AnswerTurn[]>,
   isCanonical: (x) => Array.isArray(x) && x.every(isCanonicalTurn),
   toDisk: (turns) => turns.map(turnToDisk),
   example: [
@@ -268,10 +281,10 @@ function zodShapeOf<const N extends readonly AnswerFieldName[]>(names: N): { [K 
 }
 
 /** The zod fields of a sample's answer, in on-disk order; schema.ts spreads them into sampleResultSchema. */
-export const sampleAnswerZodShape = zodShapeOf(SAMPLE_ANSWER_FIELDS)
+export const sampleAnswerZodShape = lazySchema(() => zodShapeOf(SAMPLE_ANSWER_FIELDS))
 
 /** The cached answer as the cache's readers check it; output is required, as the target must give it. */
-export const cachedAnswerSchema = z.object({ ...zodShapeOf(CACHED_ANSWER_FIELDS), output: jsonKind.schema })
+export const cachedAnswerSchema = lazySchema((z) => z.object({ ...zodShapeOf(CACHED_ANSWER_FIELDS), output: jsonKind.schema }))
 
 // The cache's type (src/suite/cache-key.ts, below this layer) has exactly the cached fields.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false

@@ -1,7 +1,8 @@
 // The baseline: the promoted run document without responses, plus when it was promoted and from
 // which key. It keeps the run document's line layout, so the bounded header reader and a reviewer's
 // `git diff` both see one header field per line and one case per line.
-import { z } from 'zod'
+import type { z } from 'zod'
+import { lazySchema } from '../suite/zod-on-demand.js'
 import { runDocumentSchema, type CaseResult, type RunDocument } from './schema.js'
 import { AGGREGATES_MARKER, serializeRun } from './serialize.js'
 
@@ -10,25 +11,29 @@ export const KEY_PATTERN = /^\d{8}T\d{12}Z-[0-9a-f]{12}$/
 /** The two fields a baseline adds, written after the run's own header fields, before `aggregates`. */
 export const BASELINE_HEADER_KEYS = ['promoted_at', 'promoted_from'] as const
 
-export const baselineDocumentSchema = runDocumentSchema.extend({
-  promoted_at: z.string(),
-  promoted_from: z.string().regex(KEY_PATTERN),
-})
+export const baselineDocumentSchema = lazySchema((z) =>
+  runDocumentSchema.extend({
+    promoted_at: z.string(),
+    promoted_from: z.string().regex(KEY_PATTERN),
+  }),
+)
 
 export type BaselineDocument = z.infer<typeof baselineDocumentSchema>
 
 /** One line of register.jsonl: one promotion. */
-export const registerEntrySchema = z.object({
-  promoted_at: z.string(),
-  suite: z.string(),
-  key: z.string(),
-  replaced: z.string().nullable(),
-  config_hash: z.string(),
-  cases: z.number().int().nonnegative(),
-  passed: z.number().int().nonnegative(),
-  failed: z.number().int().nonnegative(),
-  pass_rate: z.number().min(0).max(1).nullable(),
-})
+export const registerEntrySchema = lazySchema((z) =>
+  z.object({
+    promoted_at: z.string(),
+    suite: z.string(),
+    key: z.string(),
+    replaced: z.string().nullable(),
+    config_hash: z.string(),
+    cases: z.number().int().nonnegative(),
+    passed: z.number().int().nonnegative(),
+    failed: z.number().int().nonnegative(),
+    pass_rate: z.number().min(0).max(1).nullable(),
+  }),
+)
 
 export type RegisterEntry = z.infer<typeof registerEntrySchema>
 

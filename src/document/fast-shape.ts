@@ -5,46 +5,109 @@
 // asks the zod schema, which strips, refuses with its message and path, or copies as it always did.
 import type { z } from 'zod'
 import { baselineDocumentSchema, KEY_PATTERN, type BaselineDocument } from './baseline.js'
-import {
-  aggregatesSchema,
-  caseResultSchema,
-  costSchema,
-  intervalSchema,
-  judgeConfigSchema,
-  observedSchema,
-  rulesSchema,
-  runDocumentSchema,
-  runHeaderSchema,
-  sampleResultSchema,
-  scorerScoreSchema,
-  type CaseResult,
-  type RunDocument,
-} from './schema.js'
+import type { CaseResult, RunDocument } from './schema.js'
 import { isCreatedAt } from '../suite/keys.js'
 import { isCanonicalSampleAnswer, isCanonicalUsage as isUsage, keysInOrder } from './answer-shape.js'
 
 type Shape = Readonly<Record<string, unknown>>
 
-const keysOf = (schema: { shape: object }): readonly string[] => Object.keys(schema.shape)
-
-const CASE_KEYS = keysOf(caseResultSchema)
-const SAMPLE_KEYS = keysOf(sampleResultSchema)
-const SCORER_KEYS = keysOf(scorerScoreSchema)
-const ERROR_KEYS = keysOf(caseResultSchema.shape.error.unwrap())
-const AGGREGATES_KEYS = keysOf(aggregatesSchema)
-const INTERVAL_KEYS = keysOf(intervalSchema)
-const COST_KEYS = keysOf(costSchema)
-const RULES_KEYS = keysOf(rulesSchema)
-const THRESHOLDS_KEYS = keysOf(rulesSchema.shape.thresholds)
-const TOLERANCES_KEYS = keysOf(rulesSchema.shape.tolerances)
-const CALIBRATION_KEYS = keysOf(rulesSchema.shape.calibration.unwrap())
-const JUDGE_CONFIG_KEYS = keysOf(judgeConfigSchema)
-const JUDGE_SCORER_KEYS = keysOf(judgeConfigSchema.shape.scorers.element)
-const OBSERVED_KEYS = keysOf(observedSchema)
-const SLICE_KEYS = keysOf(runHeaderSchema.shape.slice.unwrap())
-const VARIANT_KEYS = keysOf(runHeaderSchema.shape.variant.unwrap())
-const DOCUMENT_KEYS = keysOf(runDocumentSchema)
-const BASELINE_KEYS = keysOf(baselineDocumentSchema)
+// The schemas' shapes, written out so the check needs no zod (ADR 0430); test/unit/document/schema-keys.test.ts holds them equal.
+export const CASE_KEYS: readonly string[] = [
+  'case_id',
+  'verdict',
+  'score',
+  'passed_samples',
+  'reason',
+  'error',
+  'samples',
+  'sampling_stopped',
+  'target_cost',
+  'tags',
+  'metadata',
+  'cluster',
+  'input',
+  'expected',
+]
+export const SAMPLE_KEYS: readonly string[] = ['pass', 'score', 'scorers', 'usage', 'latency_ms', 'cached', 'output', 'steps', 'turns']
+export const SCORER_KEYS: readonly string[] = ['name', 'pass', 'score', 'reason', 'usage', 'borderline']
+export const ERROR_KEYS: readonly string[] = ['cause', 'message']
+export const AGGREGATES_KEYS: readonly string[] = [
+  'cases',
+  'passed',
+  'failed',
+  'errored',
+  'pass_rate',
+  'pass_rate_ci95',
+  'mean_score',
+  'samples_per_case',
+  'samples_taken',
+  'usage',
+  'judge_usage',
+  'cost',
+]
+export const INTERVAL_KEYS: readonly string[] = ['low', 'high']
+export const COST_KEYS: readonly string[] = ['target', 'judge', 'total', 'unpriced']
+export const RULES_KEYS: readonly string[] = ['samples', 'min_samples', 'min_agreement', 'thresholds', 'tolerances', 'gate_on', 'calibration']
+export const THRESHOLDS_KEYS: readonly string[] = ['pass_rate', 'mean_score']
+export const TOLERANCES_KEYS: readonly string[] = ['pass_rate', 'mean_score', 'cost_per_case', 'tokens_per_case', 'latency_per_case', 'tool_calls_per_case', 'steps_per_case']
+export const CALIBRATION_KEYS: readonly string[] = ['min_labels', 'min_agreement']
+export const JUDGE_CONFIG_KEYS: readonly string[] = ['scorers', 'simulated_user']
+export const JUDGE_SCORER_KEYS: readonly string[] = ['name', 'config', 'pass_at']
+export const OBSERVED_KEYS: readonly string[] = ['target_model', 'judge_models']
+export const SLICE_KEYS: readonly string[] = ['tags', 'suite_cases']
+export const VARIANT_KEYS: readonly string[] = ['suite', 'name', 'position']
+export const DOCUMENT_KEYS: readonly string[] = [
+  'schema_version',
+  'digline_version',
+  'tenant',
+  'environment',
+  'suite',
+  'created_at',
+  'config_hash',
+  'rejudged_from',
+  'rejudged_from_suite',
+  'git_commit',
+  'record_responses',
+  'target_config',
+  'judge_config',
+  'artifacts',
+  'metadata',
+  'datasets',
+  'slice',
+  'variant',
+  'rules',
+  'observed',
+  'cached_answers',
+  'aggregates',
+  'results',
+]
+export const BASELINE_KEYS: readonly string[] = [
+  'schema_version',
+  'digline_version',
+  'tenant',
+  'environment',
+  'suite',
+  'created_at',
+  'config_hash',
+  'rejudged_from',
+  'rejudged_from_suite',
+  'git_commit',
+  'record_responses',
+  'target_config',
+  'judge_config',
+  'artifacts',
+  'metadata',
+  'datasets',
+  'slice',
+  'variant',
+  'rules',
+  'observed',
+  'cached_answers',
+  'aggregates',
+  'results',
+  'promoted_at',
+  'promoted_from',
+]
 const DOCUMENT_KEY_SET: ReadonlySet<string> = new Set(DOCUMENT_KEYS)
 const BASELINE_KEY_SET: ReadonlySet<string> = new Set(BASELINE_KEYS)
 const CONFIG_HASH = /^[0-9a-f]{12}$/

@@ -5,49 +5,56 @@
 // the header, line 2 the declared cases; then `observed` and `case` records. A case record's payload
 // is the run document's own serializer.
 import * as zlib from 'node:zlib'
-import { z } from 'zod'
+import type { z } from 'zod'
+import { lazySchema, zodNow } from '../suite/zod-on-demand.js'
 import { isCanonicalCaseResult, isStringRecord } from '../document/fast-shape.js'
-import { caseResultSchema, errorCauseSchema, judgeConfigSchema, observedSchema, type CaseResult, type ErrorCause, type Observed } from '../document/schema.js'
+import { caseResultSchema, judgeConfigSchema, observedSchema, type CaseResult, type ErrorCause, type Observed } from '../document/schema.js'
 import { caseToJson } from '../document/serialize.js'
 import { isSafeSegment } from '../suite/safe-segment.js'
 import { JOURNAL_VERSION, type DeclaredCases, type JournalHeader } from './journal.js'
 
-export const journalHeaderSchema = z.object({
-  journal_version: z.number().int(),
-  leg: z.number().int().positive(),
-  created_at: z.string(),
-  started_at: z.string(),
-  digline_version: z.string(),
-  tenant: z.string(),
-  environment: z.string(),
-  suite: z.string(),
-  config_hash: z.string(),
-  cases_digest: z.string(),
-  artifacts: z.record(z.string(), z.string()),
-  target_config: z.record(z.string(), z.unknown()),
-  judge_config: judgeConfigSchema,
-  record_responses: z.boolean(),
-  git_commit: z.string().nullable(),
-  lease: z.strictObject({
-    host: z.string(),
-    boot: z.string().nullable(),
-    pid: z.number().int().positive(),
-    start_time: z.number().int().nonnegative().nullable(),
-  }),
-  shard: z
-    .string()
-    .regex(/^[1-9][0-9]*\/[1-9][0-9]*$/)
-    .optional(),
-  datasets: z.record(z.string(), z.string()).optional(),
-  slice: z.object({ tags: z.array(z.string()), suite_cases: z.number().int().nonnegative() }).optional(),
-  variant: z.object({ suite: z.string(), name: z.string(), position: z.number().int().nonnegative().optional() }).optional(),
-}) satisfies z.ZodType<JournalHeader>
+export const journalHeaderSchema = lazySchema(
+  (z) =>
+    z.object({
+      journal_version: z.number().int(),
+      leg: z.number().int().positive(),
+      created_at: z.string(),
+      started_at: z.string(),
+      digline_version: z.string(),
+      tenant: z.string(),
+      environment: z.string(),
+      suite: z.string(),
+      config_hash: z.string(),
+      cases_digest: z.string(),
+      artifacts: z.record(z.string(), z.string()),
+      target_config: z.record(z.string(), z.unknown()),
+      judge_config: judgeConfigSchema,
+      record_responses: z.boolean(),
+      git_commit: z.string().nullable(),
+      lease: z.strictObject({
+        host: z.string(),
+        boot: z.string().nullable(),
+        pid: z.number().int().positive(),
+        start_time: z.number().int().nonnegative().nullable(),
+      }),
+      shard: z
+        .string()
+        .regex(/^[1-9][0-9]*\/[1-9][0-9]*$/)
+        .optional(),
+      datasets: z.record(z.string(), z.string()).optional(),
+      slice: z.object({ tags: z.array(z.string()), suite_cases: z.number().int().nonnegative() }).optional(),
+      variant: z.object({ suite: z.string(), name: z.string(), position: z.number().int().nonnegative().optional() }).optional(),
+    }) satisfies z.ZodType<JournalHeader>,
+)
 
-const declaredCasesSchema = z.object({
-  samples: z.number().int().positive(),
-  min_samples: z.number().int().positive().optional(),
-  digests: z.record(z.string(), z.string()),
-}) satisfies z.ZodType<DeclaredCases>
+const declaredCasesSchema = lazySchema(
+  (z) =>
+    z.object({
+      samples: z.number().int().positive(),
+      min_samples: z.number().int().positive().optional(),
+      digests: z.record(z.string(), z.string()),
+    }) satisfies z.ZodType<DeclaredCases>,
+)
 
 /** The run a journal belongs to; every record's checksum covers it. */
 export interface RunBinding {
@@ -57,7 +64,29 @@ export interface RunBinding {
 }
 
 /** Header fields in the order they are written. */
-const HEADER_FIELDS = Object.keys(journalHeaderSchema.shape) as (keyof JournalHeader)[]
+// journalHeaderSchema's shape, written out so encoding needs no zod (ADR 0430); test/unit/document/schema-keys.test.ts holds them equal.
+export const HEADER_FIELDS: readonly (keyof JournalHeader)[] = [
+  'journal_version',
+  'leg',
+  'created_at',
+  'started_at',
+  'digline_version',
+  'tenant',
+  'environment',
+  'suite',
+  'config_hash',
+  'cases_digest',
+  'artifacts',
+  'target_config',
+  'judge_config',
+  'record_responses',
+  'git_commit',
+  'lease',
+  'shard',
+  'datasets',
+  'slice',
+  'variant',
+]
 
 export type JournalRecord =
   | { kind: 'header'; header: JournalHeader }
@@ -180,7 +209,8 @@ export function encodeCase(binding: RunBinding, result: CaseResult, cause: Error
 
 // ── decoding ────────────────────────────────────────────────────────────────────────────────────
 
-const CAUSES: ReadonlySet<unknown> = new Set(errorCauseSchema.options)
+/** errorCauseSchema's options (test/unit/document/schema-keys.test.ts holds them equal). */
+export const CAUSES: ReadonlySet<unknown> = new Set(['target', 'scorer', 'mapper'])
 
 function isHexDigit(byte: number): boolean {
   return (byte >= 0x30 && byte <= 0x39) || (byte >= 0x61 && byte <= 0x66)
@@ -284,7 +314,7 @@ function checksumWhy(body: Uint8Array, binding: RunBinding, expected: number): s
 }
 
 function prefixed(error: z.ZodError, key: string): z.ZodError {
-  return new z.ZodError(error.issues.map((issue) => ({ ...issue, path: [key, ...issue.path] })))
+  return new (zodNow().ZodError)(error.issues.map((issue) => ({ ...issue, path: [key, ...issue.path] })))
 }
 
 function decodeHeader(value: Record<string, unknown>): DecodedLine {

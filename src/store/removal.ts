@@ -1,5 +1,6 @@
 // What a delete returns, and the removal record it leaves per removed run (docs/adr/0014).
-import { z } from 'zod'
+import type { z } from 'zod'
+import { lazySchema } from '../suite/zod-on-demand.js'
 import { RunRemovedError } from './errors.js'
 
 /** A run as the store addresses it; `key` is always the run's own key, never a file's name. */
@@ -34,23 +35,25 @@ export interface Removal {
 
 export const REMOVAL_RECORD_VERSION = 1
 
-const refSchema = z.object({ suite: z.string(), key: z.string() })
+const refSchema = lazySchema((z) => z.object({ suite: z.string(), key: z.string() }))
 
 /** `.digline/<tenant>/removed/<suite>/<key>.json`: written before anything of the run is removed. */
-export const removalRecordSchema = z.object({
-  removal_version: z.literal(REMOVAL_RECORD_VERSION),
-  tenant: z.string(),
-  suite: z.string(),
-  key: z.string(),
-  created_at: z.string().nullable(),
-  removed_at: z.string(),
-  /** What the delete found to remove when it wrote the record. */
-  removed: z.object({ document: z.boolean(), legs: z.number().int().nonnegative() }),
-  /** The run this one re-judged, when it is a replay. */
-  replay_of: refSchema.nullable(),
-  /** The run the delete was asked for (itself, or the run this replay chains to). */
-  requested: refSchema,
-})
+export const removalRecordSchema = lazySchema((z) =>
+  z.object({
+    removal_version: z.literal(REMOVAL_RECORD_VERSION),
+    tenant: z.string(),
+    suite: z.string(),
+    key: z.string(),
+    created_at: z.string().nullable(),
+    removed_at: z.string(),
+    /** What the delete found to remove when it wrote the record. */
+    removed: z.object({ document: z.boolean(), legs: z.number().int().nonnegative() }),
+    /** The run this one re-judged, when it is a replay. */
+    replay_of: refSchema.nullable(),
+    /** The run the delete was asked for (itself, or the run this replay chains to). */
+    requested: refSchema,
+  }),
+)
 
 export type RemovalRecord = z.infer<typeof removalRecordSchema>
 

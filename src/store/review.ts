@@ -1,7 +1,9 @@
 // A review record: one person's label of one case of one filed run (SPEC §17, docs/adr/0341). It is
 // appended and never changed: a second opinion is a second record. Its id is the digest of every
 // other field, so the same record appended twice is one record, on either backend.
-import { z } from 'zod'
+import type { z } from 'zod'
+import type * as Zod from 'zod'
+import { lazySchema } from '../suite/zod-on-demand.js'
 import { canonicalJson, sha256Hex } from '../suite/hashing.js'
 import { isCreatedAt } from '../suite/keys.js'
 import { assertSafeSegment } from '../suite/assert-safe-segment.js'
@@ -12,8 +14,8 @@ export const REVIEW_RECORD_VERSION = 1
 /** Bounds a record is held to, so a label stays a label (and a POST stays small). */
 export const REVIEW_LIMITS = { reviewer: 200, note: 4000, judges: 64, judgeName: 200 } as const
 
-const hex64 = z.string().regex(/^[0-9a-f]{64}$/, 'is not 64 lowercase hex')
-const plainText = (max: number) =>
+const hex64 = lazySchema((z) => z.string().regex(/^[0-9a-f]{64}$/, 'is not 64 lowercase hex'))
+const plainText = (z: typeof Zod.z, max: number) =>
   z
     .string()
     .min(1, 'is empty')
@@ -24,30 +26,32 @@ const plainText = (max: number) =>
 export const reviewJudgeOpinions = ['agree', 'disagree'] as const
 export const reviewVerdicts = ['pass', 'fail'] as const
 
-export const reviewRecordSchema = z
-  .object({
-    review_version: z.literal(REVIEW_RECORD_VERSION),
-    /** sha256 of the canonical JSON of every other field. */
-    review_id: hex64,
-    reviewer: plainText(REVIEW_LIMITS.reviewer),
-    tenant: z.string(),
-    suite: z.string(),
-    /** The key of the run the case was labelled in. */
-    run: z.string(),
-    case_id: z.string(),
-    /** answerDigestOf(the case's result as filed): which answers the person looked at. */
-    answer_digest: hex64,
-    /** Per scorer of the run, by name: whether the person agrees with its verdict. Scorers left out were not judged. */
-    judges: z
-      .record(z.string(), z.enum(reviewJudgeOpinions))
-      .refine((j) => Object.keys(j).length <= REVIEW_LIMITS.judges, `names more than ${REVIEW_LIMITS.judges} scorers`)
-      .refine((j) => Object.keys(j).every((name) => name.length > 0 && name.length <= REVIEW_LIMITS.judgeName), 'names a scorer with an empty or overlong name'),
-    /** The verdict the person says is right. */
-    verdict: z.enum(reviewVerdicts),
-    note: z.string().max(REVIEW_LIMITS.note, `is longer than ${REVIEW_LIMITS.note} characters`).nullable(),
-    created_at: z.string().refine(isCreatedAt, 'is not ISO-8601 UTC with microseconds'),
-  })
-  .strict()
+export const reviewRecordSchema = lazySchema((z) =>
+  z
+    .object({
+      review_version: z.literal(REVIEW_RECORD_VERSION),
+      /** sha256 of the canonical JSON of every other field. */
+      review_id: hex64,
+      reviewer: plainText(z, REVIEW_LIMITS.reviewer),
+      tenant: z.string(),
+      suite: z.string(),
+      /** The key of the run the case was labelled in. */
+      run: z.string(),
+      case_id: z.string(),
+      /** answerDigestOf(the case's result as filed): which answers the person looked at. */
+      answer_digest: hex64,
+      /** Per scorer of the run, by name: whether the person agrees with its verdict. Scorers left out were not judged. */
+      judges: z
+        .record(z.string(), z.enum(reviewJudgeOpinions))
+        .refine((j) => Object.keys(j).length <= REVIEW_LIMITS.judges, `names more than ${REVIEW_LIMITS.judges} scorers`)
+        .refine((j) => Object.keys(j).every((name) => name.length > 0 && name.length <= REVIEW_LIMITS.judgeName), 'names a scorer with an empty or overlong name'),
+      /** The verdict the person says is right. */
+      verdict: z.enum(reviewVerdicts),
+      note: z.string().max(REVIEW_LIMITS.note, `is longer than ${REVIEW_LIMITS.note} characters`).nullable(),
+      created_at: z.string().refine(isCreatedAt, 'is not ISO-8601 UTC with microseconds'),
+    })
+    .strict(),
+)
 
 export type ReviewRecord = z.infer<typeof reviewRecordSchema>
 export type ReviewFields = Omit<ReviewRecord, 'review_version' | 'review_id'>

@@ -2,11 +2,12 @@
 // header and aggregates are parsed (small, and their parsed copy fixes the key order written), the
 // results are checked one at a time and written as they were given. A document that fails is
 // refused exactly as the whole-document check refuses it (same message, same path).
+import { lazySchema } from '../suite/zod-on-demand.js'
 import { aggregatesSchema, caseResultSchema, runHeaderSchema, type CaseResult, type RunDocument } from '../document/schema.js'
 import { isCanonicalCaseResult } from '../document/fast-shape.js'
 import { validateDocument } from './run-checks.js'
 
-const headSchema = runHeaderSchema.extend({ aggregates: aggregatesSchema })
+const headSchema = lazySchema(() => runHeaderSchema.extend({ aggregates: aggregatesSchema }))
 
 export interface RunToWrite {
   /** Every field but the results, parsed. */

@@ -53,3 +53,16 @@ test("a valid suite's definition, its scorers and its judges' construction load 
   expect(lines).toContain('refused:InvalidSuiteError')
   expect(before(lines, 'refused').some(isZod)).toBe(true)
 })
+
+// the team store's code beyond its name and errors: a worker on the file store never needs it
+const TEAM_STORE = /\/dist\/src\/store\/postgres\/(?!server-name|errors)/
+
+test("a worker's import('digline') loads neither zod nor the team store", () => {
+  const lines = trace(`
+    await d('plugin/suite-entry.js')
+    await mark('imported')
+  `)
+  const loaded = before(lines, 'imported')
+  expect(loaded.some((line) => line.endsWith('/dist/plugin/suite-entry.js'))).toBe(true)
+  expect(loaded.filter((line) => isZod(line) || TEAM_STORE.test(line))).toEqual([])
+})
