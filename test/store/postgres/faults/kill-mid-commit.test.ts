@@ -7,6 +7,8 @@
 // was journaled, and the document is byte-identical to an uninterrupted run with the same created_at.
 // Each kill is its own test (they run at once, so their lease expiries overlap); DIGLINE_PG_KILLS
 // sets how many (default 4), DIGLINE_PG_KILL_SEED replays a seed.
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { seededRandom } from '../../../../src/stats/prng.js'
 import { createTestDatabase, type TestDatabase } from '../../../helpers/postgres.js'
@@ -62,9 +64,14 @@ describe.concurrent('kill -9 while a record commits, resumed on another machine'
       )
       const db = await createTestDatabase(`kill_${cycle}`)
       databases.push(db)
-      const files = teamFiles(db.url, faultSuite({ name: SUITE, concurrency }), SUITE)
+      // Cases from k + 2 × concurrency on wait on A's `hold` file: A's returns reach k whatever the
+      // order its cases end in, and A cannot finish (and file its document) before the kill, however
+      // late this process, busy with the other cycles, handles the signal. B has no hold file.
+      const holdFrom = Math.min(k + 2 * concurrency, CASES - 1)
+      const files = teamFiles(db.url, faultSuite({ name: SUITE, concurrency, holdFrom }), SUITE)
       const a = machine(`machine-a${cycle}`, files)
       const b = machine(`machine-b${cycle}`, files)
+      writeFileSync(join(a.dir, 'hold'), '')
 
       const running = a.spawnVitest([], { DIGLINE_CREATED_AT: CREATED_AT, RETURNS_TO: String(process.pid) })
       let returnedBeforeKill: string[] | undefined
@@ -78,6 +85,7 @@ describe.concurrent('kill -9 while a record commits, resumed on another machine'
       armed.add(check)
       const ended = await running.done.finally(() => armed.delete(check))
       if (returnedBeforeKill === undefined) throw new Error(`machine A ended before return ${k}:\n${ended.stderr}`)
+      expect(returnedBeforeKill.length, 'returns before the kill (the held cases never return)').toBeLessThanOrEqual(holdFrom)
       expect(ended.signal).toBe('SIGKILL')
 
       await untilLeasesExpired(db.url, SUITE)
