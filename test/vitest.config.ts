@@ -17,6 +17,8 @@ export const TIMED = [
   'test/store/postgres/faults/server-restart.test.ts',
 ]
 
+const SHARED_FORK = ['test/unit/**/*.test.ts', 'test/store/**/*.test.ts']
+
 export default defineConfig({
   root: fileURLToPath(new URL('..', import.meta.url)),
   test: {
@@ -32,7 +34,10 @@ export default defineConfig({
     // CLI output is compared as text; CI=true would otherwise turn picocolors on in-process
     env: { NO_COLOR: '1' },
     projects: [
-      { extends: true, test: { name: 'parallel', include: ['test/**/*.test.ts'], exclude: TIMED, maxWorkers: workers, sequence: { groupOrder: 0 } } },
+      // the unit and store tests leave no state in their process: a fork runs one file after another
+      // instead of a fresh fork (and a fresh import of Vitest and src/) per file (ADR 0481)
+      { extends: true, test: { name: 'shared-fork', include: SHARED_FORK, exclude: TIMED, isolate: false, maxWorkers: workers, sequence: { groupOrder: 0 } } },
+      { extends: true, test: { name: 'parallel', include: ['test/**/*.test.ts'], exclude: [...TIMED, ...SHARED_FORK], maxWorkers: workers, sequence: { groupOrder: 0 } } },
       { extends: true, test: { name: 'timed', include: TIMED, maxWorkers: 1, sequence: { groupOrder: 1 } } },
     ],
   },
