@@ -5,7 +5,7 @@
 // asks the zod schema, which strips, refuses with its message and path, or copies as it always did.
 import type { z } from 'zod'
 import { baselineDocumentSchema, KEY_PATTERN, type BaselineDocument } from './baseline.js'
-import type { CaseResult, RunDocument } from './schema.js'
+import type { Aggregates, CaseResult, RunDocument, RunHeader } from './schema.js'
 import { isCreatedAt } from '../suite/keys.js'
 import { isCanonicalSampleAnswer, isCanonicalUsage as isUsage, keysInOrder } from './answer-shape.js'
 
@@ -109,6 +109,10 @@ export const BASELINE_KEYS: readonly string[] = [
   'promoted_from',
 ]
 const DOCUMENT_KEY_SET: ReadonlySet<string> = new Set(DOCUMENT_KEYS)
+/** A document's keys before `results`, and before `aggregates`: the head a store writes, and the header it reads. */
+const HEAD_KEYS: readonly string[] = DOCUMENT_KEYS.slice(0, DOCUMENT_KEYS.indexOf('results'))
+const HEAD_KEY_SET: ReadonlySet<string> = new Set(HEAD_KEYS)
+const HEADER_KEYS: readonly string[] = DOCUMENT_KEYS.slice(0, DOCUMENT_KEYS.indexOf('aggregates'))
 const BASELINE_KEY_SET: ReadonlySet<string> = new Set(BASELINE_KEYS)
 const CONFIG_HASH = /^[0-9a-f]{12}$/
 
@@ -274,7 +278,7 @@ function isVariant(value: unknown): boolean {
   return isShape(value, VARIANT_KEYS) && isString(value.suite) && isString(value.name) && optional(value.position, (x) => Number.isSafeInteger(x) && (x as number) >= 0)
 }
 
-function hasDocumentFields(value: Shape): boolean {
+function hasHeaderFields(value: Shape): boolean {
   if (value.schema_version !== 1) return false
   if (!isString(value.digline_version) || !isString(value.tenant) || !isString(value.environment) || !isString(value.suite)) return false
   if (typeof value.created_at !== 'string' || !isCreatedAt(value.created_at)) return false
@@ -282,8 +286,12 @@ function hasDocumentFields(value: Shape): boolean {
   if (!optional(value.rejudged_from, isString) || !optional(value.rejudged_from_suite, isString) || !optional(value.git_commit, isString)) return false
   if (typeof value.record_responses !== 'boolean' || !isPlainRecord(value.target_config) || !isPlainRecord(value.metadata)) return false
   if (!isJudgeConfig(value.judge_config) || !isStringRecord(value.artifacts) || !isRules(value.rules) || !isObserved(value.observed)) return false
-  if (!optional(value.cached_answers, isPositiveCount) || !isAggregates(value.aggregates) || !Array.isArray(value.results)) return false
-  if (!optional(value.datasets, isStringRecord) || !optional(value.slice, isSlice) || !optional(value.variant, isVariant)) return false
+  if (!optional(value.cached_answers, isPositiveCount)) return false
+  return optional(value.datasets, isStringRecord) && optional(value.slice, isSlice) && optional(value.variant, isVariant)
+}
+
+function hasDocumentFields(value: Shape): boolean {
+  if (!hasHeaderFields(value) || !isAggregates(value.aggregates) || !Array.isArray(value.results)) return false
   const results = value.results as unknown[]
   for (let i = 0; i < results.length; i++) if (!isCanonicalCaseResult(results[i])) return false
   return true
@@ -306,6 +314,26 @@ function inShapeOrder<T>(value: Shape, order: readonly string[]): T {
 export function fastRunDocument(value: unknown): RunDocument | undefined {
   if (!isObject(value) || !knownKeysOnly(value, DOCUMENT_KEY_SET) || !hasDocumentFields(value)) return undefined
   return inShapeOrder<RunDocument>(value, DOCUMENT_KEYS)
+}
+
+/**
+ * The header as runHeaderSchema would give it back, or undefined when only zod can say. A header read
+ * from a document's first bytes may carry the `aggregates` that follow it (zod strips them, as this does).
+ */
+export function fastRunHeader(value: unknown): RunHeader | undefined {
+  if (!isObject(value) || !knownKeysOnly(value, HEAD_KEY_SET) || !hasHeaderFields(value)) return undefined
+  return inShapeOrder<RunHeader>(value, HEADER_KEYS)
+}
+
+/** The aggregates as aggregatesSchema would give them back (the value itself), or undefined when only zod can say. */
+export function fastAggregates(value: unknown): Aggregates | undefined {
+  return isAggregates(value) ? (value as Aggregates) : undefined
+}
+
+/** A document without its results (header and aggregates) as the zod head schema would give it back, or undefined when only zod can say. */
+export function fastRunHead(value: unknown): Omit<RunDocument, 'results'> | undefined {
+  if (!isObject(value) || !knownKeysOnly(value, HEAD_KEY_SET) || !hasHeaderFields(value) || !isAggregates(value.aggregates)) return undefined
+  return inShapeOrder<Omit<RunDocument, 'results'>>(value, HEAD_KEYS)
 }
 
 /** baselineDocumentSchema.safeParse, checked by hand first when the value is in the canonical shape. */

@@ -2,8 +2,8 @@
 // the document is filed where it says it belongs (tenant, suite, and a file name that is its key).
 import { dirname, join } from 'node:path'
 import type { z } from 'zod'
-import { fastRunDocument } from '../document/fast-shape.js'
-import { runDocumentSchema, runHeaderSchema, SCHEMA_VERSION, type RunDocument, type RunHeader } from '../document/schema.js'
+import { fastAggregates, fastRunDocument, fastRunHeader } from '../document/fast-shape.js'
+import { aggregatesSchema, runDocumentSchema, runHeaderSchema, SCHEMA_VERSION, type Aggregates, type RunDocument, type RunHeader } from '../document/schema.js'
 import { MisfiledRunError, SuiteMismatchError, TenantMismatchError, UnknownSchemaVersionError, UnreadableRunError } from './errors.js'
 import { describeZodError } from '../suite/issue-sentence.js'
 import { keyFor } from '../suite/keys.js'
@@ -57,8 +57,18 @@ function schemaProblem(file: string, value: unknown, error: z.ZodError, purpose:
   )
 }
 
+/** The aggregates beside a header when they are valid; never a reason to refuse the run. */
+export function validAggregates(value: unknown): Aggregates | undefined {
+  const canonical = fastAggregates(value)
+  if (canonical !== undefined) return canonical
+  const parsed = aggregatesSchema.safeParse(value)
+  return parsed.success ? parsed.data : undefined
+}
+
 export function validateHeader(value: unknown, file: string): RunHeader {
   assertKnownSchemaVersion(value, file)
+  const canonical = fastRunHeader(value)
+  if (canonical !== undefined) return canonical
   const parsed = runHeaderSchema.safeParse(value)
   if (!parsed.success) throw schemaProblem(file, value, parsed.error, 'read')
   return parsed.data

@@ -4,7 +4,7 @@
 // refused exactly as the whole-document check refuses it (same message, same path).
 import { lazySchema } from '../suite/zod-on-demand.js'
 import { aggregatesSchema, caseResultSchema, runHeaderSchema, type CaseResult, type RunDocument } from '../document/schema.js'
-import { isCanonicalCaseResult } from '../document/fast-shape.js'
+import { fastRunHead, isCanonicalCaseResult } from '../document/fast-shape.js'
 import { validateDocument } from './run-checks.js'
 
 const headSchema = lazySchema(() => runHeaderSchema.extend({ aggregates: aggregatesSchema }))
@@ -20,10 +20,15 @@ function checkedParts(doc: unknown): RunToWrite | undefined {
   if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) return undefined
   const { results, ...rest } = doc as Record<string, unknown>
   if (!Array.isArray(results)) return undefined
-  const head = headSchema.safeParse(rest)
-  if (!head.success) return undefined
+  const head = fastRunHead(rest) ?? parsedHead(rest)
+  if (head === undefined) return undefined
   for (let i = 0; i < results.length; i++) if (!isCanonicalCaseResult(results[i]) && !caseResultSchema.safeParse(results[i]).success) return undefined
-  return { head: head.data, results: results as CaseResult[] }
+  return { head, results: results as CaseResult[] }
+}
+
+function parsedHead(rest: Record<string, unknown>): Omit<RunDocument, 'results'> | undefined {
+  const parsed = headSchema.safeParse(rest)
+  return parsed.success ? parsed.data : undefined
 }
 
 /** `description` names the document in a refusal, as validateDocument's `file` does when writing. */

@@ -1,8 +1,8 @@
 // Reads a run document's header from a bounded prefix of its file; the results are never parsed.
-import { aggregatesSchema, HEADER_KEYS, type Aggregates, type RunHeader } from '../../document/schema.js'
+import { HEADER_KEYS, type Aggregates, type RunHeader } from '../../document/schema.js'
 import { AGGREGATES_MARKER, parseHeaderPrefix } from '../../document/serialize.js'
 import type { FsLayer } from './fs-layer.js'
-import { parseJsonText, unreadableRun, validateHeader } from '../run-checks.js'
+import { parseJsonText, unreadableRun, validAggregates, validateHeader } from '../run-checks.js'
 import { HEADER_PREFIX_LIMIT_BYTES } from '../header-bounds.js'
 
 /** The contract's bound, which this reader's last read takes (re-exported for its tests). */
@@ -21,11 +21,6 @@ export interface RunHeaderRead {
   aggregates: Aggregates | undefined
   /** Bytes read from the file, summed over every read. */
   bytesRead: number
-}
-
-function validAggregates(value: unknown): Aggregates | undefined {
-  const parsed = aggregatesSchema.safeParse(value)
-  return parsed.success ? parsed.data : undefined
 }
 
 /**

@@ -16,8 +16,7 @@ import { assertDocumentHeaderWithinBound } from '../header-bounds.js'
 import type { Journal, JournalOpening, Pending } from '../journal.js'
 import type { PendingFollower } from '../pending-follower.js'
 import { removalRecordSchema, runRemovedError, type Removal, type RemovalNotice, type RunRef } from '../removal.js'
-import { aggregatesSchema } from '../../document/schema.js'
-import { assertFiledUnder, ownKeyOf, parseJsonText, validateDocument, validateHeader } from '../run-checks.js'
+import { assertFiledUnder, ownKeyOf, parseJsonText, validAggregates, validateDocument, validateHeader } from '../run-checks.js'
 import { PgBaselines } from './baselines.js'
 import { PgCache } from './cache.js'
 import { PgConnection, sqlstateOf, type PgQueryable } from './connection.js'
@@ -208,8 +207,8 @@ export class PostgresStore implements Store {
       try {
         const header = validateHeader(parseJsonText(String(row.header), where), where)
         assertFiledUnder(header, { tenant, suite, fileKey: key, file: where })
-        const aggregates = aggregatesSchema.safeParse(JSON.parse(String(row.aggregates)))
-        return aggregates.success ? { key, header, aggregates: aggregates.data } : { key, header }
+        const aggregates = validAggregates(JSON.parse(String(row.aggregates)))
+        return aggregates !== undefined ? { key, header, aggregates } : { key, header }
       } catch (error) {
         return { key: isSafeSegment(key) ? key : undefined, refusal: refusalData(error) }
       }

@@ -5,8 +5,8 @@ import { readFileSync } from 'node:fs'
 import { inspect } from 'node:util'
 import { describe, expect, it } from 'vitest'
 import { baselineDocumentSchema } from '../../../src/document/baseline.js'
-import { fastBaselineDocument, fastRunDocument, isCanonicalCaseResult } from '../../../src/document/fast-shape.js'
-import { caseResultSchema, runDocumentSchema, type CaseResult } from '../../../src/document/schema.js'
+import { fastAggregates, fastBaselineDocument, fastRunDocument, fastRunHead, fastRunHeader, isCanonicalCaseResult } from '../../../src/document/fast-shape.js'
+import { aggregatesSchema, caseResultSchema, runDocumentSchema, runHeaderSchema, type CaseResult } from '../../../src/document/schema.js'
 import { seededRandom } from '../../../src/stats/prng.js'
 import { makeRun } from '../../helpers/make-run.js'
 
@@ -294,5 +294,70 @@ describe('fastRunDocument and fastBaselineDocument', () => {
     }
     const run = JSON.parse(JSON.stringify(makeRun({ results: 50, reasonLength: 3 }))) as Json
     expect(fastRunDocument(run)).toStrictEqual(runDocumentSchema.parse(run))
+  })
+})
+
+let headSchema: ReturnType<typeof runHeaderSchema.extend> | undefined
+
+/** What a store reads beside a document (its header, its aggregates) and checks of one it writes (all but the results). */
+const parts: {
+  name: string
+  of: (doc: Json) => Json
+  schema: { safeParse(v: unknown): { success: boolean; data?: unknown } }
+  fast: (v: unknown) => unknown
+  top: 'any order' | 'as given'
+  /** A top-level key zod strips and the hand check may ignore. */
+  stripped?: string
+}[] = [
+  { name: 'fastRunHeader', of: ({ aggregates: _a, results: _r, ...header }) => header, schema: runHeaderSchema, fast: fastRunHeader, top: 'any order' },
+  {
+    name: 'fastRunHeader of a header read with the aggregates after it',
+    of: ({ results: _r, ...head }) => head,
+    schema: runHeaderSchema,
+    fast: fastRunHeader,
+    top: 'any order',
+    stripped: 'aggregates',
+  },
+  { name: 'fastAggregates', of: (doc) => doc.aggregates as Json, schema: aggregatesSchema, fast: fastAggregates, top: 'as given' },
+  {
+    name: 'fastRunHead',
+    of: ({ results: _r, ...head }) => head,
+    schema: { safeParse: (v) => (headSchema ??= runHeaderSchema.extend({ aggregates: aggregatesSchema })).safeParse(v) },
+    fast: fastRunHead,
+    top: 'any order',
+  },
+]
+
+function checkPart(value: Json, part: (typeof parts)[number]): void {
+  const zod = part.schema.safeParse(value)
+  const result = part.fast(value)
+  const { [part.stripped ?? '']: _stripped, ...kept } = value
+  const unchanged = zod.success && (part.top === 'as given' ? sameInOrder(zod.data, value) : sameBelowTop(zod.data as Json, part.stripped === undefined ? value : kept))
+  if ((result !== undefined) !== unchanged) expect.fail(`${part.name}: fast ${!unchanged} but zod ${unchanged ? 'keeps' : 'refuses or changes'} ${inspect(value, { depth: 20 })}`)
+  if (result !== undefined) {
+    expect(sameInOrder(result, zod.data)).toBe(true)
+    for (const key of Object.keys(value)) if (key !== part.stripped) expect((result as Json)[key]).toBe(value[key])
+  }
+}
+
+describe.each(parts)('$name', (part) => {
+  it('accepts every valid value, as zod gives it back, keeping every value below the top', () => {
+    const g = new Gen(seededRandom(11))
+    for (let i = 0; i < 1000; i++) {
+      const value = part.of(g.document())
+      checkPart(value, part)
+      expect(part.fast(value)).toBeDefined()
+    }
+  })
+
+  it('says yes exactly when zod accepts a mutated value unchanged', () => {
+    const g = new Gen(seededRandom(23))
+    let refused = 0
+    for (let i = 0; i < 3000; i++) {
+      const value = mutate(g, part.of(g.document()))
+      if (!part.schema.safeParse(value).success) refused++
+      checkPart(value, part)
+    }
+    expect(refused).toBeGreaterThan(500)
   })
 })
