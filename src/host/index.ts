@@ -102,6 +102,7 @@ export const prepareRun = loadOnCall(() => import('./launch/prepare-run.js').the
 export const resolveRunKey = loadOnCall(() => import('./launch/run-key.js').then((m) => m.resolveRunKey))
 export const startSuite = loadOnCall(() => import('./launch/start-suite.js').then((m) => m.startSuite))
 export const collectSuiteManifest = loadOnCall(() => import('./launch/suite-manifest.js').then((m) => m.collectSuiteManifest))
+export const collectNamedSuites = loadOnCall(() => import('./launch/suite-manifest.js').then((m) => m.collectNamedSuites))
 export const variantLaunchComparison = loadOnCall(() => import('./launch/variant-launch.js').then((m) => m.variantLaunchComparison))
 export const runsToExport = loadOnCall(() => import('./lifecycle/export-runs.js').then((m) => m.runsToExport))
 export const writeExport = loadOnCall(() => import('./lifecycle/export-runs.js').then((m) => m.writeExport))

@@ -2,7 +2,7 @@ import { UsageError } from '../../host/index.js'
 import { digestArtifacts } from '../../host/index.js'
 import { explainCacheMiss, formatCacheWhy } from '../../host/index.js'
 import { openProject } from '../../host/index.js'
-import { collectSuiteManifest } from '../../host/index.js'
+import { collectNamedSuites, type SuiteManifestEntry } from '../../host/index.js'
 import { artifactsDigest, codeDigest } from '../../suite/cache-key.js'
 import { codeFilesOf, localCacheBeside } from '../../host/index.js'
 import { PROJECT_HELP, type CliIo, type Command } from '../command.js'
@@ -72,7 +72,8 @@ async function why(argv: string[], io: CliIo): Promise<0> {
     caseId,
     sample,
     current: async () => {
-      const declared = (await collectSuiteManifest(vitestBin(io.cwd), io.cwd, io.env, settings.configFile)).find((e) => e.suite === suite && e.tenant === settings.tenant)
+      const declares = (e: SuiteManifestEntry) => e.suite === suite && e.tenant === settings.tenant
+      const declared = (await collectNamedSuites([suite], (entries) => entries.some(declares), vitestBin(io.cwd), io.cwd, io.env, settings.configFile)).find(declares)
       if (declared?.cache === undefined) return undefined
       const input = declared.cache.inputs[caseId]
       if (input === undefined) return null

@@ -1,6 +1,6 @@
 import { promoteRun } from '../../host/index.js'
 import { percent } from '../../host/index.js'
-import { collectSuiteManifest } from '../../host/index.js'
+import { collectNamedSuites } from '../../host/index.js'
 import { openProject } from '../../host/index.js'
 import { parseCommand, requireFlag, PROJECT_OPTIONS } from '../parse.js'
 import { PROJECT_HELP, type Command } from '../command.js'
@@ -38,7 +38,8 @@ ${PROJECT_HELP}`,
       key,
       replacing: values.replacing,
       currentConfigHash: async () => {
-        const declared = await collectSuiteManifest(vitestBin(io.cwd), io.cwd, io.env, settings.configFile)
+        const named = (entries: readonly { suite: string }[]) => entries.some((entry) => entry.suite === suite)
+        const declared = await collectNamedSuites([suite], named, vitestBin(io.cwd), io.cwd, io.env, settings.configFile)
         return declared.find((entry) => entry.suite === suite)?.config_hash
       },
     })

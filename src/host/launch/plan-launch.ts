@@ -14,7 +14,7 @@ import { assertNotRetired } from '../lifecycle/retired-suites.js'
 import { chooseResume } from './choose-resume.js'
 import { encodeDirective, encodeShard, type LaunchDirective } from './launch-directive.js'
 import { assertShardCreatedAt, shardLabel, type Shard } from './shard.js'
-import { collectSuiteManifest, type SuiteManifestEntry } from './suite-manifest.js'
+import { collectNamedSuites, collectSuiteManifest, type SuiteManifestEntry } from './suite-manifest.js'
 import { vitestBin } from './vitest-bin.js'
 
 export interface OpenedLaunchProject {
@@ -104,7 +104,12 @@ async function planResume(project: LaunchProject, request: Extract<LaunchRequest
   const choice = await chooseResume(store, tenant, { ...(key === undefined ? {} : { key }), ...(suite === undefined ? {} : { suite }), ...(shard === undefined ? {} : { shard }) })
   const base = encodeShard(project.env, shard)
   // Before any call: every suite chosen is declared by a file this launch runs, or it would resume nothing.
-  const declared = (await manifestOf(project, encodeDirective(base, { kind: 'fresh' }), given)).filter((e) => e.tenant === tenant)
+  const chosen = Object.keys(choice.chosen)
+  const declaresChosen = (entries: readonly SuiteManifestEntry[]) => chosen.every((s) => entries.some((e) => e.tenant === tenant && e.suite === s))
+  const listEnv = encodeDirective(base, { kind: 'fresh' })
+  // Only without a file filter of the person's: the suites' own files would widen theirs.
+  const listed = configOnly(given).length === given.length ? await namedOf(project, chosen, declaresChosen, listEnv, given) : await manifestOf(project, listEnv, given)
+  const declared = listed.filter((e) => e.tenant === tenant)
   const missing = Object.entries(choice.chosen).find(([s]) => !declared.some((e) => e.suite === s))
   if (missing !== undefined) await refuseUndeclared(project, tenant, given, missing)
   const notes = [
@@ -141,8 +146,8 @@ function refuseNameFilter(vitestArgs: readonly string[], key: string | undefined
 
 /** A chosen suite no file of this launch declares: left out by a file filter, or declared nowhere any more. */
 async function refuseUndeclared(project: LaunchProject, tenant: string, given: readonly string[], [suite, key]: [string, string]): Promise<never> {
-  const configOnly = given.filter((a, i) => a === '--config' || a.startsWith('--config=') || given[i - 1] === '--config')
-  const anywhere = configOnly.length === given.length ? [] : await manifestOf(project, encodeDirective(project.env, { kind: 'fresh' }), configOnly)
+  const config = configOnly(given)
+  const anywhere = config.length === given.length ? [] : await manifestOf(project, encodeDirective(project.env, { kind: 'fresh' }), config)
   if (anywhere.some((e) => e.tenant === tenant && e.suite === suite)) {
     throw new ResumeFilteredError(
       `digline run --resume was refused: the file filter ${JSON.stringify(given.join(' '))} leaves out the file of suite ${suite}, whose run ${key} is resumed; a resume runs whole suites, and nothing was called`,
@@ -168,7 +173,8 @@ async function planReplay(project: LaunchProject, request: Extract<LaunchRequest
   const clean = encodeDirective(project.env, { kind: 'fresh' })
   delete clean.DIGLINE_CREATED_AT
   const configArgs = project.config === undefined ? [] : ['--config', project.config]
-  const declaring = (await manifestOf(project, clean, configArgs)).filter((e) => e.suite === into && e.tenant === tenant)
+  const declaresInto = (e: SuiteManifestEntry) => e.suite === into && e.tenant === tenant
+  const declaring = (await namedOf(project, [into], (entries) => entries.some(declaresInto), clean, configArgs)).filter(declaresInto)
   if (declaring.length === 0) throw replayIntoUndeclared(suite, key, into)
   const createdAt = createdAtNow()
   return {
@@ -212,6 +218,22 @@ export function selects(suite: string, entry: Pick<SuiteManifestEntry, 'suite' |
 
 function manifestOf(project: LaunchProject, env: NodeJS.ProcessEnv, vitestArgs: readonly string[], refusedFiles?: string[]): Promise<SuiteManifestEntry[]> {
   return collectSuiteManifest(vitestBin(project.cwd), project.cwd, env, undefined, vitestArgs, refusedFiles)
+}
+
+/** The suites declared now, listed first over the files likely to declare `suites` (ADR 0500); `vitestArgs` holds no file filter. */
+function namedOf(
+  project: LaunchProject,
+  suites: readonly string[],
+  enough: (declared: readonly SuiteManifestEntry[]) => boolean,
+  env: NodeJS.ProcessEnv,
+  vitestArgs: readonly string[],
+): Promise<SuiteManifestEntry[]> {
+  return collectNamedSuites(suites, enough, vitestBin(project.cwd), project.cwd, env, undefined, vitestArgs)
+}
+
+/** The --config arguments among the vitest arguments given. */
+function configOnly(given: readonly string[]): string[] {
+  return given.filter((a, i) => a === '--config' || a.startsWith('--config=') || given[i - 1] === '--config')
 }
 
 /** The suite files of these entries, as vitest file filters relative to the project. */

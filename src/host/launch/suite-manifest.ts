@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process'
 import { readFileSync, rmSync } from 'node:fs'
 import { makeTempDir } from '../../suite/temp-dir.js'
 import { join } from 'node:path'
+import { likelyDeclaringFiles } from './declaring-files.js'
 
 export interface SuiteManifestEntry {
   suite: string
@@ -46,6 +47,8 @@ export async function collectSuiteManifest(
   vitestArgs: readonly string[] = [],
   /** Filled with the files whose evalSuite() was refused at collection (they declare a suite that cannot start). */
   refusedFiles?: string[],
+  /** Say nothing of a listing that failed (a narrowed listing, retried over every file). */
+  quiet = false,
 ): Promise<SuiteManifestEntry[]> {
   const dir = makeTempDir('digline-manifest-')
   const path = join(dir, 'manifest.jsonl')
@@ -63,7 +66,7 @@ export async function collectSuiteManifest(
     try {
       text = readFileSync(path, 'utf8')
     } catch {
-      if (stderr.trim() !== '') process.stderr.write(stderr)
+      if (stderr.trim() !== '' && !quiet) process.stderr.write(stderr)
     }
     const lines = text
       .split('\n')
@@ -74,4 +77,26 @@ export async function collectSuiteManifest(
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
+}
+
+/**
+ * The suites declared now, for a command about these suites only: listed first over the files likely
+ * to declare them (declaring-files.ts), and over every file, as before, unless `enough` holds for what
+ * that found (ADR 0500). `vitestArgs` must hold no file filter: a filter added to it would widen it.
+ */
+export async function collectNamedSuites(
+  suites: readonly string[],
+  enough: (declared: readonly SuiteManifestEntry[]) => boolean,
+  vitestBin: string,
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  configFile?: string,
+  vitestArgs: readonly string[] = [],
+): Promise<SuiteManifestEntry[]> {
+  const files = suites.length === 0 ? undefined : likelyDeclaringFiles(cwd, suites)
+  if (files !== undefined) {
+    const narrowed = await collectSuiteManifest(vitestBin, cwd, env, configFile, [...vitestArgs, ...files], undefined, true)
+    if (enough(narrowed)) return narrowed
+  }
+  return collectSuiteManifest(vitestBin, cwd, env, configFile, vitestArgs)
 }

@@ -1,7 +1,7 @@
 // `digline comment`'s use case: read the verdict from the store, find where to post from the CI's
 // variables, and post the comment (or note) and, on GitHub, the check run. Returns what was done.
 import { dirname } from 'node:path'
-import { collectSuiteManifest } from '../launch/suite-manifest.js'
+import { collectNamedSuites } from '../launch/suite-manifest.js'
 import { vitestBin } from '../launch/vitest-bin.js'
 import type { ProjectSettings } from '../project/project-settings.js'
 import type { Store } from '../../store/contract.js'
@@ -31,12 +31,14 @@ export interface PublishResult {
   unlocated: RegressedCase[]
 }
 
-async function suiteFiles(settings: ProjectSettings, env: NodeJS.ProcessEnv): Promise<Map<string, string>> {
+async function suiteFiles(settings: ProjectSettings, env: NodeJS.ProcessEnv, suites: readonly string[]): Promise<Map<string, string>> {
   const files = new Map<string, string>()
   if (settings.configFile === undefined) return files
   const cwd = dirname(settings.configFile)
+  const locates = (entries: readonly { suite: string; tenant: string; file?: string }[]) =>
+    suites.every((s) => entries.some((e) => e.suite === s && e.tenant === settings.tenant && e.file !== undefined))
   try {
-    for (const entry of await collectSuiteManifest(vitestBin(cwd), cwd, env, settings.configFile))
+    for (const entry of await collectNamedSuites(suites, locates, vitestBin(cwd), cwd, env, settings.configFile))
       if (entry.tenant === settings.tenant && entry.file !== undefined) files.set(entry.suite, entry.file)
   } catch {
     // the annotations fall back to the baseline file; the comment does not depend on them
@@ -48,7 +50,7 @@ async function locate(settings: ProjectSettings, env: NodeJS.ProcessEnv, regress
   const located: LocatedCase[] = []
   const unlocated: RegressedCase[] = []
   if (regressed.length === 0) return { located, unlocated }
-  const files = await suiteFiles(settings, env)
+  const files = await suiteFiles(settings, env, [...new Set(regressed.map((r) => r.suite))])
   for (const r of regressed) {
     const file = files.get(r.suite)
     const location = (file === undefined ? undefined : locateInSuiteFile(file, r.id, workspace)) ?? baselineLocation(settings.storeRoot, settings.tenant, r.suite, workspace)
