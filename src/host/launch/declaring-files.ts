@@ -46,7 +46,9 @@ export function likelyDeclaringFiles(root: string, suites: readonly string[]): s
         const named = names.map((candidates) => candidates.some((name) => [`'${name}'`, `"${name}"`, `\`${name}\``].some((literal) => text.includes(literal))))
         if (!named.includes(true)) continue
         named.forEach((yes, i) => (found[i] ||= yes))
-        files.push(relative(root, path))
+        // A file filter that starts with - would be read as an option.
+        const file = relative(root, path)
+        files.push(file.startsWith('-') ? `./${file}` : file)
       }
     }
   }

@@ -28,9 +28,10 @@ it('names the files that call evalSuite with the suite as a literal, in any quot
     'node_modules/x/caps.eval.ts': declares(`'caps'`),
     '.hidden/caps.eval.ts': declares(`'caps'`),
     'evals/caps.json': `{"name": "caps", "evalSuite": true}`,
+    '-rivers.eval.ts': declares(`'rivers'`),
   })
   expect(likelyDeclaringFiles(root, ['caps'])).toEqual(['evals/caps-too.eval.ts', 'evals/caps.eval.ts'])
-  expect(likelyDeclaringFiles(root, ['caps', 'rivers'])).toEqual(['evals/caps-too.eval.ts', 'evals/caps.eval.ts', 'evals/rivers.eval.ts'])
+  expect(likelyDeclaringFiles(root, ['caps', 'rivers'])).toEqual(['./-rivers.eval.ts', 'evals/caps-too.eval.ts', 'evals/caps.eval.ts', 'evals/rivers.eval.ts'])
   expect(likelyDeclaringFiles(root, ['pick.small'])).toEqual(['evals/pick.eval.ts'])
 })
 
