@@ -1,6 +1,7 @@
 // The budget (SPEC §14): a launch stops issuing calls once it reaches its budget, leaves the rest of
 // the run pending, exits 2 naming the budget, and `digline run --resume` finishes it later with a new
 // budget, into the same document an unbudgeted run writes. Real `vitest run` and `digline` processes.
+// One project shows the refusal of a bill over the budget, then `--over-budget`, then the resume (ADR 0505).
 import { createHash } from 'node:crypto'
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -27,9 +28,16 @@ const SAMPLES = 2
 const suiteWith = (budget: string) => countingSuite({ name: 'capped', cases: CASES, samples: SAMPLES, concurrency: 8, delayMs: 15, extra: budget })
 
 describe('a budget that stops and resumes', () => {
-  test('hit mid-run at concurrency 8, then resumed with a raised budget: the document is byte-identical to an unbudgeted run, and no call is made twice', async () => {
+  test('a bill over the budget is refused before any call (64); with --over-budget it stops mid-run at concurrency 8, and resumed with a raised budget the document is byte-identical to an unbudgeted run, and no call is made twice', async () => {
     const capped = makeProject({ 'evals/capped.eval.ts': suiteWith('budget: { calls: 30 },') })
-    const first = await capped.vitest([], { ...env, DIGLINE_OVER_BUDGET: '1' })
+    const refused = await capped.vitest([], env)
+    expect(refused.code, refused.stdout + refused.stderr).toBe(64)
+    expect(refused.stdout + refused.stderr).toContain('OverBudgetError')
+    expect(refused.stdout + refused.stderr).toContain(`${CASES * SAMPLES} calls exceed budget.calls 30`)
+    expect(calls(capped)).toEqual([])
+    expect(existsSync(pendingDir(capped, 'capped'))).toBe(false)
+
+    const first = await capped.digline(['run', '--over-budget'], env)
     const out = first.stdout + first.stderr
     expect(first.code, out).toBe(2)
     expect(out).toContain('BudgetReachedError')
@@ -53,21 +61,6 @@ describe('a budget that stops and resumes', () => {
     const whole = await plain.vitest([], env)
     expect(whole.code, whole.stdout + whole.stderr).toBe(0)
     expect(documentSha(capped, 'capped')).toBe(documentSha(plain, 'capped'))
-  }, 300_000)
-
-  test('a bill over the budget is refused before any call (64) unless --over-budget', async () => {
-    const project = makeProject({ 'evals/capped.eval.ts': countingSuite({ name: 'capped', cases: 20, concurrency: 8, extra: 'budget: { calls: 10 },' }) })
-    const refused = await project.vitest([], env)
-    expect(refused.code, refused.stdout + refused.stderr).toBe(64)
-    expect(refused.stdout + refused.stderr).toContain('OverBudgetError')
-    expect(refused.stdout + refused.stderr).toContain('20 calls exceed budget.calls 10')
-    expect(calls(project)).toEqual([])
-    expect(existsSync(pendingDir(project, 'capped'))).toBe(false)
-
-    const accepted = await project.digline(['run', '--over-budget'], env)
-    expect(accepted.code, accepted.stdout + accepted.stderr).toBe(2)
-    expect(accepted.stdout + accepted.stderr).toContain('BudgetReachedError')
-    expect(calls(project)).toHaveLength(10)
   }, 300_000)
 
   test('DIGLINE_BUDGET_USD caps one launch by what its tokens cost, and a resume with a larger one finishes the run', async () => {

@@ -1,14 +1,17 @@
 // The response cache (SPEC §14): a target answer is reused while the case input, the target config,
 // the sample index, the artifacts and the code the target runs are unchanged; a run that used cached answers says how many,
 // is marked so, and is never promoted; `digline cache why` names the part of the key that changed.
-// Real `vitest --watch`, `vitest run` and `digline` processes on a real store; the last test asks
-// `cache why` and `delete` through the CLI's main() in-process (the others ask them through the bin).
+// Real `vitest --watch`, `vitest run` and `digline` processes on a real store. `cache why`, `cache
+// clear` and `run --no-cache` go through the bin once each; the promote refusal, the other `cache why`
+// and `delete` are the CLI's main() in-process (ADR 0470, 0505). One project shows the input edit, the
+// marked run, `cache why`, `--no-cache` and `cache clear` in turn, its cache on by the suite's `cache:
+// true`; the code-key test turns it on by DIGLINE_CACHE=1.
 import { spawn } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
-import { main } from '../../src/cli/main.js'
 import { installRoot, makeProject, type Project } from '../helpers/project.js'
+import { inProcess } from './cli-in-process.js'
 
 interface Shape {
   inputs?: string[]
@@ -69,20 +72,6 @@ async function until(what: string, condition: () => boolean, ms = 120_000): Prom
 
 const ON = { DIGLINE_CACHE: '1' }
 
-/** `digline …` through the CLI's main() in the project, with the environment a spawned bin gets (its `vitest list` child too). */
-async function inProcess(project: Project, argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = ''
-  let stderr = ''
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(VITEST|TEST$|NODE_ENV$|DIGLINE_)/.test(k)))
-  const code = await main(argv, {
-    cwd: project.dir,
-    env: { ...env, NO_COLOR: '1', FORCE_COLOR: '0', CI: '1' },
-    stdout: (text) => void (stdout += `${text}\n`),
-    stderr: (text) => void (stderr += `${text}\n`),
-  })
-  return { code, stdout, stderr }
-}
-
 describe('the response cache', () => {
   test('under a real `vitest --watch`, saving an edited scorer re-judges every case with zero target calls', async () => {
     const project = makeProject({ 'evals/cached.eval.ts': suite() })
@@ -115,18 +104,21 @@ describe('the response cache', () => {
     }
   }, 300_000)
 
-  test('an edit of one case input calls exactly that case; the cached run is marked, keeps no answer in its document, and promote refuses it', async () => {
-    const project = makeProject({ 'evals/cached.eval.ts': suite() })
-    const first = await project.vitest([], ON)
+  test('an edit of one case input calls exactly that case; the cached run is marked, keeps no answer in its document, and promote refuses it; `digline cache why` names the part of the key that changed; `cache clear` and `--no-cache` make every call again', async () => {
+    const project = makeProject({ 'evals/cached.eval.ts': suite({ cache: 'cache: true,' }) })
+    const first = await project.vitest([])
     expect(first.code, first.stdout + first.stderr).toBe(0)
     expect(calls(project)).toHaveLength(12)
     const [firstDoc] = runDocuments(project)
     expect(firstDoc).not.toHaveProperty('cached_answers')
+    const viaBin = await project.digline(['cache', 'why', '--suite', 'cached', '--case', 'c0', '--sample', '1'])
+    expect(viaBin.code, viaBin.stdout + viaBin.stderr).toBe(0)
+    expect(viaBin.stdout).toContain('case c0 of suite cached, sample 1: cached')
 
     const edited = [...INPUTS]
     edited[3] = 'quito'
-    project.write('evals/cached.eval.ts', suite({ inputs: edited }))
-    const second = await project.vitest([], ON)
+    project.write('evals/cached.eval.ts', suite({ inputs: edited, cache: 'cache: true,' }))
+    const second = await project.vitest([])
     expect(second.code, second.stdout + second.stderr).toBe(0)
     expect(calls(project).slice(12).sort()).toEqual(['c3:0', 'c3:1'])
     expect(second.stderr).toContain('6 of 6 cases × 2 samples = 2 calls to the target (10 more answers from the response cache')
@@ -147,43 +139,36 @@ describe('the response cache', () => {
       .runFiles('acme', 'cached')
       .find((f) => texts[project.runFiles('acme', 'cached').indexOf(f)]!.includes('"cached_answers"'))!
       .replace('.json', '')
-    const refused = await project.digline(['promote', '--suite', 'cached', '--run', secondKey])
+    const refused = await inProcess(project, ['promote', '--suite', 'cached', '--run', secondKey])
     expect(refused.code, refused.stdout + refused.stderr).toBe(64)
     expect(refused.stderr).toContain('CachedRunNotPromotableError')
     expect(refused.stderr).toContain('digline run --no-cache')
-  }, 300_000)
 
-  test('`digline cache why` names the part of the key that changed; `cache clear` and `--no-cache` make every call again', async () => {
-    const project = makeProject({ 'evals/cached.eval.ts': suite({ cache: 'cache: true,' }) })
-    const first = await project.vitest([])
-    expect(first.code, first.stdout + first.stderr).toBe(0)
-    expect(calls(project)).toHaveLength(12)
     const why = async (...args: string[]) => {
-      const r = await project.digline(['cache', 'why', '--suite', 'cached', ...args])
+      const r = await inProcess(project, ['cache', 'why', '--suite', 'cached', ...args])
       expect(r.code, r.stdout + r.stderr).toBe(0)
       return r.stdout
     }
-    expect(await why('--case', 'c0', '--sample', '1')).toContain('case c0 of suite cached, sample 1: cached')
-
-    const edited = [...INPUTS]
-    edited[2] = 'oslo, norway'
     // One miss through the suite file as Vitest collects it, naming the two parts it reads from there
     // (the input, the target config); each part's own row is in test/unit/host/cache-why.test.ts.
-    project.write('evals/cached.eval.ts', suite({ inputs: edited, model: 'up-v2', cache: 'cache: true,' }))
+    const missed = [...edited]
+    missed[2] = 'oslo, norway'
+    project.write('evals/cached.eval.ts', suite({ inputs: missed, model: 'up-v2', cache: 'cache: true,' }))
     expect(await why('--case', 'c2')).toMatch(/a cache miss\. Since the answer cached at .* \(sample 0\), the case input, the target config changed/)
 
-    project.write('evals/cached.eval.ts', suite({ cache: 'cache: true,' }))
+    project.write('evals/cached.eval.ts', suite({ inputs: edited, cache: 'cache: true,' }))
     const off = await project.digline(['run', '--no-cache'])
     expect(off.code, off.stdout + off.stderr).toBe(0)
-    expect(calls(project)).toHaveLength(24)
+    expect(calls(project)).toHaveLength(26)
     const cleared = await project.digline(['cache', 'clear', '--suite', 'cached'])
     expect(cleared.code, cleared.stdout + cleared.stderr).toBe(0)
-    expect(cleared.stdout).toContain('Removed 12 cached answers of suite cached')
+    expect(cleared.stdout).toContain('Removed 14 cached answers of suite cached')
     expect(await why('--case', 'c0')).toContain('nothing is cached for this case')
     const refilled = await project.vitest([])
     expect(refilled.code, refilled.stdout + refilled.stderr).toBe(0)
-    expect(calls(project)).toHaveLength(36)
-    expect(runDocuments(project).every((d) => d.cached_answers === undefined)).toBe(true)
+    expect(calls(project)).toHaveLength(38)
+    // of the four runs, only the second took answers from the cache
+    expect(runDocuments(project).map((d) => d.cached_answers ?? 0)).toEqual([0, 10, 0, 0])
   }, 600_000)
 
   test('the key covers the code the target runs: an edit of an imported module or an inline prompt calls again and `cache why` names the file; a scorer edit does not; deleting the run removes its answers', async () => {

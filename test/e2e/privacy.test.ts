@@ -1,12 +1,14 @@
-// SPEC §7 with real processes, a real SIGKILL and a real promote: with recordResponses false, no
+// SPEC §7 with a real SIGKILL and a real promote: with recordResponses false, no
 // answer, input or expected value is written anywhere under .digline/ — not in the journal legs a
 // killed run left, the run document, the baseline, nor the CI summary — not even inside a built-in
-// scorer's reason.
+// scorer's reason. The run, the kill and the resume are real processes; `promote`, `show` and
+// `compare` are the CLI's main() in-process (ADR 0470, 0505): what they write and print is the bin's.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, test } from 'vitest'
 import { callLines, killAfterCalls } from '../helpers/kill.js'
 import { makeProject, type Project } from '../helpers/project.js'
+import { inProcess } from './cli-in-process.js'
 
 const MARK = 'PII'
 
@@ -95,7 +97,7 @@ test('recordResponses false: journal legs of a killed run, the resumed run docum
   expect(leaks(project)).toEqual([])
   expect(resumed.stdout + resumed.stderr).not.toContain(MARK)
 
-  const promoted = await project.digline(['promote', '--suite', 'private', '--run', file!.replace(/\.json$/, '')], env)
+  const promoted = await inProcess(project, ['promote', '--suite', 'private', '--run', file!.replace(/\.json$/, '')], env)
   expect(promoted.code, promoted.stdout + promoted.stderr).toBe(0)
   expect(filesUnder(join(project.dir, '.digline', 'acme', 'baselines'))).toHaveLength(1)
   expect(leaks(project)).toEqual([])
@@ -131,14 +133,14 @@ test('control characters from a scorer, a target and an observed model reach the
   const env = { GITHUB_STEP_SUMMARY: summary, GITHUB_ACTIONS: 'true' }
   const clean = await project.vitest([], env)
   expect(clean.code, clean.stdout + clean.stderr).toBe(0)
-  const promoted = await project.digline(['promote', '--suite', 'hostile', '--run', 'latest'])
+  const promoted = await inProcess(project, ['promote', '--suite', 'hostile', '--run', 'latest'])
   expect(promoted.code, promoted.stdout + promoted.stderr).toBe(0)
   project.write('hostile', '')
   const run = await project.vitest([], env)
   expect(run.code, run.stdout + run.stderr).toBe(2)
-  const show = await project.digline(['show', '--suite', 'hostile', '--run', 'latest', '--all'], env)
+  const show = await inProcess(project, ['show', '--suite', 'hostile', '--run', 'latest', '--all'], env)
   expect(show.code, show.stdout + show.stderr).toBe(0)
-  const compare = await project.digline(['compare', '--suite', 'hostile', '--run', 'latest'], env)
+  const compare = await inProcess(project, ['compare', '--suite', 'hostile', '--run', 'latest'], env)
   const texts = { run: run.stdout + run.stderr, show: show.stdout + show.stderr, compare: compare.stdout + compare.stderr, summary: readFileSync(summary, 'utf8') }
   // NO_COLOR is set, so nothing digline or Vitest prints has a control character of its own.
   for (const [where, text] of Object.entries(texts)) expect(/[\u001b\u0007\u009b\u202e]/.test(text), `${where}: ${JSON.stringify(text)}`).toBe(false)

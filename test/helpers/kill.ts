@@ -12,15 +12,30 @@ export function callLines(project: Project, file = 'calls.log'): string[] {
 }
 
 /** Starts `vitest run` (or, with `digline`, the bin) in its own process group and SIGKILLs the group after k calls in total. */
-export async function killAfterCalls(project: Project, k: number, env: NodeJS.ProcessEnv = {}, digline?: string[]): Promise<ProcessResult> {
+export function killAfterCalls(project: Project, k: number, env: NodeJS.ProcessEnv = {}, digline?: string[]): Promise<ProcessResult> {
+  return killWhen(project, `${k} calls`, () => callLines(project).length >= k, env, digline)
+}
+
+/**
+ * Starts `vitest run` (or, with `digline`, the bin) in its own process group and SIGKILLs the group
+ * once `ready` holds, asked every `everyMs` (a run held at its kill point can be asked less often).
+ */
+export async function killWhen(
+  project: Project,
+  what: string,
+  ready: () => boolean | Promise<boolean>,
+  env: NodeJS.ProcessEnv = {},
+  digline?: string[],
+  everyMs = 2,
+): Promise<ProcessResult> {
   const child = digline === undefined ? project.spawnVitest([], env) : project.spawnDigline(digline, env)
   const deadline = Date.now() + 60_000
-  while (callLines(project).length < k) {
+  while (!(await ready())) {
     if (child.exitCode !== null || Date.now() > deadline) {
       const result = await child.done
-      throw new Error(`vitest ended before ${k} calls (${callLines(project).length} made):\n${result.stdout}\n${result.stderr}`)
+      throw new Error(`vitest ended before ${what} (${callLines(project).length} calls made):\n${result.stdout}\n${result.stderr}`)
     }
-    await new Promise((r) => setTimeout(r, 2))
+    await new Promise((r) => setTimeout(r, everyMs))
   }
   process.kill(-child.pid!, 'SIGKILL')
   return child.done
@@ -28,7 +43,8 @@ export async function killAfterCalls(project: Project, k: number, env: NodeJS.Pr
 
 /**
  * A deterministic 100-case suite whose target takes a few ms, for kill tests. With `holdFile`, each
- * call waits while that file exists in the project (a test removes it to let the run go on).
+ * call, once logged, waits while that file exists in the project (a test removes it to let the run go
+ * on); a hold file that holds a number n holds only the calls of cases n and later.
  */
 export function killSuite(opts: {
   cases?: number
@@ -41,8 +57,20 @@ export function killSuite(opts: {
   holdFile?: string
 }): string {
   return `import { evalSuite, scorers } from 'digline'
-import { appendFileSync, existsSync } from 'node:fs'
-
+import { appendFileSync, readFileSync } from 'node:fs'
+${
+  opts.holdFile === undefined
+    ? ''
+    : `
+function held(i) {
+  try {
+    return i >= Number(readFileSync(${JSON.stringify(opts.holdFile)}, 'utf8'))
+  } catch {
+    return false
+  }
+}
+`
+}
 evalSuite({
   name: ${JSON.stringify(opts.name ?? 'killed')},
   cases: Array.from({ length: ${opts.cases ?? 100} }, (_, i) => ({ id: 'c' + String(i).padStart(3, '0'), input: i, expected: i % 7 === 0 ? -1 : i })),
@@ -50,7 +78,7 @@ evalSuite({
     config: { model: 'det-v1' },
     async ask(i, ctx) {
       appendFileSync('calls.log', ctx.caseId + ':' + ctx.sample + '\\n')
-      ${opts.holdFile === undefined ? '' : `while (existsSync(${JSON.stringify(opts.holdFile)})) await new Promise((r) => setTimeout(r, 20))`}
+      ${opts.holdFile === undefined ? '' : `while (held(i)) await new Promise((r) => setTimeout(r, 20))`}
       await new Promise((r) => setTimeout(r, ${opts.delayMs ?? 8} + (i % 5)))
       return { output: ${opts.answer ?? 'i'}, model: process.env.TARGET_MODEL ?? 'det-v1-2026' }
     },
