@@ -128,7 +128,8 @@ export function countingSuite(opts: {
   /** JS expression over (i, sample) that decides the answer; default: the right answer. */
   answer?: string
   thresholds?: string
-  delayMs?: number
+  /** Milliseconds each call waits, or a JS expression for them (evaluated at each call, e.g. over process.env). */
+  delayMs?: number | string
   extra?: string
 }): string {
   return `import { evalSuite, scorers } from 'digline'
