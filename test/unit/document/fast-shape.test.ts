@@ -343,7 +343,7 @@ function checkPart(value: Json, part: (typeof parts)[number]): void {
 describe.each(parts)('$name', (part) => {
   it('accepts every valid value, as zod gives it back, keeping every value below the top', () => {
     const g = new Gen(seededRandom(11))
-    for (let i = 0; i < 1000; i++) {
+    for (let i = 0; i < 300; i++) {
       const value = part.of(g.document())
       checkPart(value, part)
       expect(part.fast(value)).toBeDefined()
@@ -353,11 +353,11 @@ describe.each(parts)('$name', (part) => {
   it('says yes exactly when zod accepts a mutated value unchanged', () => {
     const g = new Gen(seededRandom(23))
     let refused = 0
-    for (let i = 0; i < 3000; i++) {
+    for (let i = 0; i < 1200; i++) {
       const value = mutate(g, part.of(g.document()))
       if (!part.schema.safeParse(value).success) refused++
       checkPart(value, part)
     }
-    expect(refused).toBeGreaterThan(500)
+    expect(refused).toBeGreaterThan(200)
   })
 })
