@@ -5,7 +5,7 @@
 // asks the zod schema, which strips, refuses with its message and path, or copies as it always did.
 import type { z } from 'zod'
 import { baselineDocumentSchema, KEY_PATTERN, type BaselineDocument } from './baseline.js'
-import type { Aggregates, CaseResult, RunDocument, RunHeader } from './schema.js'
+import { HEADER_KEYS, type Aggregates, type CaseResult, type RunDocument, type RunHeader } from './schema.js'
 import { isCreatedAt } from '../suite/keys.js'
 import { isCanonicalSampleAnswer, isCanonicalUsage as isUsage, keysInOrder } from './answer-shape.js'
 
@@ -112,7 +112,6 @@ const DOCUMENT_KEY_SET: ReadonlySet<string> = new Set(DOCUMENT_KEYS)
 /** A document's keys before `results`, and before `aggregates`: the head a store writes, and the header it reads. */
 const HEAD_KEYS: readonly string[] = DOCUMENT_KEYS.slice(0, DOCUMENT_KEYS.indexOf('results'))
 const HEAD_KEY_SET: ReadonlySet<string> = new Set(HEAD_KEYS)
-const HEADER_KEYS: readonly string[] = DOCUMENT_KEYS.slice(0, DOCUMENT_KEYS.indexOf('aggregates'))
 const BASELINE_KEY_SET: ReadonlySet<string> = new Set(BASELINE_KEYS)
 const CONFIG_HASH = /^[0-9a-f]{12}$/
 
