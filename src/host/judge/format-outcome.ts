@@ -3,7 +3,7 @@ import pc from 'picocolors'
 import type { Aggregates } from '../../document/schema.js'
 import type { SuiteOutcome, CaseLine, SuiteStatus } from './suite-outcome.js'
 import { describeBorderline, formatComparisonText } from './format-comparison.js'
-import { percent } from './percent.js'
+import { formatMeasure, percent } from './percent.js'
 import { describeAgreement, describeUncalibrated } from './judge-agreement.js'
 import { printable } from '../../suite/printable-text.js'
 
@@ -80,11 +80,6 @@ function noBaselineHint(o: SuiteOutcome): string {
   if (o.slice !== undefined) return ` (a slice is never promoted; to make a baseline: digline run --suite ${o.suite}, without --tag, then promote that run)`
   if (o.cachedAnswers !== undefined) return ` (a run with cached answers is never promoted; to make a baseline: digline run --no-cache, then promote that run)`
   return ` (to make this run the baseline: digline promote --suite ${o.suite} --run ${o.key})`
-}
-
-/** A pass rate reads as a percentage, a mean score as a score. */
-export function formatMeasure(field: 'pass_rate' | 'mean_score', value: number | null): string {
-  return field === 'pass_rate' ? percent(value) : value === null ? 'n/a' : value.toFixed(3)
 }
 
 function truncate(text: string, max: number): string {

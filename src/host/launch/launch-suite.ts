@@ -9,15 +9,10 @@ import type { ResolvedSuite } from '../../suite/types.js'
 import { judgeRun } from '../judge/judge-run.js'
 import { assertFreshKeyFree } from './fresh-key-guard.js'
 import { measureRun, type MeasureOptions } from './measure-run.js'
-import { findShardPending, measureShard, openShardOutcome } from './measure-shard.js'
 import { assertShardCreatedAt, casesOfShard, shardLabel, type Shard } from './shard.js'
 import { findPending, notePendingJournals } from '../project/pending-journals.js'
 import { announce, prepareRun, withCachedAnswers, type Prepared, type ResumeRequest, type RunContext } from './prepare-run.js'
-import { openAnswerCache } from '../cache/answer-cache.js'
 import { cacheSetting } from '../cache/cache-setting.js'
-import { cacheStoreFor } from '../cache/cache-store.js'
-import { codeFilesOf } from '../cache/code-files.js'
-import { openToolReplay, toolReplayClause, toolTallyLine } from '../tools/tool-replay.js'
 import { toolReplayMode } from '../tools/tool-replay-setting.js'
 import { budgetReached, holdBillAgainstBudget, launchBudget } from './run-budget.js'
 import type { SuiteOutcome } from '../judge/suite-outcome.js'
@@ -72,6 +67,7 @@ export async function launchSuite(options: LaunchSuiteOptions): Promise<Launched
   )
   let request: ResumeRequest | undefined
   if (resume !== undefined && shard !== undefined) {
+    const { findShardPending } = await import('./measure-shard.js')
     request = { pending: await findShardPending(store, ctx.tenant, suite.name, resume.key, shard), keepErrors: resume.keepErrors }
   } else if (resume !== undefined) {
     if (only !== undefined) {
@@ -94,18 +90,30 @@ export async function launchSuite(options: LaunchSuiteOptions): Promise<Launched
   // A filtered run writes nothing, so only a whole fresh run can take a key that is not free.
   if (request === undefined && only === undefined) await assertFreshKeyFree(store, ctx.tenant, suite.name, prepared.key, shard, suite.variant)
   // A conversation is never cached: its answer depends on the simulated user, which the cache key does not cover (ADR 0311).
+  // The cache, the tool replay and a shard's settling load their modules only when a launch uses them (ADR 0486).
   if (cacheOn !== 'off' && suite.conversation === undefined) {
+    const [{ cacheStoreFor }, { openAnswerCache }, { codeFilesOf }] = await Promise.all([
+      import('../cache/cache-store.js'),
+      import('../cache/answer-cache.js'),
+      import('../cache/code-files.js'),
+    ])
     const cacheStore = cacheStoreFor(store, ctx.storeRoot, ctx.projectRoot, cacheOn)
     const cache = await openAnswerCache(cacheStore, prepared, await codeFilesOf(ctx.suiteFile, ctx.projectRoot), say)
     prepared = { ...prepared, cache, plan: withCachedAnswers(prepared.plan, cache.count) }
   }
-  if (toolMode !== 'off') prepared = { ...prepared, toolReplay: openToolReplay(store, { tenant: ctx.tenant, suite, key: prepared.key }, toolMode, say) }
+  const toolReplay = toolMode === 'off' ? undefined : await import('../tools/tool-replay.js')
+  if (toolReplay !== undefined && toolMode !== 'off')
+    prepared = { ...prepared, toolReplay: toolReplay.openToolReplay(store, { tenant: ctx.tenant, suite, key: prepared.key }, toolMode, say) }
   if (budget !== undefined) prepared = { ...prepared, budget }
   const estimate = await estimateFromHistory(store, ctx.tenant, suite.name)
   const budgetClause = budget === undefined ? undefined : holdBillAgainstBudget(prepared, budget, estimate, env)
   const announcement = announce(suite.name, prepared.plan, estimate, budgetClause)
   if (options.acknowledged !== undefined) assertAcknowledged(suite.name, prepared.plan.calls, options.acknowledged, announcement)
-  say(announcement + (cacheOn === 'off' ? '' : keptClause(suite.recordResponses)) + (toolMode === 'off' ? '' : toolReplayClause(toolMode, suite.recordResponses)))
+  say(
+    announcement +
+      (cacheOn === 'off' ? '' : keptClause(suite.recordResponses)) +
+      (toolReplay === undefined || toolMode === 'off' ? '' : toolReplay.toolReplayClause(toolMode, suite.recordResponses)),
+  )
   const selected = only ?? prepared.mine
   const ids = suite.cases.map((c) => c.id).filter((id) => selected === undefined || selected.has(id))
   return {
@@ -117,7 +125,7 @@ export async function launchSuite(options: LaunchSuiteOptions): Promise<Launched
         if (signal?.aborted) throw signal.reason
         if (prepared.shard !== undefined) return await settleShard(prepared, store, { store, onCase: [...hooks, onCase], ...(signal === undefined ? {} : { signal }) })
         const measured = await measureRun(prepared, { store, onCase: [...hooks, onCase], ...(signal === undefined ? {} : { signal }) })
-        if (prepared.toolReplay !== undefined) say(toolTallyLine(suite.name, prepared.toolReplay))
+        if (prepared.toolReplay !== undefined && toolReplay !== undefined) say(toolReplay.toolTallyLine(suite.name, prepared.toolReplay))
         return await judgeRun(store, measured.document, measured.stored)
       } catch (error) {
         if (signal?.aborted) throw stoppedError(prepared, signal.reason)
@@ -144,6 +152,7 @@ function stoppedError(prepared: Prepared, reason: unknown): RunStoppedError {
 }
 
 async function settleShard(prepared: Prepared, store: Store, options: MeasureOptions): Promise<SuiteOutcome> {
+  const { measureShard, openShardOutcome } = await import('./measure-shard.js')
   const settled = await measureShard(prepared, options)
   if (settled.kind === 'open') return openShardOutcome(prepared, settled.results, settled.waiting)
   const outcome = await judgeRun(store, settled.measured.document, settled.measured.stored)

@@ -9,8 +9,6 @@ import { openStore } from '../../store/open-store.js'
 import type { ResolvedSuite } from '../../suite/types.js'
 import { judgeRun } from '../judge/judge-run.js'
 import type { SuiteOutcome } from '../judge/suite-outcome.js'
-import { fileMergedRun } from '../lifecycle/merge-shards.js'
-import { announceReplay, prepareReplay, replayRun } from '../lifecycle/rejudge.js'
 import { SuiteReporter } from './launch-report.js'
 import { launchSuite } from './launch-suite.js'
 import type { CallPlan, RunContext } from './prepare-run.js'
@@ -47,7 +45,9 @@ const sayOnStderr = (line: string) => void process.stderr.write(`${line}\n`)
 export async function startSuite(suite: ResolvedSuite, launch: SuiteLaunch, options: StartSuiteOptions): Promise<StartedSuite> {
   const say = options.say ?? sayOnStderr
   if (launch.kind === 'skip') throw new InternalError(`suite ${suite.name} was started, though its launch skips it (${launch.why})`)
+  // A replay and a merge load their modules on their own path: a calling launch never needs them (ADR 0486).
   if (launch.kind === 'rejudge') {
+    const { announceReplay, prepareReplay, replayRun } = await import('../lifecycle/rejudge.js')
     const ctx = { ...options.ctx, tenant: launch.tenant, storeRoot: launch.store }
     const store = openStore({ store: ctx.storeRoot })
     const replay = await prepareReplay(suite, ctx, store, launch.request)
@@ -66,6 +66,7 @@ export async function startSuite(suite: ResolvedSuite, launch: SuiteLaunch, opti
   }
   const store = openStore({ store: options.ctx.storeRoot })
   if (launch.kind === 'merge') {
+    const { fileMergedRun } = await import('../lifecycle/merge-shards.js')
     const { request } = launch
     say(`digline ${suite.name}: filing run ${request.key} from the journals of its shards in ${request.stores.join(', ')}; nothing is called`)
     return {

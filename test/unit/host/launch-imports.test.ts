@@ -67,6 +67,23 @@ test("the host's one door loads none of them before a use case is called", () =>
   expect(heavy(loaded)).toEqual([])
 })
 
+// A worker enters the host by its own door (ADR 0486): through index.ts it loaded some 60 modules of
+// the bin's use cases and their wording, about 1.3 ms of CPU each, in every worker of every run.
+// Vitest's main process has its door too: the options check and the verdicts' wording.
+const BIN_ONLY = /\/dist\/src\/host\/(?:index\.js$|(?:lifecycle|project|review|report-data|publish|plan|cache)\/(?!(?:errors|plugin-options)\.js$))/
+
+test("a worker's import('digline') loads none of the bin's use cases", () => {
+  const loaded = loadedBy(['plugin/suite-entry.js'])
+  expect(loaded.some((url) => url.endsWith('/dist/src/host/worker-door.js'))).toBe(true)
+  expect(loaded.filter((url) => BIN_ONLY.test(url) || url.endsWith('/dist/src/host/project/plugin-options.js'))).toEqual([])
+})
+
+test("Vitest's main process loads none of the bin's use cases", () => {
+  const loaded = loadedBy(['plugin/index.js'])
+  expect(loaded.some((url) => url.endsWith('/dist/src/host/reporter-door.js'))).toBe(true)
+  expect(loaded.filter((url) => BIN_ONLY.test(url))).toEqual([])
+})
+
 // `digline --help` prints the command table: it imports no command, so none of what they use (ADR 0421).
 test('`digline --help` loads no command, and none of them', () => {
   const help = `;const { main } = await import(${JSON.stringify(`${dist}src/cli/main.js`)}); const out = []; const code = await main(['--help'], { cwd: process.cwd(), env: process.env, stdout: (t) => out.push(t), stderr: (t) => out.push(t) }); if (code !== 0 || !out.join('').includes('digline <command>')) process.exit(3)`
