@@ -1,12 +1,16 @@
 // The team store's password never leaves digline's hands: a real suite and the CLI run against a
 // store URL that carries a password (and with PGPASSWORD set), a connection that fails and a
 // database that is refused; then everything digline wrote (stdout, stderr, every file of the project,
-// the GITHUB_STEP_SUMMARY file) is searched for either password.
+// the GITHUB_STEP_SUMMARY file) is searched for either password. The read commands whose text only
+// adds to that search run through the CLI's main() in this process (ADR 0470: the bin adds nothing
+// to its text), with PGPASSWORD in this process's environment as a bin would have it; `list`, the
+// refusals, `view`, `mcp` and both `vitest run`s are real processes.
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { SCHEMA_VERSION_LATEST } from '../../src/store/postgres/schema.js'
 import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js'
+import { inProcess } from './cli-in-process.js'
 import { connect, textOf } from '../helpers/mcp-client.js'
 import { countingSuite, makeProject, type ProcessResult } from '../helpers/project.js'
 
@@ -15,11 +19,16 @@ const ENV_PASSWORD = 'EnvPw-42be11-secret'
 
 let db: TestDatabase
 let newer: TestDatabase
+// pg reads PGPASSWORD from the process's own environment: set here too for the in-process commands
+const pgPasswordBefore = process.env.PGPASSWORD
 beforeAll(async () => {
+  process.env.PGPASSWORD = ENV_PASSWORD
   db = await createTestDatabase('credentials')
   newer = await createTestDatabase('credentials_newer')
 })
 afterAll(async () => {
+  if (pgPasswordBefore === undefined) delete process.env.PGPASSWORD
+  else process.env.PGPASSWORD = pgPasswordBefore
   await db?.drop()
   await newer?.drop()
 })
@@ -50,22 +59,27 @@ test('no password of the URL or PGPASSWORD appears in any output, file or step s
     outputs.push(result)
     return result
   }
+  const cli = async (args: string[]) => {
+    const result = await inProcess(project, args, env)
+    outputs.push({ ...result, signal: null })
+    return result
+  }
 
   const run = await project.vitest([], { ...env, DIGLINE_CREATED_AT: '2026-11-30T10:00:00.000001Z' })
   outputs.push(run)
   expect(run.code, run.stdout + run.stderr).toBe(0)
   expect((await digline(['list'])).code).toBe(0)
-  expect((await digline(['list', '--suite', 'secret', '--json'])).code).toBe(0)
-  expect((await digline(['show', '--suite', 'secret', '--run', 'latest'])).code).toBe(0)
-  expect((await digline(['show', '--suite', 'secret', '--run', 'latest', '--json'])).code).toBe(0)
-  expect((await digline(['compare', '--suite', 'secret', '--run', 'latest'])).code).toBe(0)
-  expect((await digline(['compare', '--suite', 'secret', '--run', 'latest', '--format', 'md'])).code).toBe(0)
-  expect((await digline(['pending'])).code).toBe(0)
+  expect((await cli(['list', '--suite', 'secret', '--json'])).code).toBe(0)
+  expect((await cli(['show', '--suite', 'secret', '--run', 'latest'])).code).toBe(0)
+  expect((await cli(['show', '--suite', 'secret', '--run', 'latest', '--json'])).code).toBe(0)
+  expect((await cli(['compare', '--suite', 'secret', '--run', 'latest'])).code).toBe(0)
+  expect((await cli(['compare', '--suite', 'secret', '--run', 'latest', '--format', 'md'])).code).toBe(0)
+  expect((await cli(['pending'])).code).toBe(0)
   expect((await digline(['show', '--suite', 'secret', '--run', '20200101T000000000000Z-000000000000'])).code).toBe(64)
-  expect((await digline(['export', '--suite', 'secret', '--out', 'exported'])).code).toBe(0)
-  expect((await digline(['report', '--out', 'report.html'])).code).toBe(0)
-  expect((await digline(['cache', 'clear'])).code).toBe(0)
-  expect((await digline(['delete', '--suite', 'secret', '--run', '20200101T000000000000Z-000000000000'])).code).toBe(0)
+  expect((await cli(['export', '--suite', 'secret', '--out', 'exported'])).code).toBe(0)
+  expect((await cli(['report', '--out', 'report.html'])).code).toBe(0)
+  expect((await cli(['cache', 'clear'])).code).toBe(0)
+  expect((await cli(['delete', '--suite', 'secret', '--run', '20200101T000000000000Z-000000000000'])).code).toBe(0)
 
   // `digline view`: its first line, then each page it serves.
   const view = project.spawnDigline(['view', '--port', '0'], env)
