@@ -1,57 +1,51 @@
 // Variants (SPEC §15, ADRs 0300–0302) end to end, in real `vitest run` and `digline` processes: three
 // variants of a deterministic target whose differences are known (one pair identical), each filed as
 // a run of its own with the variant's name in its document; the variant table with the right verdicts;
-// the shared cap on target calls in flight; a killed variant launch resumed into the bytes an
-// uninterrupted one writes; and the baseline per (suite, variant) on both backends. The listings
-// run through the CLI's main() in-process and the baselines are promoted through the store (list and
-// promote have their own end-to-end tests); the launches, pending, resume and compare are processes.
+// the shared cap on target calls in flight; a killed variant launch resumed into the bytes the
+// uninterrupted one wrote; and the baseline per (suite, variant) on both backends. One suite text
+// serves every test, so the first launch is the kill's reference and the file store's first run (ADR
+// 0540). The listings, pending and all but one compare run in-process, the baselines are promoted and
+// the team store's first run filed through the store; the launches, the resume and one compare are processes.
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { main } from '../../src/cli/main.js'
+import type { RunDocument } from '../../src/document/schema.js'
 import { openStore } from '../../src/store/open-store.js'
 import { promoteFirst } from '../helpers/make-run.js'
-import { callLines, killAfterCalls } from '../helpers/kill.js'
+import { callLines, killWhen } from '../helpers/kill.js'
 import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js'
 import { copyProject, defaultConfig, makeProject, type Project } from '../helpers/project.js'
 import { pickSuite } from '../helpers/variant-suite.js'
-
-const AT = '2026-12-03T10:00:00.000001Z'
-const AT_2 = '2026-12-03T11:00:00.000001Z'
+import { inProcess } from './cli-in-process.js'
+import { pendingRowsOf } from './store-reads.js'
 
 const VARIANTS = ['weak', 'strong', 'twin']
 
-/** `digline …` through the CLI's main() in the project's directory. */
-async function inProcess(project: Project, argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = ''
-  let stderr = ''
-  const code = await main(argv, {
-    cwd: project.dir,
-    env: { PATH: process.env.PATH, NO_COLOR: '1', CI: '1' },
-    stdout: (text) => void (stdout += `${text}\n`),
-    stderr: (text) => void (stderr += `${text}\n`),
-  })
-  return { code, stdout, stderr }
-}
+// With PICK_HOLD_AT=n in its environment, a call of a case n or later is logged and never answers:
+// the two calls in flight hold and the launch stalls, to be killed there. Unset, the text is pickSuite's.
+const HOLD = '      if (i >= Number(process.env.PICK_HOLD_AT ?? Infinity)) await new Promise(() => {})\n'
+const PLAIN = pickSuite({ extra: 'tolerances: { passRate: 0 },' })
+const SUITE = PLAIN.replace(/(\n\s*appendFileSync\('calls\.log'[^\n]*\n)/, `$1${HOLD}`)
 
-function doc(project: Project, variant: string): { bytes: string; json: Record<string, unknown> & { results: { verdict: string }[] } } {
+function doc(project: Project, variant: string): { bytes: string; json: RunDocument } {
   const files = project.runFiles('acme', `pick.${variant}`)
   expect(files).toHaveLength(1)
   const bytes = readFileSync(join(project.dir, '.digline', 'acme', 'runs', `pick.${variant}`, files[0]!), 'utf8')
   return { bytes, json: JSON.parse(bytes) }
 }
 
-describe('three variants in one launch', () => {
-  let project: Project
-  let out: string
-  beforeAll(async () => {
-    project = makeProject({ 'evals/pick.eval.ts': pickSuite() })
-    // no DIGLINE_CREATED_AT: the launch itself gives its variants one created_at, and so one key
-    const run = await project.vitest([])
-    out = run.stdout + run.stderr
-    expect(run.code, out).toBe(0)
-  })
+let project: Project
+let out: string
+beforeAll(async () => {
+  expect(SUITE).not.toBe(PLAIN)
+  project = makeProject({ 'evals/pick.eval.ts': SUITE })
+  // no DIGLINE_CREATED_AT: the launch itself gives its variants one created_at, and so one key
+  const run = await project.vitest([])
+  out = run.stdout + run.stderr
+  expect(run.code, out).toBe(0)
+})
 
+describe('three variants in one launch', () => {
   test('each variant is a run of its own, filed as pick.<variant> under the launch key, with its name and target in its document', () => {
     const keys = new Set<string>()
     for (const v of VARIANTS) {
@@ -96,19 +90,20 @@ describe('three variants in one launch', () => {
 })
 
 test('a killed variant launch: each variant’s journal resumes, and the documents are byte-identical to an uninterrupted launch', async () => {
-  const suite = pickSuite({ concurrency: 1, delayMs: 6 })
-  const whole = makeProject({ 'evals/pick.eval.ts': suite })
-  const killed = copyProject(whole)
-  const run = await whole.vitest([], { DIGLINE_CREATED_AT: AT })
-  expect(run.code, run.stdout + run.stderr).toBe(0)
-  await killAfterCalls(killed, 45, { DIGLINE_CREATED_AT: AT })
-  const pending = await killed.digline(['pending'])
-  // every variant opened its journal before the first call, so every one of them is pending
-  for (const v of VARIANTS) expect(pending.stdout).toContain(`pick.${v}`)
+  const killed = makeProject({ 'evals/pick.eval.ts': SUITE })
+  // the first launch's created_at: the killed launch gets the key the uninterrupted one filed under
+  const env = { DIGLINE_CREATED_AT: doc(project, 'weak').json.created_at, PICK_HOLD_AT: '30' }
+  const suites = async () => (await pendingRowsOf(join(killed.dir, '.digline'))).map((r) => r.suite).sort()
+  const held = () => callLines(killed).filter((l) => Number(l.split(':')[1]!.slice(1)) >= 30).length === 2
+  // killed once the two held calls stall it and each variant's journal is on disk
+  await killWhen(killed, 'two held calls', async () => held() && (await suites()).length === 3, env, undefined, 20)
+  expect(callLines(killed).length).toBeLessThan(180)
+  // every variant's journal is pending
+  expect(await suites()).toEqual(VARIANTS.map((v) => `pick.${v}`).sort())
   const resumed = await killed.digline(['run', '--resume'])
   expect(resumed.code, resumed.stdout + resumed.stderr).toBe(0)
   expect(resumed.stdout + resumed.stderr).toContain('digline variants of pick: 3 variants')
-  for (const v of VARIANTS) expect(doc(killed, v).bytes).toBe(doc(whole, v).bytes)
+  for (const v of VARIANTS) expect(doc(killed, v).bytes).toBe(doc(project, v).bytes)
 })
 
 describe('the baseline is per (suite, variant), on both backends', () => {
@@ -121,26 +116,29 @@ describe('the baseline is per (suite, variant), on both backends', () => {
   })
 
   test.each([['file store'], ['team store']])('%s: a regression of one variant against its own baseline fails the launch; the others hold', async (backend) => {
-    const config = backend === 'team store' ? defaultConfig('acme', `, store: ${JSON.stringify(db.url)}`) : defaultConfig()
-    const project = makeProject({ 'vitest.config.ts': config, 'evals/pick.eval.ts': pickSuite({ extra: 'tolerances: { passRate: 0 },' }) })
-    const first = await project.vitest([], { DIGLINE_CREATED_AT: AT })
-    expect(first.code, first.stdout + first.stderr).toBe(0)
+    const team = backend === 'team store'
+    // the file store: a copy of the first launch's project; the team store: its documents, filed there
+    const copy = team ? makeProject({ 'vitest.config.ts': defaultConfig('acme', `, store: ${JSON.stringify(db.url)}`), 'evals/pick.eval.ts': SUITE }) : copyProject(project)
+    const key = project.runFiles('acme', 'pick.weak')[0]!.replace(/\.json$/, '')
     // the baselines through the store: what `digline promote` files for each variant's run
-    const store = openStore({ store: backend === 'team store' ? db.url : join(project.dir, '.digline') })
+    const store = openStore({ store: team ? db.url : join(copy.dir, '.digline') })
     try {
-      const key = (await store.latestKey('acme', 'pick.weak'))!
-      for (const v of ['weak', 'strong']) await promoteFirst(store, await store.readRun('acme', `pick.${v}`, key), '2026-12-03T10:30:00.000001Z')
+      if (team) for (const v of VARIANTS) await store.writeRun(doc(project, v).json)
+      expect(await store.latestKey('acme', 'pick.weak')).toBe(key)
+      for (const v of ['weak', 'strong']) await promoteFirst(store, await store.readRun('acme', `pick.${v}`, key), new Date().toISOString().replace('Z', '000Z'))
     } finally {
       await store.close()
     }
-    const second = await project.vitest([], { DIGLINE_CREATED_AT: AT_2, WEAK_WORSE: '1' })
+    // no DIGLINE_CREATED_AT: now, after the first launch
+    const second = await copy.vitest([], { WEAK_WORSE: '1' })
     const out = second.stdout + second.stderr
     expect(second.code, out).toBe(1)
     expect(out).toMatch(/suite pick\.weak regressed against its baseline/)
     expect(out).not.toMatch(/suite pick\.(strong|twin) regressed/)
-    const compared = await project.digline(['compare', '--suite', 'pick.strong', '--run', 'latest'])
+    const compared = await inProcess(copy, ['compare', '--suite', 'pick.strong', '--run', 'latest'])
     expect(compared.code, compared.stdout + compared.stderr).toBe(0)
-    const weak = await project.digline(['compare', '--suite', 'pick.weak', '--run', 'latest'])
+    // one compare through the bin
+    const weak = team ? await copy.digline(['compare', '--suite', 'pick.weak', '--run', 'latest']) : await inProcess(copy, ['compare', '--suite', 'pick.weak', '--run', 'latest'])
     expect(weak.code, weak.stdout + weak.stderr).toBe(1)
   })
 })
