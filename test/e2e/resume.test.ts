@@ -1,9 +1,9 @@
 // `digline run --resume` against real processes and a real disk: the refusal (one row per door: an
 // environment variable, an edited suite file; the whole table of fields is held in process by
 // test/unit/host/resume-mismatch.test.ts), errored cases, the announcement, the rolled alias,
-// pending journals named by plain runs.
-import { execFileSync } from 'node:child_process'
-import { readdirSync, readFileSync, rmSync } from 'node:fs'
+// pending journals named by plain runs. One killed `vitest run` serves every test that needs a
+// pending journal (ADR 0520): each changes its own copy of it.
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { FileResultStore } from '../../src/store/file/store.js'
@@ -13,23 +13,26 @@ import { pendingRowsOf } from './store-reads.js'
 
 const env = { DIGLINE_CREATED_AT: '2026-11-29T22:39:56.123456Z' }
 
-async function killedProject(
-  files: Record<string, string> = {},
-  suiteOptions: Parameters<typeof killSuite>[0] = { concurrency: 2 },
-  extraEnv: NodeJS.ProcessEnv = {},
-): Promise<Project> {
-  const project = makeProject({ 'evals/killed.eval.ts': killSuite(suiteOptions), 'prompt.txt': 'v1', ...files })
-  await killAfterCalls(project, 20, { ...env, ...extraEnv })
-  return project
-}
-
-const withPrompt = "artifacts: ['prompt.txt'],"
-/** One killed run of the file (ADR 0460): every test that only needs some killed run changes its own copy of it. */
+// cases 10..14 error while FLAKY is set; each call, once logged, waits while the file `hold` exists
+const base = () =>
+  killSuite({
+    concurrency: 2,
+    extra: "artifacts: ['prompt.txt'],",
+    holdFile: 'hold',
+    answer: "(process.env.FLAKY && i >= 10 && i < 15) ? (() => { throw new Error('upstream 529') })() : i",
+  })
+/** One run killed after 40 calls with FLAKY set (ADR 0460, 0520): every test that needs a pending journal changes its own copy. */
 let killedOnce: Promise<Project> | undefined
-const aKilledRun = async (): Promise<Project> => copyProject(await (killedOnce ??= killedProject({}, { concurrency: 2, extra: withPrompt })))
+const aKilledRun = async (): Promise<Project> =>
+  copyProject(
+    await (killedOnce ??= (async () => {
+      const project = makeProject({ 'evals/killed.eval.ts': base(), 'prompt.txt': 'v1' })
+      await killAfterCalls(project, 40, { ...env, FLAKY: '1' })
+      return project
+    })()),
+  )
 
 describe('a resume is refused, naming the field, before any call, with the journal intact', () => {
-  const base = () => killSuite({ concurrency: 2, extra: withPrompt })
   const rows: [string, (p: Project) => void, NodeJS.ProcessEnv?][] = [
     ['environment', () => {}, { DIGLINE_ENVIRONMENT: 'staging' }],
     ['cases_digest', (p) => p.write('evals/killed.eval.ts', base().replace('i % 7 === 0 ? -1 : i', 'i % 7 === 0 ? -2 : i'))],
@@ -71,18 +74,20 @@ test('a plain run names the pending journal and the command that finishes it, an
   expect((await pendingRowsOf(join(project.dir, '.digline'))).map((r) => r.key)).toContain(key)
 })
 
+/** A resume of a copy of the killed run, errored cases called again: it writes the killed run's key. */
+let resumedOnce:
+  Promise<{ project: Project; done: Awaited<ReturnType<FileResultStore['pending']>>[number]; before: number; result: Awaited<ReturnType<Project['digline']>> }> | undefined
+const resumeOf = async (keep: boolean) => {
+  const project = await aKilledRun()
+  const done = (await new FileResultStore({ root: join(project.dir, '.digline') }).pending('acme', 'killed'))[0]!
+  const before = callLines(project).length
+  return { project, done, before, result: await project.digline(['run', '--resume', ...(keep ? ['--keep-errors'] : [])]) }
+}
+
 test('errored cases are called again by default, kept with --keep-errors; the bill equals the calls', async () => {
-  // cases 10..14 error while FLAKY is set
-  const suite = (extra = '') =>
-    killSuite({ concurrency: 1, delayMs: 4, answer: "(process.env.FLAKY && i >= 10 && i < 15) ? (() => { throw new Error('upstream 529') })() : i", extra })
-  const killed = makeProject({ 'evals/killed.eval.ts': suite() })
-  await killAfterCalls(killed, 40, { ...env, FLAKY: '1' })
   for (const keep of [false, true]) {
-    const project = copyProject(killed)
-    const done = (await new FileResultStore({ root: join(project.dir, '.digline') }).pending('acme', 'killed'))[0]!
+    const { project, done, before, result } = keep ? await resumeOf(true) : await (resumedOnce ??= resumeOf(false))
     expect([...done.causes.values()]).toEqual(['target', 'target', 'target', 'target', 'target'])
-    const before = callLines(project).length
-    const result = await project.digline(['run', '--resume', ...(keep ? ['--keep-errors'] : [])])
     const calls = callLines(project).length - before
     const judged = done.done.size - 5
     const expectedCalls = keep ? 100 - done.done.size : 100 - judged
@@ -94,11 +99,21 @@ test('errored cases are called again by default, kept with --keep-errors; the bi
   }
 })
 
-test('a model alias that rolled between legs errors the first case of the new leg, naming both ids; the run is written (exit 2)', async () => {
-  const project = await killedProject({}, { concurrency: 1 })
-  const result = await project.digline(['run', '--resume'], { TARGET_MODEL: 'det-v1-2027' })
+// One resume shows both (ADR 0520): it is held at its first calls while a second resumer is refused.
+test('a model alias that rolled between legs errors the first case of the new leg, naming both ids, the run is written (exit 2); a second resumer meanwhile is refused by name', async () => {
+  // the first resumer's target holds until the second has been refused, however slow the machine
+  const project = await aKilledRun()
+  project.write('hold', '')
+  const first = project.spawnDigline(['run', '--resume'], { TARGET_MODEL: 'det-v1-2027' })
+  while (readdirSync(pendingDir(project)).length < 2) await new Promise((r) => setTimeout(r, 5))
+  const second = await project.digline(['run', '--resume'])
+  rmSync(join(project.dir, 'hold'))
+  expect(second.code, second.stdout + second.stderr).toBe(64)
+  expect(second.stdout + second.stderr).toMatch(/LiveRunError|JournalLegExistsError/)
+  const result = await first.done
   expect(result.code, result.stdout + result.stderr).toBe(2)
   const doc = JSON.parse(readFileSync(join(project.dir, '.digline', 'acme', 'runs', 'killed', project.runFiles('acme', 'killed')[0]!), 'utf8'))
+  expect(doc.results).toHaveLength(100)
   const errored = doc.results.filter((r: { verdict: string }) => r.verdict === 'error')
   expect(errored.length).toBeGreaterThanOrEqual(1)
   expect(errored[0].error.message).toContain('det-v1-2026')
@@ -106,29 +121,16 @@ test('a model alias that rolled between legs errors the first case of the new le
   expect(doc.observed.target_model).toBe('det-v1-2026')
 })
 
-test('two resumers of one run: the second is refused by name', async () => {
-  // the first resumer's target holds until the second has been refused, however slow the machine
-  const project = await killedProject({}, { concurrency: 1, holdFile: 'hold' })
-  project.write('hold', '')
-  const first = project.spawnDigline(['run', '--resume'])
-  while (readdirSync(pendingDir(project)).length < 2) await new Promise((r) => setTimeout(r, 5))
-  const second = await project.digline(['run', '--resume'])
-  rmSync(join(project.dir, 'hold'))
-  expect(second.code, second.stdout + second.stderr).toBe(64)
-  expect(second.stdout + second.stderr).toMatch(/LiveRunError|JournalLegExistsError/)
-  expect((await first.done).code).toBe(0)
-})
-
 test('a journal that outlived its run is removed by the next run with one line', async () => {
-  const project = makeProject({ 'evals/killed.eval.ts': killSuite({ concurrency: 4, cases: 10 }) })
-  expect((await project.vitest([], env)).code).toBe(0)
+  // the resumed run, written, with its journal put back: what a process killed between writing the
+  // run and deleting its journal leaves
+  const project = copyProject((await (resumedOnce ??= resumeOf(false))).project)
+  const killed = await killedOnce!
   const key = project.runFiles('acme', 'killed')[0]!.replace('.json', '')
-  // a leg left behind by a process killed between writing the run and deleting its journal
-  const other = makeProject({ 'evals/killed.eval.ts': killSuite({ concurrency: 1, cases: 10, delayMs: 40 }) })
-  await killAfterCalls(other, 3, env)
-  const leg = readdirSync(pendingDir(other))[0]!
-  execFileSync('mkdir', ['-p', pendingDir(project)])
-  execFileSync('cp', [join(pendingDir(other), leg), join(pendingDir(project), `${key}.1.jsonl`)])
+  const legs = readdirSync(pendingDir(killed))
+  expect(legs).toEqual([`${key}.1.jsonl`])
+  mkdirSync(pendingDir(project), { recursive: true })
+  copyFileSync(join(pendingDir(killed), legs[0]!), join(pendingDir(project), legs[0]!))
   const result = await project.vitest()
   expect(result.stderr).toContain(`run ${key} was already written; its leftover journal was removed`)
   expect(readdirSync(pendingDir(project))).toEqual([])
