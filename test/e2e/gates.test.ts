@@ -1,16 +1,18 @@
 // The gates on tokens and latency per case with real processes: a run that holds its pass rate but
 // spends more tokens, or answers more slowly, fails `vitest run` with exit 1, and the comparison names
-// the gate, its change and its interval; a resumed run keeps the latencies its first leg journaled.
+// the gate, its change and its interval; a rise of the cost per case fails it too, and without prices
+// it is refused. A resumed run keeps the latencies its first leg journaled. The token, latency and
+// cost gates share three launches of one project (ADR 0545).
 // Baselines are promoted through the store and `compare` runs through the CLI's main() in-process:
 // these tests are about the gates, and promote and compare have their own end-to-end tests.
 import { readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
-import { expect, test } from 'vitest'
+import { beforeAll, expect, test } from 'vitest'
 import { main } from '../../src/cli/main.js'
 import { FileResultStore } from '../../src/store/file/store.js'
 import { promoteFirst } from '../helpers/make-run.js'
 import { callLines, killAfterCalls } from '../helpers/kill.js'
-import { makeProject, type Project } from '../helpers/project.js'
+import { copyProject, makeProject, type ProcessResult, type Project } from '../helpers/project.js'
 
 /** 30 cases that always pass; the target sleeps DELAY ms and reports (100 + 10·(i % 7))·TOKENS tokens. */
 function gatedSuite(tolerances: string, name = 'gated', cases = 30, concurrency = 4): string {
@@ -60,22 +62,39 @@ function doc(project: Project, suite: string, index = -1): { results: { case_id:
   return JSON.parse(readFileSync(join(project.dir, '.digline', 'acme', 'runs', suite, file), 'utf8'))
 }
 
-test('tokens and latency per case: an unchanged run holds; 30% more tokens, and a slower target, each regress with exit 1 and say by how much', async () => {
-  const project = makeProject({ 'evals/gated.eval.ts': gatedSuite('{ tokensPerCase: 0.1, latencyPerCase: 1 }') })
-  const first = await project.vitest([], { DIGLINE_CREATED_AT: '2026-11-29T10:00:00.000001Z' })
-  expect(first.code, first.stdout + first.stderr).toBe(0)
-  const recorded = doc(project, 'gated')
-  expect(recorded.results.every((r) => r.samples.every((s) => Number.isInteger(s.latency_ms) && s.latency_ms! >= 4))).toBe(true)
-  const key = project.runFiles('acme', 'gated')[0]!.replace(/\.json$/, '')
-  await promote(project, 'gated', key)
+// One project holds the three suites: the same three launches (baseline, unchanged, dearer and
+// slower) measure the token and latency gates of gated and the cost gate of costed (ADR 0545).
+const prices = "prices: { 'det-v1-2026': { input: 2, output: 8 } },"
+const costedSuite = (extra: string) => gatedSuite('{ costPerCase: 0.1 }', 'costed', 12).replace('  samples: 2,', `  samples: 2,\n  ${extra}`)
+let project: Project
+let first: ProcessResult
+let same: ProcessResult
+let worse: ProcessResult
 
-  const same = await project.vitest([], { DIGLINE_CREATED_AT: '2026-11-29T11:00:00.000001Z' })
+beforeAll(async () => {
+  // plain, without the new tolerances, rides along in the first launch only
+  project = makeProject({
+    'evals/gated.eval.ts': gatedSuite('{ tokensPerCase: 0.1, latencyPerCase: 1 }'),
+    'evals/costed.eval.ts': costedSuite(prices),
+    'evals/plain.eval.ts': gatedSuite('{ passRate: 0.05 }', 'plain', 5),
+  })
+  first = await project.vitest([], { DIGLINE_CREATED_AT: '2026-11-29T10:00:00.000001Z' })
+  expect(first.code, first.stdout + first.stderr).toBe(0)
+  rmSync(join(project.dir, 'evals', 'plain.eval.ts'))
+  for (const suite of ['gated', 'costed']) await promote(project, suite, project.runFiles('acme', suite)[0]!.replace(/\.json$/, ''))
+  same = await project.vitest([], { DIGLINE_CREATED_AT: '2026-11-29T11:00:00.000001Z' })
+  worse = await project.vitest([], { DIGLINE_CREATED_AT: '2026-11-29T12:00:00.000001Z', TOKENS: '1.3', DELAY: '300' })
+}, 300_000) // the launches of two tests
+
+test('tokens and latency per case: an unchanged run holds; 30% more tokens, and a slower target, each regress with exit 1 and say by how much', async () => {
+  const recorded = doc(project, 'gated', 0)
+  expect(recorded.results.every((r) => r.samples.every((s) => Number.isInteger(s.latency_ms) && s.latency_ms! >= 4))).toBe(true)
+
   expect(same.stdout).toMatch(/tokens per case +0\.0% per case, 95% interval \[0\.0%, 0\.0%\] over 30 shared cases \(tolerance \+10\.0%\)/)
   expect(same.stdout).not.toMatch(/regressed tokens per case/)
 
   // One launch both dearer and slower: each gate names its own regression (a gate that stopped
   // firing fails its own line below, whatever the other one does), and the pass rate held.
-  const worse = await project.vitest([], { DIGLINE_CREATED_AT: '2026-11-29T12:00:00.000001Z', TOKENS: '1.3', DELAY: '300' })
   expect(worse.code, worse.stdout + worse.stderr).toBe(1)
   expect(worse.stdout).toContain('digline gated regressed')
   expect(worse.stdout).toMatch(/regressed tokens per case \+2\d\.\d% per case, 95% interval \[\+2\d\.\d%, \+2\d\.\d%\] over 30 shared cases/)
@@ -111,16 +130,9 @@ test('a resumed run keeps the latencies its first leg journaled, case for case',
 })
 
 test('costPerCase records each case’s target cost at the suite’s prices, and a rise fails the run; without prices it is refused (64) before any call; a suite without the new tolerances records no latency and no per-case cost', async () => {
-  const prices = "prices: { 'det-v1-2026': { input: 2, output: 8 } },"
-  const suite = (extra: string) => gatedSuite('{ costPerCase: 0.1 }', 'costed', 12).replace('  samples: 2,', `  samples: 2,\n  ${extra}`)
-  // the suite without the new tolerances rides along in the first launch only (no launch of its own)
-  const project = makeProject({ 'evals/costed.eval.ts': suite(prices), 'evals/plain.eval.ts': gatedSuite('{ passRate: 0.05 }', 'plain', 5) })
-  const first = await project.vitest([], { DIGLINE_CREATED_AT: '2026-11-29T10:00:00.000001Z' })
-  expect(first.code, first.stdout + first.stderr).toBe(0)
   const text = project.read(`.digline/acme/runs/plain/${project.runFiles('acme', 'plain')[0]!}`)
   expect(text).not.toContain('latency_ms')
   expect(text).not.toContain('target_cost')
-  rmSync(join(project.dir, 'evals', 'plain.eval.ts'))
   const written = JSON.parse(project.read(`.digline/acme/runs/costed/${project.runFiles('acme', 'costed')[0]!}`)) as {
     results: { target_cost: number; samples: { usage: { input_tokens: number; output_tokens: number } }[] }[]
   }
@@ -128,16 +140,19 @@ test('costPerCase records each case’s target cost at the suite’s prices, and
     const expected = r.samples.reduce((s, x) => s + (x.usage.input_tokens * 2 + x.usage.output_tokens * 8) / 1e6, 0)
     expect(r.target_cost).toBeCloseTo(expected, 9)
   }
-  const key = project.runFiles('acme', 'costed')[0]!.replace(/\.json$/, '')
-  await promote(project, 'costed', key)
-  const dearer = await project.vitest([], { DIGLINE_CREATED_AT: '2026-11-29T11:00:00.000001Z', TOKENS: '1.5' })
-  expect(dearer.code, dearer.stdout + dearer.stderr).toBe(1)
-  expect(dearer.stdout).toMatch(/regressed cost per case \+\d+\.\d% per case, 95% interval \[\+\d+\.\d%, \+\d+\.\d%\] over 12 shared cases \(tolerance \+10\.0%\)/)
+  // 30% more input tokens is about 19% more cost: costed regresses on its own in the dearer launch
+  expect(same.stdout).not.toContain('digline costed regressed')
+  expect(worse.code, worse.stdout + worse.stderr).toBe(1)
+  expect(worse.stdout).toContain('digline costed regressed')
+  expect(worse.stdout).toMatch(/regressed cost per case \+\d+\.\d% per case, 95% interval \[\+\d+\.\d%, \+\d+\.\d%\] over 12 shared cases \(tolerance \+10\.0%\)/)
 
-  project.write('evals/costed.eval.ts', suite(''))
-  const before = callLines(project).length
-  const refused = await project.vitest([], { DIGLINE_CREATED_AT: '2026-11-29T12:00:00.000001Z' })
+  // a copy of the project with costed alone, its prices removed
+  const alone = copyProject(project)
+  rmSync(join(alone.dir, 'evals', 'gated.eval.ts'))
+  alone.write('evals/costed.eval.ts', costedSuite(''))
+  const before = callLines(alone).length
+  const refused = await alone.vitest([], { DIGLINE_CREATED_AT: '2026-11-29T13:00:00.000001Z' })
   expect(refused.code).toBe(64)
   expect(refused.stdout + refused.stderr).toContain('tolerances.costPerCase needs `prices`')
-  expect(callLines(project).length).toBe(before)
+  expect(callLines(alone).length).toBe(before)
 })

@@ -1,9 +1,13 @@
 // The promotion conditions through the real bin (the whole matrix runs in process in
 // test/unit/host/promote-conditions.test.ts): a refusal exits 64, names its class and a command
 // accepted in that state, and leaves the baseline and the register byte-identical.
+// Two `vitest run`s make the base and the errored run; the next run is the base re-dated and the
+// first baseline is filed, both through the store (ADR 0545): every promote asserted on is the bin.
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, test } from 'vitest'
+import { FileResultStore } from '../../src/store/file/store.js'
+import { promoteFirst } from '../helpers/make-run.js'
 import { snapshotTree } from '../store/tree-snapshot.js'
 import { countingSuite, makeProject, type Project } from '../helpers/project.js'
 
@@ -50,9 +54,10 @@ beforeAll(async () => {
   }
   await run(2)
   keys.base = runKeys('s')[0]!
-  const first = await project.digline(['promote', '--suite', 's', '--run', keys.base])
-  expect(first.code, first.stdout + first.stderr).toBe(0)
-  await run(3)
+  const store = new FileResultStore({ root: join(project.dir, '.digline') })
+  const base = await store.readRun('acme', 's', keys.base)
+  await promoteFirst(store, base, '2026-11-02T11:00:00.000001Z')
+  await store.writeRun({ ...base, created_at: at(3) })
   keys.next = runKeys('s').at(-1)!
   await run(4, { ERR_CASE: '2' })
   keys.errored = runKeys('s').at(-1)!

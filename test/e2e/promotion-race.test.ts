@@ -2,7 +2,11 @@
 // baseline (each runs a Vitest collect between its check and its write), round after round: exactly
 // one lands, the others are refused (64) naming the baseline that landed, and the register never forks.
 // Three racers in CI (two rounds: three, then two); six in the long mode, DIGLINE_RELIABILITY_LONG=1 (ADR 0200).
+// One `vitest run` makes the first run; the others are its document re-dated, written through the
+// store (ADR 0545): the promotes, not the runs, are what races.
+import { join } from 'node:path'
 import { beforeAll, describe, expect, test } from 'vitest'
+import { FileResultStore } from '../../src/store/file/store.js'
 import { countingSuite, makeProject, type Project } from '../helpers/project.js'
 
 const RACERS = process.env.DIGLINE_RELIABILITY_LONG === '1' ? 6 : 3
@@ -19,10 +23,11 @@ function register(): { key: string; replaced: string | null }[] {
 
 beforeAll(async () => {
   project = makeProject({ 'evals/s.eval.ts': countingSuite({ name: 's', cases: 2 }) })
-  for (let i = 0; i < RACERS; i++) {
-    const run = await project.vitest([], { DIGLINE_CREATED_AT: `2026-11-0${i + 1}T10:00:00.000001Z` })
-    expect(run.code, run.stdout + run.stderr).toBe(0)
-  }
+  const run = await project.vitest([], { DIGLINE_CREATED_AT: '2026-11-01T10:00:00.000001Z' })
+  expect(run.code, run.stdout + run.stderr).toBe(0)
+  const store = new FileResultStore({ root: join(project.dir, '.digline') })
+  const first = await store.readRun('acme', 's', project.runFiles('acme', 's')[0]!.replace(/\.json$/, ''))
+  for (let i = 1; i < RACERS; i++) await store.writeRun({ ...first, created_at: `2026-11-0${i + 1}T10:00:00.000001Z` })
   keys = project.runFiles('acme', 's').map((f) => f.replace(/\.json$/, ''))
   expect(keys).toHaveLength(RACERS)
 })
