@@ -3,9 +3,10 @@
 // is marked so, and is never promoted; `digline cache why` names the part of the key that changed.
 // Real `vitest --watch`, `vitest run` and `digline` processes on a real store. `cache why`, `cache
 // clear` and `run --no-cache` go through the bin once each; the promote refusal, the other `cache why`
-// and `delete` are the CLI's main() in-process (ADR 0470, 0505). One project shows the input edit, the
-// marked run, `cache why`, `--no-cache` and `cache clear` in turn, its cache on by the suite's `cache:
-// true`; the code-key test turns it on by DIGLINE_CACHE=1.
+// and `delete` are the CLI's main() in-process (ADR 0470, 0505). The watch test's project (the cache on
+// by default there) goes on to show the input edit, the marked run, `cache why`, `--no-cache` and
+// `cache clear` in turn, its cache on by DIGLINE_CACHE=1; the code-key suite turns it on by `cache:
+// true` (ADR 0525).
 import { spawn } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -17,12 +18,11 @@ interface Shape {
   inputs?: string[]
   model?: string
   check?: string
-  cache?: string
 }
 
 const INPUTS = ['paris', 'rome', 'oslo', 'lima', 'bern', 'kyiv']
 
-function suite({ inputs = INPUTS, model = 'up-v1', check = "output === 'ANSWER-' + expected", cache = '' }: Shape = {}): string {
+function suite({ inputs = INPUTS, model = 'up-v1', check = "output === 'ANSWER-' + expected" }: Shape = {}): string {
   return `import { evalSuite } from 'digline'
 import { appendFileSync } from 'node:fs'
 
@@ -39,7 +39,6 @@ evalSuite({
   samples: 2,
   scorers: [{ name: 'shout', score: ({ output, expected }) => ${check} }],
   concurrency: 4,
-  ${cache}
 })
 `
 }
@@ -72,6 +71,9 @@ async function until(what: string, condition: () => boolean, ms = 120_000): Prom
 
 const ON = { DIGLINE_CACHE: '1' }
 
+/** The watch test's project once its `vitest --watch` is gone: 12 calls, a plain run and a re-judged one. */
+let watched: Project | undefined
+
 describe('the response cache', () => {
   test('under a real `vitest --watch`, saving an edited scorer re-judges every case with zero target calls', async () => {
     const project = makeProject({ 'evals/cached.eval.ts': suite() })
@@ -82,6 +84,7 @@ describe('the response cache', () => {
       stdio: ['pipe', 'pipe', 'pipe'],
       detached: true,
     })
+    const exited = new Promise((resolve) => child.once('exit', resolve))
     let output = ''
     child.stdout.on('data', (d) => (output += d))
     child.stderr.on('data', (d) => (output += d))
@@ -102,12 +105,13 @@ describe('the response cache', () => {
         // already gone
       }
     }
+    await exited
+    watched = project
   }, 300_000)
 
   test('an edit of one case input calls exactly that case; the cached run is marked, keeps no answer in its document, and promote refuses it; `digline cache why` names the part of the key that changed; `cache clear` and `--no-cache` make every call again', async () => {
-    const project = makeProject({ 'evals/cached.eval.ts': suite({ cache: 'cache: true,' }) })
-    const first = await project.vitest([])
-    expect(first.code, first.stdout + first.stderr).toBe(0)
+    // The watch's first run (exit 0, 12 calls) filled the cache; from here DIGLINE_CACHE=1 keeps it on.
+    const project = watched!
     expect(calls(project)).toHaveLength(12)
     const [firstDoc] = runDocuments(project)
     expect(firstDoc).not.toHaveProperty('cached_answers')
@@ -117,13 +121,13 @@ describe('the response cache', () => {
 
     const edited = [...INPUTS]
     edited[3] = 'quito'
-    project.write('evals/cached.eval.ts', suite({ inputs: edited, cache: 'cache: true,' }))
-    const second = await project.vitest([])
+    project.write('evals/cached.eval.ts', suite({ inputs: edited }))
+    const second = await project.vitest([], ON)
     expect(second.code, second.stdout + second.stderr).toBe(0)
     expect(calls(project).slice(12).sort()).toEqual(['c3:0', 'c3:1'])
     expect(second.stderr).toContain('6 of 6 cases × 2 samples = 2 calls to the target (10 more answers from the response cache')
     expect(second.stdout).toContain('10 answers came from the response cache')
-    const secondDoc = runDocuments(project).find((d) => d.cached_answers !== undefined)!
+    const secondDoc = runDocuments(project).at(-1)!
     expect(secondDoc.cached_answers).toBe(10)
 
     // Cached answers are answers: in the cache (never committed), not in a document that does not record responses.
@@ -135,10 +139,8 @@ describe('the response cache', () => {
     expect(cache.join('\n')).not.toContain('RAW-CONFIG-VALUE-123')
     expect(cache.join('\n')).not.toContain('"quito"')
 
-    const secondKey = project
-      .runFiles('acme', 'cached')
-      .find((f) => texts[project.runFiles('acme', 'cached').indexOf(f)]!.includes('"cached_answers"'))!
-      .replace('.json', '')
+    const secondKey = project.runFiles('acme', 'cached').at(-1)!.replace('.json', '')
+    expect(texts.at(-1)).toContain('"cached_answers"')
     const refused = await inProcess(project, ['promote', '--suite', 'cached', '--run', secondKey])
     expect(refused.code, refused.stdout + refused.stderr).toBe(64)
     expect(refused.stderr).toContain('CachedRunNotPromotableError')
@@ -153,10 +155,10 @@ describe('the response cache', () => {
     // (the input, the target config); each part's own row is in test/unit/host/cache-why.test.ts.
     const missed = [...edited]
     missed[2] = 'oslo, norway'
-    project.write('evals/cached.eval.ts', suite({ inputs: missed, model: 'up-v2', cache: 'cache: true,' }))
+    project.write('evals/cached.eval.ts', suite({ inputs: missed, model: 'up-v2' }))
     expect(await why('--case', 'c2')).toMatch(/a cache miss\. Since the answer cached at .* \(sample 0\), the case input, the target config changed/)
 
-    project.write('evals/cached.eval.ts', suite({ inputs: edited, cache: 'cache: true,' }))
+    project.write('evals/cached.eval.ts', suite({ inputs: edited }))
     const off = await project.digline(['run', '--no-cache'])
     expect(off.code, off.stdout + off.stderr).toBe(0)
     expect(calls(project)).toHaveLength(26)
@@ -164,11 +166,11 @@ describe('the response cache', () => {
     expect(cleared.code, cleared.stdout + cleared.stderr).toBe(0)
     expect(cleared.stdout).toContain('Removed 14 cached answers of suite cached')
     expect(await why('--case', 'c0')).toContain('nothing is cached for this case')
-    const refilled = await project.vitest([])
+    const refilled = await project.vitest([], ON)
     expect(refilled.code, refilled.stdout + refilled.stderr).toBe(0)
     expect(calls(project)).toHaveLength(38)
-    // of the four runs, only the second took answers from the cache
-    expect(runDocuments(project).map((d) => d.cached_answers ?? 0)).toEqual([0, 10, 0, 0])
+    // of the five runs, only the watch's re-run and the input edit took answers from the cache
+    expect(runDocuments(project).map((d) => d.cached_answers ?? 0)).toEqual([0, 12, 10, 0, 0])
   }, 600_000)
 
   test('the key covers the code the target runs: an edit of an imported module or an inline prompt calls again and `cache why` names the file; a scorer edit does not; deleting the run removes its answers', async () => {
@@ -190,6 +192,7 @@ evalSuite({
   },
   scorers: [{ name: 'shout', score: ({ output }) => ${check} }],
   thresholds: { passRate: 0 },
+  cache: true,
 })
 `
     const project = makeProject({
@@ -198,7 +201,7 @@ evalSuite({
       'src/trim.ts': 'export const trim = (text: string): string => text.trim()\n',
     })
     const run = async () => {
-      const r = await project.vitest([], ON)
+      const r = await project.vitest([])
       expect(r.code, r.stdout + r.stderr).toBe(0)
       return r
     }

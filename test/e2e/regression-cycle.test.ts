@@ -1,12 +1,14 @@
 // The cycle CI lives by, with real processes: run → promote → a worse target fails `vitest run`
 // with exit 1 and the flipped cases → `digline compare` agrees → promote the new run with
 // --replacing → green again. Vitest's own JUnit reporter keeps working beside digline's. The cycle's
-// compare and promote go through the bin; the later tests' compare calls the CLI's main() in-process.
+// first promote and its text compare go through the bin; the other compare and promote calls are
+// the CLI's main() in-process (ADR 0470, 0525).
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, test } from 'vitest'
 import { main } from '../../src/cli/main.js'
 import { countingSuite, makeProject, type Project } from '../helpers/project.js'
+import { inProcess } from './cli-in-process.js'
 
 /** `digline compare …` through the CLI's main() in the project's directory. */
 async function compare(project: Project, argv: string[]): Promise<{ code: number; stdout: string }> {
@@ -76,11 +78,11 @@ test('run → promote → regression (exit 1) → compare (exit 1) → promote w
   const compared = await project.digline(['compare', '--suite', 'triage', '--run', 'latest'])
   expect(compared.code, compared.stdout + compared.stderr).toBe(1)
   expect(compared.stdout).toContain(`pass → fail (6): ${FLIPPED.join(', ')}`)
-  const asJson = await project.digline(['compare', '--suite', 'triage', '--run', 'latest', '--json'])
+  const asJson = await compare(project, ['--suite', 'triage', '--run', 'latest', '--json'])
   expect(asJson.code).toBe(1)
   const json = JSON.parse(asJson.stdout)
   expect(json).toMatchObject({ suite: 'triage', status: 'regressed', exit_code: 1, baseline: { regressed: true, flipped: { pass_to_fail: FLIPPED } } })
-  const asMd = await project.digline(['compare', '--suite', 'triage', '--run', 'latest', '--format', 'md'])
+  const asMd = await compare(project, ['--suite', 'triage', '--run', 'latest', '--format', 'md'])
   expect(asMd.code).toBe(1)
   expect(asMd.stdout).toContain('### `triage`: regressed')
   expect(asMd.stdout).toContain(`**pass → fail (6)**: ${FLIPPED.map((id) => `\`${id}\``).join(', ')}`)
@@ -91,10 +93,10 @@ test('run → promote → regression (exit 1) → compare (exit 1) → promote w
     .runFiles('acme', 'triage')
     .at(-1)!
     .replace(/\.json$/, '')
-  const unsaid = await project.digline(['promote', '--suite', 'triage', '--run', secondKey])
+  const unsaid = await inProcess(project, ['promote', '--suite', 'triage', '--run', secondKey])
   expect(unsaid.code).toBe(64)
   expect(unsaid.stderr).toContain(`digline promote --suite triage --run ${secondKey} --replacing ${firstKey}`)
-  const replaced = await project.digline(['promote', '--suite', 'triage', '--run', secondKey, '--replacing', firstKey])
+  const replaced = await inProcess(project, ['promote', '--suite', 'triage', '--run', secondKey, '--replacing', firstKey])
   expect(replaced.code, replaced.stdout + replaced.stderr).toBe(0)
   expect(replaced.stdout).toContain(`replacing ${firstKey}`)
   const register = project
