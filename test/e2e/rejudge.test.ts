@@ -1,11 +1,14 @@
 // `digline rejudge` through the real bin and a real Vitest: the recorded answers of a run judged again
 // by a suite's scorers with no call to any target (counted), filed as a replay under that suite,
-// chained, matched by case id into another suite, never promotable, and refused by name.
+// chained, matched by case id into another suite, never promotable, and refused by name. The first
+// replay and --into go through the bin; the chained replay, the promote and the refusals run the CLI's
+// main() in-process (ADR 0470), whose `vitest list` is still a real process.
 import { beforeAll, expect, test } from 'vitest'
 import type { RunDocument } from '../../src/document/schema.js'
 import { keyFor } from '../../src/suite/keys.js'
 import { callLines } from '../helpers/kill.js'
 import { countingSuite, makeProject, type Project } from '../helpers/project.js'
+import { inProcess } from './cli-in-process.js'
 
 /** Cases c000…c005; the target answers 'ok-<i>' except case 2 ('nope'); two samples each. */
 const caps = countingSuite({ name: 'caps', cases: 6, samples: 2, answer: "i === 2 ? 'nope' : 'ok-' + i", extra: 'recordResponses: true,' })
@@ -60,13 +63,13 @@ test('a replay calls no target, carries rejudged_from and its own created_at, an
   expect(judged.results.flatMap((r) => r.samples.map((s) => s.output))).toEqual(original.results.flatMap((r) => r.samples.map((s) => s.output)))
   expect(judged.observed.target_model).toBe(original.observed.target_model)
 
-  const again = await project.digline(['rejudge', '--suite', 'caps', '--run', replay])
+  const again = await inProcess(project, ['rejudge', '--suite', 'caps', '--run', replay])
   expect(again.code, again.stdout + again.stderr).toBe(0)
   const chained = doc('caps', filedKey(again.stdout))
   expect(chained).toMatchObject({ rejudged_from: replay, rejudged_from_suite: 'caps' })
   expect(callLines(project).length).toBe(calls)
 
-  const promote = await project.digline(['promote', '--suite', 'caps', '--run', replay])
+  const promote = await inProcess(project, ['promote', '--suite', 'caps', '--run', replay])
   expect(promote.code).toBe(64)
   expect(promote.stderr).toContain('ReplayNotPromotableError')
 })
@@ -99,7 +102,9 @@ test('refused by name, with nothing filed: no recorded answers, a samples mismat
     [['--suite', 'caps', '--run', '20200101T000000000001Z-000000000000'], 'RunNotFoundError'],
   ]
   for (const [args, name] of cases) {
-    const result = await project.digline(['rejudge', ...args])
+    // the samples mismatch is told by the `vitest run` the command starts, on the bin's own stderr
+    const run = name === 'ReplayMismatchError' ? project.digline : (argv: string[]) => inProcess(project, argv)
+    const result = await run(['rejudge', ...args])
     expect(result.code, `${name}\n${result.stdout}${result.stderr}`).toBe(64)
     expect(result.stdout + result.stderr).toContain(name)
   }

@@ -38,7 +38,9 @@ const SUITE = countingSuite({
   thresholds: '{ passRate: 0.95 }',
   delayMs: 'Number(process.env.SHARD_TEST_DELAY_MS ?? 2)',
 })
-const SLOW: NodeJS.ProcessEnv = { SHARD_TEST_DELAY_MS: '40' }
+// A share of 8 cases at concurrency 4 is 2 rounds of calls: at 40 ms each, a test process starved for
+// 80 ms on a loaded machine missed the kill point and the shard finished whole. 300 ms leaves it time.
+const SLOW: NodeJS.ProcessEnv = { SHARD_TEST_DELAY_MS: '300' }
 
 /**
  * A store every shard reaches. The file store: one absolute directory. After the team store lands,
@@ -150,6 +152,8 @@ const othersThan = (victim: number) => Array.from({ length: N }, (_, i) => i).fi
 async function killAfter(victim: Project, child: ReturnType<Project['spawnVitest']>, killAt: number): Promise<void> {
   const deadline = Date.now() + 120_000
   while (callLines(victim).length < killAt && child.exitCode === null && Date.now() < deadline) await new Promise((r) => setTimeout(r, 2))
+  // a shard that ended before its kill point would make every later step prove nothing
+  expect(child.exitCode, `the shard ended before its kill point (${killAt} calls)`).toBeNull()
   process.kill(-child.pid!, 'SIGKILL')
   await child.done
 }
