@@ -73,10 +73,10 @@ FRONT_ENDS.forEach((path) => {
   forbidden.push({
     name: `front-end-${path.replace(/\W/g, '')}-enters-the-host-by-its-door`,
     comment:
-      "a front end imports the host only through src/host/index.ts, which loads a use case at its first call (ADR 0420), and the store not at all (the host hands it what it needs); the plugin's Vitest worker and main process have narrower doors of their own (ADR 0486)",
+      'a front end imports the host only through src/host/index.ts, which loads a use case at its first call (ADR 0420), and the store not at all (the host hands it what it needs)',
     severity: 'error',
     from: { path },
-    to: { path: ['^src/host/', '^src/store/'], pathNot: path === '^plugin/' ? '^src/host/(index|worker-door|reporter-door)\\.ts$' : '^src/host/index\\.ts$' },
+    to: { path: ['^src/host/', '^src/store/'], pathNot: '^src/host/index\\.ts$' },
   })
 })
 

@@ -6,7 +6,7 @@
 // A case's test carries only its CaseLine and a tally in its meta; the main process words and files
 // the annotations (docs/adr/0080, 0441).
 import type { CaseResult, ErrorCause } from '../src/document/schema.js'
-import { percent, type CaseLine, type SuiteOutcome } from '../src/host/worker-door.js'
+import { percent, type CaseLine, type SuiteOutcome } from '../src/host/index.js'
 import { printable } from '../src/suite/printable-text.js'
 
 export const ANNOTATION_PREFIX = 'digline.'

@@ -1,7 +1,7 @@
 // evalSuite(): one Vitest test per case, plus one test that carries the suite's verdict.
 // TestRunner's statics are the public runner API of Vitest 4.1 and 5 (`vitest/suite` is deprecated in 4.1 and gone in 5).
 import { beforeAll, describe, inject, test, TestRunner, type RunnerTestSuite } from 'vitest'
-import { BudgetReachedError } from '../src/host/worker-door.js'
+import { BudgetReachedError } from '../src/host/index.js'
 import { InvalidOptionsError } from '../src/suite/errors.js'
 import { reviveError } from '../src/errors/recognise.js'
 import { resolveSuites } from '../src/suite/variants.js'
@@ -9,7 +9,7 @@ import { createdAtNow } from '../src/suite/keys.js'
 import { sliceSuite, sliceTags } from '../src/suite/slice.js'
 import type { ResolvedSuite, SuiteDefinition } from '../src/suite/types.js'
 import type { CaseResult } from '../src/document/schema.js'
-import { describeUncalibrated, PLANNED_NOTE, suiteLaunchFor, type RunContext, type SuiteOutcome } from '../src/host/worker-door.js'
+import { describeUncalibrated, PLANNED_NOTE, suiteLaunchFor, type RunContext, type SuiteOutcome } from '../src/host/index.js'
 import { SuiteRun } from './suite-run.js'
 import { registerWorker } from './stop-signal.js'
 import { recordInManifest, recordRefusalInManifest } from './suite-manifest.js'

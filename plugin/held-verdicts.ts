@@ -3,7 +3,7 @@
 // needs every suite's gates. When the launch ends, before Vitest's own reporters sum it up, this
 // reporter makes that test pass again and says why, so the results agree with the exit code (ADR 0418).
 import type { Reporter, TestModule, Vitest } from 'vitest/node'
-import { familyWise, type FamilyWise, type SuiteOutcome } from '../src/host/reporter-door.js'
+import { familyWise, type FamilyWise, type SuiteOutcome } from '../src/host/index.js'
 import './provided.js'
 
 /** Why the test passes, as its annotation says. */

@@ -3,7 +3,7 @@
 import type { Plugin } from 'vite'
 import type { Vitest } from 'vitest/node'
 import { InternalError, isDiglineError } from '../src/errors/base.js'
-import { resolveOptions, type DiglineOptions, type FamilyWise } from '../src/host/reporter-door.js'
+import { resolveOptions, type DiglineOptions, type FamilyWise } from '../src/host/index.js'
 import { DiglineReporter } from './reporter.js'
 import { AnnotationFiler } from './annotation-filer.js'
 import { HeldVerdicts } from './held-verdicts.js'
@@ -17,7 +17,7 @@ import { readdirSync, rmSync } from 'node:fs'
 import { makeTempDir } from '../src/suite/temp-dir.js'
 import { TempDirUnusableError } from '../src/suite/errors.js'
 
-export type { DiglineOptions } from '../src/host/reporter-door.js'
+export type { DiglineOptions } from '../src/host/index.js'
 export { DiglineReporter } from './reporter.js'
 
 const withReporter = new WeakSet<Vitest>()

@@ -1,6 +1,6 @@
 // What the main process hands every worker through project.provide('digline', …).
 import type { DiglineErrorData } from '../src/errors/base.js'
-import type { SuiteOutcome, CaseLine, VariantComparison } from '../src/host/reporter-door.js'
+import type { SuiteOutcome, CaseLine, VariantComparison } from '../src/host/index.js'
 import type { Annotation, CaseTally } from './case-annotations.js'
 
 export type ProvidedDigline =

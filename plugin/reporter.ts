@@ -6,7 +6,7 @@ import pc from 'picocolors'
 import { diglineErrorKind, reviveError } from '../src/errors/recognise.js'
 import type { DiglineError } from '../src/errors/base.js'
 import { EXIT_CODES, exitCodeForLaunch, type ExitCode } from '../src/exit-codes.js'
-import type { SuiteOutcome, VariantComparison } from '../src/host/reporter-door.js'
+import type { SuiteOutcome, VariantComparison } from '../src/host/index.js'
 import {
   describeFamily,
   familyWise,
@@ -16,7 +16,7 @@ import {
   formatVariantTable,
   type FamilyWise,
   type LaunchFamily,
-} from '../src/host/reporter-door.js'
+} from '../src/host/index.js'
 import './provided.js'
 import { isCaseFailed } from './test-errors.js'
 import { printable } from '../src/suite/printable-text.js'

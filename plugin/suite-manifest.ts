@@ -1,10 +1,10 @@
 // When the CLI needs to know the suites as they are declared now (their config_hash, say), it runs
 // `vitest list` with DIGLINE_MANIFEST set; each evalSuite() call then appends one line there.
 import { appendFileSync } from 'node:fs'
-import type { RunContext } from '../src/host/worker-door.js'
+import type { RunContext } from '../src/host/index.js'
 import { suiteIdentity } from '../src/suite/resolve-suite.js'
 import type { ResolvedSuite } from '../src/suite/types.js'
-import type { RefusedSuiteFile, SuiteManifestEntry } from '../src/host/worker-door.js'
+import type { RefusedSuiteFile, SuiteManifestEntry } from '../src/host/index.js'
 import { inputDigest, targetDigest } from '../src/suite/cache-key.js'
 
 export function recordInManifest(suite: ResolvedSuite, ctx: RunContext, file: string | undefined, env: NodeJS.ProcessEnv = process.env): void {

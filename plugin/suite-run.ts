@@ -2,7 +2,7 @@
 // first test (src/host/launch/start-suite.ts); here each test awaits its case's result, and a stop
 // of any test of the suite, or of the worker, stops the run.
 import type { CaseResult } from '../src/document/schema.js'
-import { startSuite, type StartSuiteOptions, type SuiteLaunch, type SuiteOutcome } from '../src/host/worker-door.js'
+import { startSuite, type StartSuiteOptions, type SuiteLaunch, type SuiteOutcome } from '../src/host/index.js'
 import type { ResolvedSuite } from '../src/suite/types.js'
 import { trackRun, workerStopSignal } from './stop-signal.js'
 

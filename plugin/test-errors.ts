@@ -1,6 +1,6 @@
 // The errors digline's own tests throw, so Vitest's red marks match the exit code.
 import type { ThresholdJudgement } from '../src/driver/index.js'
-import { formatMeasure } from '../src/host/worker-door.js'
+import { formatMeasure } from '../src/host/index.js'
 import { printable } from '../src/suite/printable-text.js'
 
 export class CaseErroredError extends Error {

@@ -2,7 +2,7 @@
 // runs this launch filed and carries their comparison (the variant table) to the main process, which
 // prints it after the verdicts (plugin/reporter.ts).
 import type { TestContext } from 'vitest'
-import { appendReport, PLANNED_NOTE, variantLaunchComparison, type FiledVariant, type RunContext, type SuiteLaunch, type SuiteOutcome } from '../src/host/worker-door.js'
+import { appendReport, PLANNED_NOTE, variantLaunchComparison, type FiledVariant, type RunContext, type SuiteLaunch, type SuiteOutcome } from '../src/host/index.js'
 import type { ResolvedSuite } from '../src/suite/types.js'
 import type { SuiteRun } from './suite-run.js'
 

@@ -1,7 +1,5 @@
-// The host's door: every front end (plugin/, src/cli/, src/report/, src/mcp/) imports the host
-// through this module and nothing else of src/host/ or src/store/ (checked by .dependency-cruiser.cjs),
-// but for the plugin's Vitest worker and main process, which each use a narrower door exporting a part
-// of this one (worker-door.ts, reporter-door.ts; ADR 0486).
+// The host's one door: every front end (plugin/, src/cli/, src/report/, src/mcp/) imports the host
+// through this module and nothing else of src/host/ or src/store/ (checked by .dependency-cruiser.cjs).
 // A front end pays only for what it calls (ADR 0420): what is exported as it is comes from light
 // modules (errors, types, the option check, the verdict's wording, pure helpers); a use case that
 // reaches a store backend, the driver, a launch or zod is exported through loadOnCall, with its own
@@ -102,9 +100,10 @@ export const launchSuite = loadOnCall(() => import('./launch/launch-suite.js').t
 export const planLaunch = loadOnCall(() => import('./launch/plan-launch.js').then((m) => m.planLaunch))
 export const prepareRun = loadOnCall(() => import('./launch/prepare-run.js').then((m) => m.prepareRun))
 export const resolveRunKey = loadOnCall(() => import('./launch/run-key.js').then((m) => m.resolveRunKey))
-export { startSuite, variantLaunchComparison } from './worker-door.js'
+export const startSuite = loadOnCall(() => import('./launch/start-suite.js').then((m) => m.startSuite))
 export const collectSuiteManifest = loadOnCall(() => import('./launch/suite-manifest.js').then((m) => m.collectSuiteManifest))
 export const collectNamedSuites = loadOnCall(() => import('./launch/suite-manifest.js').then((m) => m.collectNamedSuites))
+export const variantLaunchComparison = loadOnCall(() => import('./launch/variant-launch.js').then((m) => m.variantLaunchComparison))
 export const runsToExport = loadOnCall(() => import('./lifecycle/export-runs.js').then((m) => m.runsToExport))
 export const writeExport = loadOnCall(() => import('./lifecycle/export-runs.js').then((m) => m.writeExport))
 export const importRuns = loadOnCall(() => import('./lifecycle/import-runs.js').then((m) => m.importRuns))

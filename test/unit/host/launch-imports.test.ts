@@ -67,21 +67,14 @@ test("the host's one door loads none of them before a use case is called", () =>
   expect(heavy(loaded)).toEqual([])
 })
 
-// A worker enters the host by its own door (ADR 0486): through index.ts it loaded some 60 modules of
-// the bin's use cases and their wording, about 1.3 ms of CPU each, in every worker of every run.
-// Vitest's main process has its door too: the options check and the verdicts' wording.
-const BIN_ONLY = /\/dist\/src\/host\/(?:index\.js$|(?:lifecycle|project|review|report-data|publish|plan|cache)\/(?!(?:errors|plugin-options)\.js$))/
+// A calling launch loads the replay, the merge, the answer cache, the tool replay and a shard's
+// settling only on their own paths (ADR 0486): the worker's start of a fresh run never needs them.
+const OWN_PATHS = /\/dist\/src\/host\/(?:lifecycle\/(?:merge-shards|rejudge)|cache\/(?:answer-cache|cache-store|code-files)|tools\/tool-replay|launch\/measure-shard)\.js$/
 
-test("a worker's import('digline') loads none of the bin's use cases", () => {
-  const loaded = loadedBy(['plugin/suite-entry.js'])
-  expect(loaded.some((url) => url.endsWith('/dist/src/host/worker-door.js'))).toBe(true)
-  expect(loaded.filter((url) => BIN_ONLY.test(url) || url.endsWith('/dist/src/host/project/plugin-options.js'))).toEqual([])
-})
-
-test("Vitest's main process loads none of the bin's use cases", () => {
-  const loaded = loadedBy(['plugin/index.js'])
-  expect(loaded.some((url) => url.endsWith('/dist/src/host/reporter-door.js'))).toBe(true)
-  expect(loaded.filter((url) => BIN_ONLY.test(url))).toEqual([])
+test('starting a suite loads none of the paths a fresh, unsharded, uncached launch does not take', () => {
+  const loaded = loadedBy(['src/host/launch/start-suite.js'])
+  expect(loaded.some((url) => url.endsWith('/dist/src/host/launch/launch-suite.js'))).toBe(true)
+  expect(loaded.filter((url) => OWN_PATHS.test(url))).toEqual([])
 })
 
 // `digline --help` prints the command table: it imports no command, so none of what they use (ADR 0421).
