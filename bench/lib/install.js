@@ -1,16 +1,17 @@
 // digline installed the way a user installs it (as test/helpers/installed-package.ts does): the
 // packed tarball extracted into node_modules/digline of a temp directory, every other dependency
-// linked from the repository's node_modules, so nothing is fetched. The benchmark imports digline
-// from that copy too, so a rebuild of dist/ while it runs cannot change what it measures.
+// linked from the repository's node_modules, so nothing is fetched. The in-process figures import
+// digline's modules (tsc's dist/src, which the tarball's bundle is made of, ADR 0550) from a copy
+// placed beside the bundle, so a rebuild of dist/ while it runs cannot change what it measures.
 import { execFileSync } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 
 export const REPO = resolve(import.meta.dirname, '..', '..')
 
 /** Returns the install root; projects made below it resolve `digline` and `vitest` from it. */
 export function installPackedDigline(parent, from = REPO) {
-  if (!existsSync(join(from, 'dist', 'plugin', 'index.js'))) throw new Error(`${from} has no dist/: run npm run build first (npm run bench does)`)
+  if (!existsSync(join(from, 'dist', 'bundle', 'plugin', 'index.js'))) throw new Error(`${from} has no dist/: run npm run build first (npm run bench does)`)
   const root = mkdtempSync(join(parent, 'install-'))
   const modules = join(root, 'node_modules')
   mkdirSync(modules)
@@ -18,6 +19,7 @@ export function installPackedDigline(parent, from = REPO) {
   const target = join(modules, 'digline')
   mkdirSync(target)
   execFileSync('tar', ['-xzf', join(root, packed), '-C', target, '--strip-components=1'])
+  cpSync(join(from, 'dist', 'src'), join(target, 'dist', 'src'), { recursive: true })
   for (const entry of readdirSync(join(REPO, 'node_modules'))) {
     if (entry === 'digline' || entry.startsWith('.')) continue
     symlinkSync(join(REPO, 'node_modules', entry), join(modules, entry))

@@ -33,7 +33,10 @@ test('every package the shipped code imports is declared, and every declared dep
   const imported = new Map<string, string>()
   for (const file of filesUnder(join(installed(), 'dist')).filter((f) => f.endsWith('.js'))) {
     const text = readFileSync(file, 'utf8')
-    for (const m of text.matchAll(/(?:^|\n)\s*(?:import|export)\b[^'"]*?from\s*'([^'.][^']*)'|(?:^|\n)\s*import\s*'([^'.][^']*)'|\bimport\(\s*'([^'.][^']*)'\s*\)/g)) {
+    // tsc writes '…', the bundle (ADR 0550) "…"
+    for (const m of text.matchAll(
+      /(?:^|\n)\s*(?:import|export)\b[^'"]*?from\s*['"]([^'".][^'"]*)['"]|(?:^|\n)\s*import\s*['"]([^'".][^'"]*)['"]|\bimport\(\s*['"]([^'".][^'"]*)['"]\s*\)/g,
+    )) {
       const specifier = (m[1] ?? m[2] ?? m[3])!
       if (specifier.startsWith('node:') || builtins.has(specifier)) continue
       if (!imported.has(packageOf(specifier))) imported.set(packageOf(specifier), file.slice(installed().length + 1))

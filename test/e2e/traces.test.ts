@@ -10,6 +10,7 @@ import { join } from 'node:path'
 import { beforeAll, expect, test } from 'vitest'
 import { REPO } from '../helpers/installed-package.js'
 import { defaultConfig, makeProject, type Project } from '../helpers/project.js'
+import { modulesOf } from '../helpers/bundled-modules.js'
 
 const SUITES = `import { evalSuite, scorers } from 'digline'
 import { trace } from 'TRACE_API'
@@ -164,7 +165,7 @@ test("a conversation's turns are spans between its sample and the assistant's ca
 })
 
 test('without @opentelemetry/api the run loads neither it nor the span code, and its documents are the same', () => {
-  const loaded = readFileSync(join(plain.dir, 'loaded.log'), 'utf8').split('\n')
+  const loaded = modulesOf(readFileSync(join(plain.dir, 'loaded.log'), 'utf8').split('\n'))
   expect(loaded.some((url) => url.endsWith('/dist/src/driver/execute.js'))).toBe(true)
   expect(loaded.filter((url) => /@opentelemetry|\/driver\/otel-spans\.js$/.test(url))).toEqual([])
   for (const suite of ['agent_private', 'agent_recorded', 'chat_private']) {

@@ -22,7 +22,7 @@ function npmEnv(): NodeJS.ProcessEnv {
 }
 
 function assertBuilt(): void {
-  if (!existsSync(join(REPO, 'dist', 'src', 'cli', 'bin.js'))) throw new Error('dist/src/cli/bin.js is missing: run npm run build first')
+  if (!existsSync(join(REPO, 'dist', 'bundle', 'src', 'cli', 'bin.js'))) throw new Error('dist/bundle/src/cli/bin.js is missing: run npm run build first')
 }
 
 const PACK = ['pack', '--silent', '--pack-destination']
@@ -38,7 +38,7 @@ function writeUserPackage(root: string, packOutput: string): void {
 }
 
 function assertInstalled(root: string): void {
-  if (!existsSync(join(root, 'node_modules', 'digline', 'dist', 'src', 'cli', 'bin.js'))) throw new Error(`the installed package has no dist/src/cli/bin.js (${root})`)
+  if (!existsSync(join(root, 'node_modules', 'digline', 'dist', 'bundle', 'src', 'cli', 'bin.js'))) throw new Error(`the installed package has no dist/bundle/src/cli/bin.js (${root})`)
 }
 
 /** Packs and installs into a new temp directory before it returns. */

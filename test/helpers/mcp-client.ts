@@ -20,7 +20,7 @@ function userEnv(extra: Record<string, string>): Record<string, string> {
 }
 
 export async function connect(project: Project, args: string[] = [], env: Record<string, string> = {}, cwd = project.dir): Promise<Connected> {
-  const bin = join(installRoot(), 'node_modules', 'digline', 'dist', 'src', 'cli', 'bin.js')
+  const bin = join(installRoot(), 'node_modules', 'digline', 'dist', 'bundle', 'src', 'cli', 'bin.js')
   const transport = new StdioClientTransport({ command: process.execPath, args: [bin, 'mcp', ...args], cwd, env: userEnv(env), stderr: 'pipe' })
   let stderr = ''
   transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString()))

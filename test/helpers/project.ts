@@ -87,7 +87,7 @@ export function makeProject(files: Record<string, string> = {}): Project {
     return child
   }
   const vitestBin = join(root, 'node_modules', 'vitest', 'vitest.mjs')
-  const diglineBin = join(root, 'node_modules', 'digline', 'dist', 'src', 'cli', 'bin.js')
+  const diglineBin = join(root, 'node_modules', 'digline', 'dist', 'bundle', 'src', 'cli', 'bin.js')
   return {
     dir,
     write,

@@ -43,7 +43,7 @@ test('after listTools(), as every agent calls it, a refusal comes back as a tool
 
 test('a message over the SDK stdio limit ends the server with the reason on stderr', async () => {
   const project = makeProject()
-  const bin = join(installRoot(), 'node_modules', 'digline', 'dist', 'src', 'cli', 'bin.js')
+  const bin = join(installRoot(), 'node_modules', 'digline', 'dist', 'bundle', 'src', 'cli', 'bin.js')
   const child = spawn(process.execPath, [bin, 'mcp'], { cwd: project.dir, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } })
   let stderr = ''
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))

@@ -2,8 +2,9 @@
 // process imports digline/plugin, a worker the suite API, the CLI its command table. None of them
 // loads a module only a feature the launch does not use needs. One plain `node` process, no Vitest.
 import { spawnSync } from 'node:child_process'
-import { fileURLToPath } from 'node:url'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 import { expect, test } from 'vitest'
+import { modulesOf } from '../../helpers/bundled-modules.js'
 
 const dist = fileURLToPath(new URL('../../../dist/', import.meta.url))
 
@@ -39,6 +40,22 @@ test('the plugin, the suite API and the CLI load no module of a feature the laun
   const loaded = loadedBy(['plugin/index.js', 'plugin/suite-entry.js', 'src/cli/main.js'])
   expect(loaded.some((url) => url.endsWith('/dist/plugin/suite-entry.js'))).toBe(true)
   expect(loaded.filter((url) => DEFERRED.some((pattern) => pattern.test(url)))).toEqual([])
+})
+
+// The package ships dist/bundle/ (ADR 0550): tsc's modules joined into fewer files, each dynamic import
+// still a file of its own. Read as the modules its files hold, the bundle loads none that the module
+// build does not load, so every rule here holds for it too, and it opens at most half as many files.
+test('the shipped bundle loads no module the module build does not, in at most half as many files', () => {
+  const own = (loaded: string[], under: string) => loaded.filter((url) => url.startsWith(pathToFileURL(under).href))
+  for (const entries of [['plugin/index.js'], ['plugin/suite-entry.js', 'plugin/worker-setup.js']]) {
+    const modules = own(loadedBy(entries), dist)
+    const loaded = loadedBy(entries.map((entry) => `bundle/${entry}`))
+    const bundled = own(loaded, `${dist}bundle/`)
+    expect(bundled.some((url) => url.endsWith(`/dist/bundle/${entries[0]}`))).toBe(true)
+    expect(loaded.filter((url) => DEFERRED.some((pattern) => pattern.test(url)))).toEqual([])
+    expect(modulesOf(bundled).filter((url) => !modules.includes(url))).toEqual([])
+    expect(bundled.length * 2).toBeLessThanOrEqual(modules.length)
+  }
 })
 
 // What a front end does not pay for until it calls it (ADR 0420): a store backend and the store's own

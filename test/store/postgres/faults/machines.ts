@@ -50,7 +50,7 @@ export function machine(host: string, files: Record<string, string>): Machine {
     return child
   }
   const vitestBin = join(root, 'node_modules', 'vitest', 'vitest.mjs')
-  const diglineBin = join(root, 'node_modules', 'digline', 'dist', 'src', 'cli', 'bin.js')
+  const diglineBin = join(root, 'node_modules', 'digline', 'dist', 'bundle', 'src', 'cli', 'bin.js')
   return {
     ...project,
     host,
