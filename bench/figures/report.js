@@ -154,7 +154,10 @@ async function largeReport({ install, quick, tmp, browser, log }) {
   const writeMs = []
   for (let r = 0; r < loads; r++) {
     const t = performance.now()
-    execFileSync(process.execPath, [install.dist('bundle/src/cli/bin.js'), 'report', '--store', join(dir, '.digline'), '--tenant', 'acme', '--out', file], { cwd: dir, stdio: 'ignore' })
+    execFileSync(process.execPath, [install.dist('bundle/src/cli/bin.js'), 'report', '--store', join(dir, '.digline'), '--tenant', 'acme', '--out', file], {
+      cwd: dir,
+      stdio: 'ignore',
+    })
     writeMs.push(performance.now() - t)
   }
   const bytes = statSync(file).size

@@ -38,7 +38,8 @@ function writeUserPackage(root: string, packOutput: string): void {
 }
 
 function assertInstalled(root: string): void {
-  if (!existsSync(join(root, 'node_modules', 'digline', 'dist', 'bundle', 'src', 'cli', 'bin.js'))) throw new Error(`the installed package has no dist/bundle/src/cli/bin.js (${root})`)
+  if (!existsSync(join(root, 'node_modules', 'digline', 'dist', 'bundle', 'src', 'cli', 'bin.js')))
+    throw new Error(`the installed package has no dist/bundle/src/cli/bin.js (${root})`)
 }
 
 /** Packs and installs into a new temp directory before it returns. */
