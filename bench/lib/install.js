@@ -1,7 +1,7 @@
 // digline installed the way a user installs it (as test/helpers/installed-package.ts does): the
 // packed tarball extracted into node_modules/digline of a temp directory, every other dependency
 // linked from the repository's node_modules, so nothing is fetched. The in-process figures import
-// digline's modules (tsc's dist/src, which the tarball's bundle is made of, ADR 0550) from a copy
+// digline's modules (tsc's dist/src and dist/plugin, which the tarball's bundle is made of, ADR 0550) from a copy
 // placed beside the bundle, so a rebuild of dist/ while it runs cannot change what it measures.
 import { execFileSync } from 'node:child_process'
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync } from 'node:fs'
@@ -19,7 +19,7 @@ export function installPackedDigline(parent, from = REPO) {
   const target = join(modules, 'digline')
   mkdirSync(target)
   execFileSync('tar', ['-xzf', join(root, packed), '-C', target, '--strip-components=1'])
-  cpSync(join(from, 'dist', 'src'), join(target, 'dist', 'src'), { recursive: true })
+  for (const modules of ['src', 'plugin']) cpSync(join(from, 'dist', modules), join(target, 'dist', modules), { recursive: true })
   for (const entry of readdirSync(join(REPO, 'node_modules'))) {
     if (entry === 'digline' || entry.startsWith('.')) continue
     symlinkSync(join(REPO, 'node_modules', entry), join(modules, entry))
