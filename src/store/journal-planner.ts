@@ -102,7 +102,7 @@ export class JournalPlanner {
       } else if (lineNumber === 2 && this.addKnownDeclared(leg, file, bytes.subarray(start, end))) {
         // The same line 2 as a leg read before: the same declaration, verified then.
       } else {
-        this.addRecord(leg, file, lineNumber, decodeLineIn(bytes, start, end, this.place, text.slice(textStart + BODY_START, textEnd)), bytes.subarray(start, end))
+        this.addRecord(leg, file, lineNumber, decodeLineIn(bytes, start, end, this.place, text.slice(textStart + BODY_START, textEnd)), bytes, start, end)
       }
       start = end + 1
       textStart = textEnd + 1
@@ -116,13 +116,14 @@ export class JournalPlanner {
     return declared !== undefined
   }
 
-  private addRecord(leg: number, file: string, lineNumber: number, decoded: DecodedLine, line: Buffer): void {
+  /** The record decoded from bytes[start, end); only line 2's bytes are kept (as the declaration's). */
+  private addRecord(leg: number, file: string, lineNumber: number, decoded: DecodedLine, bytes: Buffer, start: number, end: number): void {
     if (!decoded.ok) throw this.corrupt(file, lineNumber, decoded.why)
     const record = decoded.record
     if (lineNumber === 2) {
       if (record.kind !== 'cases') throw this.corrupt(file, 2, `is a ${record.kind} record where the leg's declared cases belong`)
       this.addDeclared(leg, file, record.declared)
-      rememberDeclared(this.place, record.declared, line)
+      rememberDeclared(this.place, record.declared, bytes.subarray(start, end))
       return
     }
     if (record.kind === 'case') {
