@@ -17,6 +17,8 @@ import { launch, runSummary } from './runs.js'
 
 const SMALL = 100
 const CONCURRENCY = 32
+const LAUNCH_CASES = 10
+const LAUNCH_CALL_MS = 1
 
 function tmpfsDir() {
   try {
@@ -65,6 +67,24 @@ export async function overhead({ install, quick, log }) {
   } finally {
     if (shm !== undefined) rmSync(shm, { recursive: true, force: true })
   }
+  // The launch cost as issue 29 states it: 10 cases of one 1 ms call, digline − plain Vitest, wall.
+  const launchWall = { plain: [], digline: [] }
+  const launchCpu = { plain: [], digline: [] }
+  const launchReps = quick ? 5 : 9
+  log(`launch cost: ${LAUNCH_CASES} cases × one ${LAUNCH_CALL_MS} ms call, ${launchReps} repetitions`)
+  for (let r = 0; r < launchReps; r++) {
+    for (const side of r % 2 === 0 ? ['plain', 'digline'] : ['digline', 'plain']) {
+      const result = await launch(install, dir, side, { BENCH_N: String(LAUNCH_CASES), BENCH_CALL_MS: String(LAUNCH_CALL_MS) })
+      if (side === 'digline') {
+        const summary = runSummary(dir, 'overhead', 'bench')
+        if (summary.results !== LAUNCH_CASES || summary.aggregates.passed !== LAUNCH_CASES) throw new Error(`digline run incomplete: ${JSON.stringify(summary)}`)
+      }
+      launchWall[side].push(result.wallMs)
+      launchCpu[side].push(result.memory.cpuMs)
+    }
+  }
+  const launchCostMs = median(launchWall.digline.map((d, i) => d - launchWall.plain[i]))
+  const launchCpuMs = median(launchCpu.digline.map((d, i) => d - launchCpu.plain[i]))
   const wide = { plain: [], digline: [] }
   const wideCpu = { plain: [], digline: [] }
   const wideFloors = []
@@ -110,6 +130,12 @@ export async function overhead({ install, quick, log }) {
       pass: null,
     },
   ]
+  rows.push({
+    figure: `1. launch cost: ${LAUNCH_CASES} cases × one ${LAUNCH_CALL_MS} ms call, digline − plain Vitest (wall, paired, ${launchReps} repetitions)`,
+    value: `${fmt.ms(launchCostMs)} (${fmt.s(median(launchWall.digline))} vs ${fmt.s(median(launchWall.plain))}; CPU of the process tree +${fmt.ms(launchCpuMs)})`,
+    goal: '≤ 100 ms (issue 29)',
+    pass: launchCostMs <= 100,
+  })
   const widePerCaseMs = median(wide.digline.map((d, i) => (d - wide.plain[i]) / N))
   const wideFsyncMean = median(wideFloors.map((f) => f.appendAndFsyncMeanMs))
   const wideGoalMs = 0.5 * wideFsyncMean
@@ -155,6 +181,7 @@ export async function overhead({ install, quick, log }) {
       tmpfsCpuPerCaseMs,
       fsyncMeanMs: fsyncMean,
       fsyncMedianMs: fsyncMedian,
+      launch: { cases: LAUNCH_CASES, callMs: LAUNCH_CALL_MS, wallMs: launchWall, cpuMs: launchCpu, costMs: launchCostMs, cpuCostMs: launchCpuMs },
       concurrency: { concurrency: CONCURRENCY, wallMs: wide, cpuMs: wideCpu, floors: wideFloors, perCaseMs: widePerCaseMs, fsyncMeanMs: wideFsyncMean },
     },
   }

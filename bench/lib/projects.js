@@ -46,12 +46,13 @@ export function overheadProject(installRoot) {
     'evals/overhead.eval.ts': `import { evalSuite, scorers } from 'digline'
 
 const N = Number(process.env.BENCH_N)
+const CALL_MS = Number(process.env.BENCH_CALL_MS ?? 0)
 const cases = Array.from({ length: N }, (_, i) => ({ id: 'c' + String(i).padStart(5, '0'), input: i, expected: 'ok-' + i }))
 
 evalSuite({
   name: 'overhead',
   cases,
-  target: async (i: number) => 'ok-' + i,
+  target: async (i: number) => (CALL_MS > 0 ? new Promise<string>((r) => setTimeout(() => r('ok-' + i), CALL_MS)) : 'ok-' + i),
   samples: 1,
   scorers: [scorers.exact()],
   concurrency: Number(process.env.BENCH_CONCURRENCY ?? 1),
@@ -60,7 +61,8 @@ evalSuite({
     'plain/overhead.test.ts': `import { expect, test } from 'vitest'
 
 const N = Number(process.env.BENCH_N)
-const target = async (i: number) => 'ok-' + i
+const CALL_MS = Number(process.env.BENCH_CALL_MS ?? 0)
+const target = async (i: number) => (CALL_MS > 0 ? new Promise<string>((r) => setTimeout(() => r('ok-' + i), CALL_MS)) : 'ok-' + i)
 const declare = Number(process.env.BENCH_CONCURRENCY ?? 1) > 1 ? test.concurrent : test
 
 for (let i = 0; i < N; i++) {

@@ -3,7 +3,7 @@
 // or "crashes" there (CrashError, and every later operation is refused as if the process had died),
 // or loses power there (a crash, then the disk rewritten by the DurabilityModel to a state the
 // kernel could have left). Production code is untouched: it only ever sees nodeFsLayer.
-import { constants, readFileSync, lstatSync, realpathSync } from 'node:fs'
+import { closeSync, constants, readFileSync, lstatSync, realpathSync } from 'node:fs'
 import { nodeFsLayer, type FileHandle, type FilePrefix, type FsLayer } from '../../src/store/file/fs-layer.js'
 import { DurabilityModel, type PowerLossMode, type PowerLossReport } from './durability-model.js'
 import type { Stats } from 'node:fs'
@@ -87,6 +87,8 @@ export class FaultFs implements FsLayer {
   fired = false
   private readonly base: FsLayer
   private readonly handles = new Map<FileHandle, OpenHandle>()
+  /** Directory descriptors the guard's walk opened on the calling thread, by path. */
+  private readonly fds = new Map<number, string>()
   private readonly model: DurabilityModel | undefined
   private pendingWriteErrno: string | undefined
   private persisting: { code: string; persists: (op: FaultOp) => boolean } | undefined
@@ -104,6 +106,14 @@ export class FaultFs implements FsLayer {
     this.settled = true
     for (const handle of this.handles.keys()) await handle.close().catch(() => undefined)
     this.handles.clear()
+    for (const fd of this.fds.keys()) {
+      try {
+        closeSync(fd)
+      } catch {
+        // closed already
+      }
+    }
+    this.fds.clear()
     const fault = this.options.fault
     if (fault?.kind !== 'power-loss' || !this.fired) return undefined
     const { root, report } = this.model!.image(fault.mode, fault.seed ?? fault.at + 1)
@@ -150,6 +160,15 @@ export class FaultFs implements FsLayer {
     this.pendingWriteErrno = fault.code
   }
 
+  /** enter() for a step of the guard's walk, made on the calling thread: never mutating, and beforeOp must not return a promise. */
+  private enterSync(event: OpEvent): void {
+    if (this.crashed) throw new CrashError(`refused ${event.op} ${event.path}: the process crashed earlier`)
+    this.events.push(event)
+    const pending = this.options.beforeOp?.(event)
+    if (pending instanceof Promise) throw new Error(`FaultFs: beforeOp returned a promise at ${event.op} ${event.path}, a directory step the guard makes on the calling thread`)
+    if (this.persisting?.persists(event.op)) throw errnoError(this.persisting.code, event.op, event.path)
+  }
+
   private pathOf(handle: FileHandle): string {
     return this.handles.get(handle)?.path ?? '<unknown handle>'
   }
@@ -171,6 +190,20 @@ export class FaultFs implements FsLayer {
     this.handles.set(handle, { path, directory: (flags & (constants.O_DIRECTORY ?? 0)) !== 0 })
     if (!existed && this.model?.tracks(path)) this.model.created(path)
     return handle
+  }
+
+  openDirectorySync(given: string, flags: number): number {
+    const path = logicalPath(given)
+    this.enterSync({ op: 'open', path, via: given, flags, index: undefined })
+    const fd = this.base.openDirectorySync(given, flags)
+    this.fds.set(fd, path)
+    return fd
+  }
+
+  closeSync(fd: number): void {
+    this.enterSync({ op: 'close', path: this.fds.get(fd) ?? '<unknown descriptor>', index: undefined })
+    this.base.closeSync(fd)
+    this.fds.delete(fd)
   }
 
   async write(handle: FileHandle, data: Uint8Array, offset: number, length: number): Promise<number> {

@@ -30,6 +30,12 @@ function countingFs(): FsLayer & { directoryOpens: string[]; paths: string[] } {
       if ((flags & constants.O_DIRECTORY) !== 0) directoryOpens.push(path)
       return nodeFsLayer.open(path, flags, mode)
     },
+    // the guard's walk steps through directories on the calling thread (ADR 0555)
+    openDirectorySync: (path, flags) => {
+      paths.push(path)
+      if ((flags & constants.O_DIRECTORY) !== 0) directoryOpens.push(path)
+      return nodeFsLayer.openDirectorySync(path, flags)
+    },
     lstat: noted(nodeFsLayer.lstat),
     readdir: noted(nodeFsLayer.readdir),
     readPrefix: noted(nodeFsLayer.readPrefix),

@@ -1,8 +1,8 @@
 // The file operations the store performs, and nothing else. The store takes an FsLayer so a test
 // can hand it one that fails on purpose (ENOSPC on the third write, EIO on fsync); in production the
-// store gets nodeFsLayer, which forwards each call to node:fs/promises, but for a small write and an
-// fstat, made on the calling thread (ADR 0440).
-import { constants, fstatSync, writeSync, type Stats } from 'node:fs'
+// store gets nodeFsLayer, which forwards each call to node:fs/promises, but for a small write, an
+// fstat (ADR 0440) and a directory step of the symlink guard (ADR 0555), made on the calling thread.
+import { closeSync, constants, fstatSync, openSync, writeSync, type Stats } from 'node:fs'
 import { lstat, mkdir, open, readdir, realpath, rename, rmdir, stat, unlink, type FileHandle } from 'node:fs/promises'
 
 export type { FileHandle }
@@ -45,6 +45,12 @@ export interface FsLayer {
   readPrefix(path: string, maxBytes: number): Promise<FilePrefix>
   /** The whole file; never follows a symlink in the last component. */
   readFile(path: string): Promise<Buffer>
+  /**
+   * A directory opened on the calling thread, as a bare descriptor: one step of the symlink guard's
+   * walk (beneath-root.ts), which would otherwise wait on the thread pool twice per directory.
+   */
+  openDirectorySync(path: string, flags: number): number
+  closeSync(fd: number): void
 }
 
 /** Opens for reading without following a final symlink or blocking on a FIFO; only regular files. Its one fstat gives the size too. */
@@ -127,6 +133,8 @@ export const nodeFsLayer: FsLayer = {
   realpath: (path) => realpath(path),
   readPrefix,
   readFile: readWholeFile,
+  openDirectorySync: (path, flags) => openSync(path, flags),
+  closeSync: (fd) => closeSync(fd),
 }
 
 /** The errno code of a failed fs call (ENOENT, ENOSPC, …), if it has one. */
