@@ -1,8 +1,8 @@
 // digline installed the way a user installs it (as test/helpers/installed-package.ts does): the
 // packed tarball extracted into node_modules/digline of a temp directory, every other dependency
 // linked from the repository's node_modules, so nothing is fetched. The in-process figures import
-// digline's modules (tsc's dist/src and dist/plugin, which the tarball's bundle is made of, ADR 0550) from a copy
-// placed beside the bundle, so a rebuild of dist/ while it runs cannot change what it measures.
+// digline's single modules (tsc's dist/src and dist/plugin, which the tarball's bundle is made of,
+// ADR 0550) from a copy placed beside the bundle, so a rebuild of dist/ cannot change what they measure.
 import { execFileSync } from 'node:child_process'
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync } from 'node:fs'
 import { join, resolve } from 'node:path'

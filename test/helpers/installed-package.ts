@@ -21,8 +21,17 @@ function npmEnv(): NodeJS.ProcessEnv {
   return Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.toLowerCase().startsWith('npm_') || keep.has(k.toLowerCase())))
 }
 
+const PACKAGE = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { bin: { digline: string }; devDependencies: Record<string, string> }
+/** Where package.json's `bin` puts the digline command, inside the package. */
+const BIN = PACKAGE.bin.digline
+
+/** The digline command of the package installed in the install root `root`. */
+export function installedBin(root: string): string {
+  return join(root, 'node_modules', 'digline', BIN)
+}
+
 function assertBuilt(): void {
-  if (!existsSync(join(REPO, 'dist', 'bundle', 'src', 'cli', 'bin.js'))) throw new Error('dist/bundle/src/cli/bin.js is missing: run npm run build first')
+  if (!existsSync(join(REPO, BIN))) throw new Error(`${BIN} is missing: run npm run build first`)
 }
 
 const PACK = ['pack', '--silent', '--pack-destination']
@@ -31,15 +40,14 @@ const INSTALL = ['--prefer-offline', '--install-strategy=nested', '--no-audit', 
 /** The user's package.json: the tarball npm pack printed last, and the peers. */
 function writeUserPackage(root: string, packOutput: string): void {
   const packed = packOutput.trim().split('\n').pop()!
-  const dev = (JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }).devDependencies
+  const dev = PACKAGE.devDependencies
   const dependencies: Record<string, string> = { digline: `file:./${packed}` }
   for (const name of USER_PEERS) dependencies[name] = dev[name]!
   writeFileSync(join(root, 'package.json'), JSON.stringify({ name: 'digline-e2e-user', private: true, type: 'module', dependencies }, null, 2))
 }
 
 function assertInstalled(root: string): void {
-  if (!existsSync(join(root, 'node_modules', 'digline', 'dist', 'bundle', 'src', 'cli', 'bin.js')))
-    throw new Error(`the installed package has no dist/bundle/src/cli/bin.js (${root})`)
+  if (!existsSync(installedBin(root))) throw new Error(`the installed package has no ${BIN} (${root})`)
 }
 
 /** Packs and installs into a new temp directory before it returns. */

@@ -3,8 +3,8 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
-import { join } from 'node:path'
 import { installRoot, type Project } from './project.js'
+import { installedBin } from './installed-package.js'
 
 export interface Connected {
   client: Client
@@ -20,7 +20,7 @@ function userEnv(extra: Record<string, string>): Record<string, string> {
 }
 
 export async function connect(project: Project, args: string[] = [], env: Record<string, string> = {}, cwd = project.dir): Promise<Connected> {
-  const bin = join(installRoot(), 'node_modules', 'digline', 'dist', 'bundle', 'src', 'cli', 'bin.js')
+  const bin = installedBin(installRoot())
   const transport = new StdioClientTransport({ command: process.execPath, args: [bin, 'mcp', ...args], cwd, env: userEnv(env), stderr: 'pipe' })
   let stderr = ''
   transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString()))

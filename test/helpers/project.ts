@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto'
 import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { basename, dirname, join, relative } from 'node:path'
 import { expect, inject } from 'vitest'
-import { installEnded } from './installed-package.js'
+import { installedBin, installEnded } from './installed-package.js'
 
 export interface ProcessResult {
   code: number | null
@@ -87,7 +87,7 @@ export function makeProject(files: Record<string, string> = {}): Project {
     return child
   }
   const vitestBin = join(root, 'node_modules', 'vitest', 'vitest.mjs')
-  const diglineBin = join(root, 'node_modules', 'digline', 'dist', 'bundle', 'src', 'cli', 'bin.js')
+  const diglineBin = installedBin(root)
   return {
     dir,
     write,

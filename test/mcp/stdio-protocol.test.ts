@@ -3,11 +3,11 @@
 // is explained on stderr; over the team store the server holds one connection pool for its life.
 import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, expect, test } from 'vitest'
 import { connect, textOf, type Connected } from '../helpers/mcp-client.js'
 import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js'
 import { installRoot, makeProject } from '../helpers/project.js'
+import { installedBin } from '../helpers/installed-package.js'
 
 const open: Connected[] = []
 afterEach(async () => {
@@ -43,7 +43,7 @@ test('after listTools(), as every agent calls it, a refusal comes back as a tool
 
 test('a message over the SDK stdio limit ends the server with the reason on stderr', async () => {
   const project = makeProject()
-  const bin = join(installRoot(), 'node_modules', 'digline', 'dist', 'bundle', 'src', 'cli', 'bin.js')
+  const bin = installedBin(installRoot())
   const child = spawn(process.execPath, [bin, 'mcp'], { cwd: project.dir, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } })
   let stderr = ''
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))

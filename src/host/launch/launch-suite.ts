@@ -101,19 +101,14 @@ export async function launchSuite(options: LaunchSuiteOptions): Promise<Launched
     const cache = await openAnswerCache(cacheStore, prepared, await codeFilesOf(ctx.suiteFile, ctx.projectRoot), say)
     prepared = { ...prepared, cache, plan: withCachedAnswers(prepared.plan, cache.count) }
   }
-  const toolReplay = toolMode === 'off' ? undefined : await import('../tools/tool-replay.js')
-  if (toolReplay !== undefined && toolMode !== 'off')
-    prepared = { ...prepared, toolReplay: toolReplay.openToolReplay(store, { tenant: ctx.tenant, suite, key: prepared.key }, toolMode, say) }
+  const tools = toolMode === 'off' ? undefined : { mode: toolMode, ...(await import('../tools/tool-replay.js')) }
+  if (tools !== undefined) prepared = { ...prepared, toolReplay: tools.openToolReplay(store, { tenant: ctx.tenant, suite, key: prepared.key }, tools.mode, say) }
   if (budget !== undefined) prepared = { ...prepared, budget }
   const estimate = await estimateFromHistory(store, ctx.tenant, suite.name)
   const budgetClause = budget === undefined ? undefined : holdBillAgainstBudget(prepared, budget, estimate, env)
   const announcement = announce(suite.name, prepared.plan, estimate, budgetClause)
   if (options.acknowledged !== undefined) assertAcknowledged(suite.name, prepared.plan.calls, options.acknowledged, announcement)
-  say(
-    announcement +
-      (cacheOn === 'off' ? '' : keptClause(suite.recordResponses)) +
-      (toolReplay === undefined || toolMode === 'off' ? '' : toolReplay.toolReplayClause(toolMode, suite.recordResponses)),
-  )
+  say(announcement + (cacheOn === 'off' ? '' : keptClause(suite.recordResponses)) + (tools === undefined ? '' : tools.toolReplayClause(tools.mode, suite.recordResponses)))
   const selected = only ?? prepared.mine
   const ids = suite.cases.map((c) => c.id).filter((id) => selected === undefined || selected.has(id))
   return {
@@ -125,7 +120,7 @@ export async function launchSuite(options: LaunchSuiteOptions): Promise<Launched
         if (signal?.aborted) throw signal.reason
         if (prepared.shard !== undefined) return await settleShard(prepared, store, { store, onCase: [...hooks, onCase], ...(signal === undefined ? {} : { signal }) })
         const measured = await measureRun(prepared, { store, onCase: [...hooks, onCase], ...(signal === undefined ? {} : { signal }) })
-        if (prepared.toolReplay !== undefined && toolReplay !== undefined) say(toolReplay.toolTallyLine(suite.name, prepared.toolReplay))
+        if (prepared.toolReplay !== undefined && tools !== undefined) say(tools.toolTallyLine(suite.name, prepared.toolReplay))
         return await judgeRun(store, measured.document, measured.stored)
       } catch (error) {
         if (signal?.aborted) throw stoppedError(prepared, signal.reason)

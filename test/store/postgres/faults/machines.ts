@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto'
 import { mkdtempSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { installRoot, makeProject, type ProcessResult, type Project } from '../../../helpers/project.js'
+import { installedBin } from '../../../helpers/installed-package.js'
 
 export interface Machine extends Project {
   host: string
@@ -50,7 +51,7 @@ export function machine(host: string, files: Record<string, string>): Machine {
     return child
   }
   const vitestBin = join(root, 'node_modules', 'vitest', 'vitest.mjs')
-  const diglineBin = join(root, 'node_modules', 'digline', 'dist', 'bundle', 'src', 'cli', 'bin.js')
+  const diglineBin = installedBin(root)
   return {
     ...project,
     host,
