@@ -1,7 +1,7 @@
-// The package's JavaScript as it ships (ADR 0550): tsc's modules in dist/ bundled into dist/bundle/,
-// one file per entry point and shared chunks, so a launch loads tens of files instead of hundreds.
-// Every dynamic import stays a chunk of its own: what a launch loads on use is still loaded on use.
-// Packages stay imports (a user's npm dedupes them); only digline's own modules are joined.
+// The package's JavaScript as it ships (ADR 0550, 0556): tsc's modules in dist/ bundled into
+// dist/bundle/, one file per entry point and a few chunks per process that loads them. What a launch
+// loads on use is still loaded on use. Packages stay imports (a user's npm dedupes them); only
+// digline's own modules are joined.
 //
 //   node scripts/bundle.js        (after tsc -b tsconfig.build.json; `npm run build` runs both)
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -12,28 +12,105 @@ const ROOT = join(import.meta.dirname, '..')
 const DIST = join(ROOT, 'dist')
 const OUT = join(DIST, 'bundle')
 
-// What package.json names (its exports and its bin), and the modules that find a file beside them
-// through import.meta.url: an entry module keeps its own file at its own path, so that path holds.
-const ENTRIES = [
-  'plugin/index',
-  'plugin/suite-entry',
-  'plugin/worker-setup', // named by plugin/index.ts as ./worker-setup.js, Vitest's setup file
-  'src/cli/bin',
-  'src/cli/commands/mcp', // spawns ../../mcp/bin.js
-  'src/mcp/bin',
-  'src/store/index',
-  'src/models/index',
-]
+// scripts/bundle-loaders.json names the entries and the loaders (ADR 0556).
+// Entries: what package.json names (its exports and its bin), and the modules that find a file beside
+// them through import.meta.url (plugin/index names ./worker-setup.js, Vitest's setup file;
+// cli/commands/mcp spawns ../../mcp/bin.js): an entry keeps its own code at its own path.
+// Loaders: what each process loads at once, to be joined into a few chunks instead of the tens
+// rolldown's own splitting makes (a chunk for every set of entries and dynamic imports that share
+// modules). A loader is an entry with what it loads before it returns; a worker loads the suite API
+// and, once its suite starts, what a fresh run imports on its way: the modules whose dynamic imports
+// the run takes (start-suite, whose static imports are the whole run). Modules are grouped by the set of loaders that load them, so no loader loads
+// a module it does not use; what is loaded only on a path of its own (the team store, the replay, the
+// merge of shards, a CLI command) stays split as rolldown splits it, and loads on use.
+const { entries: ENTRIES, loaders: LOADERS } = JSON.parse(readFileSync(join(ROOT, 'scripts', 'bundle-loaders.json'), 'utf8'))
+const moduleOf = (entry) => join(DIST, `${entry}.js`)
 
-const bundle = await rolldown({
-  input: Object.fromEntries(ENTRIES.map((entry) => [entry, join(DIST, `${entry}.js`)])),
-  cwd: ROOT, // each joined module is marked `// dist/…/module.js` (test/helpers/bundled-modules.ts reads the marks)
-  platform: 'node',
-  external: (id) => !id.startsWith('.') && !isAbsolute(id),
-  logLevel: 'warn',
+/** The bundle's files; with `imports`, each module's static imports are filed there (packages by their bare name). */
+async function generate(codeSplitting, imports) {
+  const fileImports = {
+    name: 'file-imports',
+    generateBundle() {
+      for (const id of this.getModuleIds()) imports?.set(id, this.getModuleInfo(id)?.importedIds ?? [])
+    },
+  }
+  const bundle = await rolldown({
+    input: Object.fromEntries(ENTRIES.map((entry) => [entry, moduleOf(entry)])),
+    cwd: ROOT, // each joined module is marked `// dist/…/module.js` (test/helpers/bundled-modules.ts reads the marks)
+    platform: 'node',
+    external: (id) => !id.startsWith('.') && !isAbsolute(id),
+    logLevel: 'warn',
+    plugins: imports === undefined ? [] : [fileImports],
+    // A group takes only the modules it names, not their imports too; an entry may then export more than its own names.
+    ...(codeSplitting === undefined ? {} : { preserveEntrySignatures: 'allow-extension' }),
+  })
+  try {
+    const grouped = codeSplitting === undefined ? {} : { codeSplitting }
+    return (await bundle.generate({ format: 'esm', entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js', ...grouped })).output
+  } finally {
+    await bundle.close()
+  }
+}
+
+/**
+ * The group each module joins, named by the loaders that load it: the modules of the chunks a loader's
+ * roots load in rolldown's own split (a module a barrel re-exports but no importer uses is in none of
+ * them). An entry keeps its code in its own file (a file found through import.meta.url needs that).
+ */
+function loaderGroups(split, importsOf) {
+  const chunks = split.filter((file) => file.type === 'chunk')
+  const byName = new Map(chunks.map((chunk) => [chunk.fileName, chunk]))
+  const entries = new Set(ENTRIES.map(moduleOf))
+  const loadersOf = new Map()
+  for (const { name, roots } of LOADERS) {
+    const loaded = new Set(
+      roots.map((root) => {
+        const chunk = chunks.find((c) => c.moduleIds.includes(moduleOf(root)))
+        if (chunk === undefined) throw new Error(`scripts/bundle.js: loader ${name} names ${root}, which no chunk holds`)
+        return chunk
+      }),
+    )
+    for (const chunk of loaded) for (const file of chunk.imports) if (byName.has(file)) loaded.add(byName.get(file))
+    for (const chunk of loaded) for (const id of chunk.moduleIds) if (!entries.has(id)) loadersOf.set(id, [...(loadersOf.get(id) ?? []), name])
+  }
+  // A module joins a group with the others that need the same packages, itself or through what it imports:
+  // a path that shares a loader's other modules without being that loader (a CLI command) loads neither
+  // Vitest nor the MCP SDK with them. A group then imports only groups of more loaders or fewer packages,
+  // never one that imports it back.
+  const packageOf = (dep) =>
+    dep
+      .split('/')
+      .slice(0, dep.startsWith('@') ? 2 : 1)
+      .join('/')
+  const packagesNeeded = new Map()
+  const packagesOf = (id, visiting = new Set()) => {
+    if (packagesNeeded.has(id)) return packagesNeeded.get(id)
+    visiting.add(id)
+    const packages = new Set()
+    for (const dep of importsOf.get(id) ?? []) {
+      if (!isAbsolute(dep)) {
+        if (!dep.startsWith('node:')) packages.add(packageOf(dep))
+      } else if (!visiting.has(dep)) for (const p of packagesOf(dep, visiting)) packages.add(p)
+    }
+    visiting.delete(id)
+    if (visiting.size === 0) packagesNeeded.set(id, packages)
+    return packages
+  }
+  const keyOf = (id, names) => [names.join('-'), ...[...packagesOf(id)].sort().map((p) => p.replace(/[@/]/g, ''))].join('+')
+  return new Map([...loadersOf].map(([id, names]) => [id, keyOf(id, names)]))
+}
+
+const importsOf = new Map()
+const groupOf = loaderGroups(await generate(undefined, importsOf), importsOf)
+const output = await generate({
+  groups: [{ name: (id) => (groupOf.has(id) ? `loaded-by-${groupOf.get(id)}` : null), debugName: 'loader groups', includeDependenciesRecursively: false }],
 })
-const { output } = await bundle.generate({ format: 'esm', entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js' })
-await bundle.close()
+// Groups import only modules their loaders load too, so no two chunks should import each other.
+const chunkImports = new Map(output.filter((file) => file.type === 'chunk').map((chunk) => [chunk.fileName, chunk.imports]))
+const reaches = (from, to, seen = new Set()) => (chunkImports.get(from) ?? []).some((next) => next === to || (!seen.has(next) && seen.add(next) && reaches(next, to, seen)))
+for (const file of chunkImports.keys())
+  if (reaches(file, file)) throw new Error(`scripts/bundle.js: ${file} imports itself through other chunks; its modules could run out of order`)
+
 const wanted = new Map(output.map((file) => [join(OUT, file.fileName), file.type === 'chunk' ? file.code : Buffer.from(file.source)]))
 // The CommonJS refusal is one file of its own (plugin/require-refusal.cts), not a module to bundle.
 wanted.set(join(OUT, 'plugin', 'require-refusal.cjs'), readFileSync(join(DIST, 'plugin', 'require-refusal.cjs')))
