@@ -16,22 +16,22 @@ const OUT = join(DIST, 'bundle')
 // Entries: what package.json names (its exports and its bin), and the modules that find a file beside
 // them through import.meta.url (plugin/index names ./worker-setup.js, Vitest's setup file;
 // cli/commands/mcp spawns ../../mcp/bin.js): an entry keeps its own code at its own path.
-// Loaders: what each process loads at once, to be joined into a few chunks instead of the tens
-// rolldown's own splitting makes (a chunk for every set of entries and dynamic imports that share
-// modules). A loader is an entry with what it loads before it returns; a worker loads the suite API
-// and, once its suite starts, what a fresh run imports on its way: the modules whose dynamic imports
-// the run takes (start-suite, whose static imports are the whole run). Modules are grouped by the set of loaders that load them, so no loader loads
-// a module it does not use; what is loaded only on a path of its own (the team store, the replay, the
-// merge of shards, a CLI command) stays split as rolldown splits it, and loads on use.
+// Loaders: what a process loads at once, joined into a few chunks instead of the tens rolldown's own
+// splitting makes (a chunk for every set of entries and dynamic imports that share modules). A loader
+// is an entry with what it loads before it returns; a worker's roots add start-suite, whose static
+// imports are a fresh run's whole path. Modules are grouped by the set of loaders that load them, so no
+// loader loads a module it does not use; what only a path of its own loads (the team store, the
+// replay, the merge of shards, a CLI command) stays split as rolldown splits it, and loads on use.
 const { entries: ENTRIES, loaders: LOADERS } = JSON.parse(readFileSync(join(ROOT, 'scripts', 'bundle-loaders.json'), 'utf8'))
 const moduleOf = (entry) => join(DIST, `${entry}.js`)
 
-/** The bundle's files; with `imports`, each module's static imports are filed there (packages by their bare name). */
-async function generate(codeSplitting, imports) {
+/** The bundle's files, and each module's static imports (a package by its bare name). */
+async function generate(codeSplitting) {
+  const importsOf = new Map()
   const fileImports = {
     name: 'file-imports',
     generateBundle() {
-      for (const id of this.getModuleIds()) imports?.set(id, this.getModuleInfo(id)?.importedIds ?? [])
+      for (const id of this.getModuleIds()) importsOf.set(id, this.getModuleInfo(id)?.importedIds ?? [])
     },
   }
   const bundle = await rolldown({
@@ -40,13 +40,14 @@ async function generate(codeSplitting, imports) {
     platform: 'node',
     external: (id) => !id.startsWith('.') && !isAbsolute(id),
     logLevel: 'warn',
-    plugins: imports === undefined ? [] : [fileImports],
+    plugins: [fileImports],
     // A group takes only the modules it names, not their imports too; an entry may then export more than its own names.
     ...(codeSplitting === undefined ? {} : { preserveEntrySignatures: 'allow-extension' }),
   })
   try {
     const grouped = codeSplitting === undefined ? {} : { codeSplitting }
-    return (await bundle.generate({ format: 'esm', entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js', ...grouped })).output
+    const { output } = await bundle.generate({ format: 'esm', entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js', ...grouped })
+    return { output, importsOf }
   } finally {
     await bundle.close()
   }
@@ -82,27 +83,23 @@ function loaderGroups(split, importsOf) {
       .split('/')
       .slice(0, dep.startsWith('@') ? 2 : 1)
       .join('/')
-  const packagesNeeded = new Map()
-  const packagesOf = (id, visiting = new Set()) => {
-    if (packagesNeeded.has(id)) return packagesNeeded.get(id)
-    visiting.add(id)
+  const packagesOf = (id) => {
+    const reached = new Set([id])
     const packages = new Set()
-    for (const dep of importsOf.get(id) ?? []) {
-      if (!isAbsolute(dep)) {
-        if (!dep.startsWith('node:')) packages.add(packageOf(dep))
-      } else if (!visiting.has(dep)) for (const p of packagesOf(dep, visiting)) packages.add(p)
-    }
-    visiting.delete(id)
-    if (visiting.size === 0) packagesNeeded.set(id, packages)
+    for (const module of reached)
+      for (const dep of importsOf.get(module) ?? []) {
+        if (isAbsolute(dep)) reached.add(dep)
+        else if (!dep.startsWith('node:')) packages.add(packageOf(dep))
+      }
     return packages
   }
   const keyOf = (id, names) => [names.join('-'), ...[...packagesOf(id)].sort().map((p) => p.replace(/[@/]/g, ''))].join('+')
   return new Map([...loadersOf].map(([id, names]) => [id, keyOf(id, names)]))
 }
 
-const importsOf = new Map()
-const groupOf = loaderGroups(await generate(undefined, importsOf), importsOf)
-const output = await generate({
+const split = await generate()
+const groupOf = loaderGroups(split.output, split.importsOf)
+const { output } = await generate({
   groups: [{ name: (id) => (groupOf.has(id) ? `loaded-by-${groupOf.get(id)}` : null), debugName: 'loader groups', includeDependenciesRecursively: false }],
 })
 // Groups import only modules their loaders load too, so no two chunks should import each other.
