@@ -92,11 +92,63 @@ const N = Number(process.env.BENCH_N)
 export const CASES = Array.from({ length: N }, (_, i) => ({ id: 'q' + String(i).padStart(5, '0'), input: 'question ' + i, expected: 'echo: question ' + i }))
 `
 
+const floorConfig = `import { defineConfig } from 'vitest/config'
+
+export default defineConfig({
+  test: { include: ['floor/**/*.test.ts'], maxConcurrency: 32 },
+})
+`
+
+/**
+ * Figure 2's floor: the plain tests, each of which also makes its case durable the least way SPEC §6
+ * allows, before its test ends and its slot takes the next case: one line (a CRC-32 and the case
+ * record's JSON), written with one write and fsynced. Lines that arrive while an fsync runs share
+ * the next one, a group commit as digline's journal makes. No tool that journals every case pays less.
+ */
+const floorTest = `import { expect, test } from 'vitest'
+import { mkdirSync, rmSync, writeSync } from 'node:fs'
+import { open } from 'node:fs/promises'
+import { crc32 } from 'node:zlib'
+import { CASES, chat } from '../chat.js'
+
+const dir = '.floor'
+rmSync(dir, { recursive: true, force: true })
+mkdirSync(dir)
+const leg = await open(dir + '/leg.jsonl', 'a')
+let gathering: string[] | undefined
+let tail: Promise<void> = Promise.resolve()
+
+function durable(line: string): Promise<void> {
+  if (gathering !== undefined) {
+    gathering.push(line)
+    return tail
+  }
+  const batch = [line]
+  gathering = batch
+  tail = tail.then(() => {
+    if (gathering === batch) gathering = undefined
+    writeSync(leg.fd, batch.join(''))
+    return leg.sync()
+  })
+  return tail
+}
+
+for (const c of CASES) {
+  test.concurrent(c.id, async ({ signal }) => {
+    const reply = await chat(c.input, signal)
+    expect(reply.content).toBe(c.expected)
+    const json = JSON.stringify({ kind: 'case', run: 'floor', cause: null, case: { case_id: c.id, verdict: 'pass', score: 1, passed_samples: 1, reason: null, error: null, samples: [{ pass: true, score: 1, scorers: [{ name: 'exact', pass: true, score: 1, reason: null }] }] } })
+    await durable(crc32(json).toString(16).padStart(8, '0') + ' ' + json + '\\n')
+  })
+}
+`
+
 /** Figure 2: one chat call per case against the loopback server, concurrency 32, exact match. */
 export function concurrencyProject(installRoot) {
   return project(installRoot, 'concurrency', {
     'vitest.digline.config.ts': diglineConfig(`, hooks: ['./count-journaled.ts']`),
     'vitest.plain.config.ts': plainConfig(', maxConcurrency: 32'),
+    'vitest.floor.config.ts': floorConfig,
     'chat.ts': chatClient,
     // Called once per case after its journal record is fsynced: the count proves every case was journaled.
     'count-journaled.ts': `import { onCase } from 'digline'
@@ -128,6 +180,7 @@ evalSuite({
   concurrency: 32,
 })
 `,
+    'floor/chat.test.ts': floorTest,
     'plain/chat.test.ts': `import { expect, test } from 'vitest'
 import { CASES, chat } from '../chat.js'
 
