@@ -22,6 +22,7 @@ import { FileJournalFollower } from './journal-follower.js'
 import type { PendingFollower } from '../pending-follower.js'
 import { unreadableRun } from '../run-checks.js'
 import { FileRemovalRecords, runRemovedError } from './removal-records.js'
+import { endOfTurn } from '../end-of-turn.js'
 
 const O_NOFOLLOW = constants.O_NOFOLLOW ?? 0
 const LEG_FLAGS = constants.O_CREAT | constants.O_EXCL | constants.O_WRONLY | constants.O_APPEND | O_NOFOLLOW
@@ -233,10 +234,10 @@ interface Waiting {
 }
 
 /**
- * One open leg. Appends are written in the order they were called; those that arrive while a batch
- * is being written and fsynced go together in the next batch (one write, one fsync), and each
- * resolves only once the fsync that covers its bytes has returned. After a failed batch the leg
- * takes nothing more.
+ * One open leg. Appends are written in the order they were called; those that arrive in the same
+ * turn of the event loop, or while a batch is being written and fsynced, go together in one batch
+ * (one write, one fsync), and each resolves only once the fsync that covers its bytes has returned.
+ * After a failed batch the leg takes nothing more.
  */
 class FileJournalLeg implements Journal {
   private handle: FileHandle | undefined
@@ -282,7 +283,7 @@ class FileJournalLeg implements Journal {
       const entry = { caseId: result.case_id, lines, resolve, reject }
       if (this.gathering !== undefined) return void this.gathering.push(entry)
       const batch = [entry]
-      void this.serialized(() => this.writeBatchOf(batch))
+      void this.serialized(() => endOfTurn().then(() => this.writeBatchOf(batch)))
       this.gathering = batch
     })
   }

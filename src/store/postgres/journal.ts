@@ -14,6 +14,7 @@ import { decodeLine, encodeCase, encodeDeclared, encodeHeader, encodeObserved, n
 import { emptyObserved, JournalPlanner, type JournalPlace } from '../journal-planner.js'
 import type { Journal, JournalOpening, Lease, Pending } from '../journal.js'
 import { bootId, leaseHolds } from '../live-writer.js'
+import { endOfTurn } from '../end-of-turn.js'
 import { isConnectionFailure, sqlstateOf, type PgConnection, type PgNamedStatement } from './connection.js'
 
 /** Appends sent in one INSERT at most (a run has one append in flight per slot). */
@@ -278,9 +279,10 @@ class PgJournalLeg implements Journal {
   }
 
   /**
-   * Queues the case's records and resolves once they are committed. Appends that come while an
-   * INSERT is in flight (other slots of the run) go together in the next one: a group commit, in
-   * the order they were called, so what is committed is always a prefix of what was appended.
+   * Queues the case's records and resolves once they are committed. Appends that come in the same
+   * turn of the event loop, or while an INSERT is in flight (other slots of the run), go together in
+   * one: a group commit, in the order they were called, so what is committed is always a prefix of
+   * what was appended.
    */
   append({ result, cause, observed }: CaseProgress): Promise<void> {
     if (this.failure !== undefined) {
@@ -311,9 +313,13 @@ class PgJournalLeg implements Journal {
     })
   }
 
-  /** Sends the queue until it is empty; `flushing` turns false in the same step that finds it empty. */
+  /**
+   * Sends the queue until it is empty, each batch once the turn of the event loop that queued its
+   * first record is over; `flushing` turns false in the same step that finds it empty.
+   */
   private async flush(): Promise<void> {
     for (;;) {
+      await endOfTurn()
       const batch = this.queue.splice(0, MAX_BATCH)
       if (batch.length === 0) {
         this.flushing = false

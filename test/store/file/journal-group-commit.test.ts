@@ -2,7 +2,7 @@
 // each resolves only after the fsync that covers its bytes, the bytes are those of appends made one
 // at a time, and a failed batch fails every append in it and is cut back off the leg.
 import { readFileSync } from 'node:fs'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { StoreWriteError } from '../../../src/store/errors.js'
 import { FileJournal } from '../../../src/store/file/journal.js'
 import { nodeFsLayer, type FsLayer } from '../../../src/store/file/fs-layer.js'
@@ -94,6 +94,19 @@ async function settled(promises: Promise<void>[]): Promise<PromiseSettledResult<
   )
 }
 
+/** Calls `append` n times, each from a callback of its own, all in one turn of the event loop. */
+function inOneTurn(n: number, append: (i: number) => Promise<void>): Promise<Promise<void>[]> {
+  return new Promise((resolve) => {
+    const out: Promise<void>[] = []
+    for (let i = 0; i < n; i++) {
+      setImmediate(() => {
+        out.push(append(i))
+        if (out.length === n) resolve(out)
+      })
+    }
+  })
+}
+
 describe('appends made together', () => {
   it('32 appends at once need one write, one fsync and one nlink check, not 32', async () => {
     const leg = await journal.openJournal(journalHeader(), 1)
@@ -104,6 +117,30 @@ describe('appends made together', () => {
     expect(counting.count('write')).toBe(1)
     expect(counting.count('fstat')).toBe(1)
     expect((await journal.pending(TENANT, SUITE))[0]!.done).toEqual(expectedDone(CASES))
+  })
+
+  it('appends made from separate callbacks in one turn of the event loop share one write and one fsync', async () => {
+    const leg = await journal.openJournal(journalHeader(), 1)
+    counting.reset()
+    // Immediates queued together run in one phase of one turn, as the callbacks of sockets found ready together do.
+    const appended = await inOneTurn(8, (i) => leg.append(CASES[i]!))
+    await Promise.all(appended)
+    await leg.close()
+    expect(counting.count('fsync')).toBe(1)
+    expect(counting.count('write')).toBe(1)
+    expect((await journal.pending(TENANT, SUITE))[0]!.done).toEqual(expectedDone(CASES.slice(0, 8)))
+  })
+
+  it('a batch is written while the suite runs on fake timers (they replace the global ones, not the journal’s)', async () => {
+    const leg = await journal.openJournal(journalHeader(), 1)
+    vi.useFakeTimers({ toFake: ['setImmediate', 'setTimeout', 'setInterval'] })
+    try {
+      await Promise.all(CASES.slice(0, 2).map((p) => leg.append(p)))
+    } finally {
+      vi.useRealTimers()
+    }
+    await leg.close()
+    expect((await journal.pending(TENANT, SUITE))[0]!.done).toEqual(expectedDone(CASES.slice(0, 2)))
   })
 
   it('appends that arrive while a batch is being fsynced wait for the fsync that covers them, and share it', async () => {

@@ -36,6 +36,31 @@ test('120 appends called at once all resolve committed, in the order called, wit
   }
 })
 
+test('appends made from separate callbacks in one turn of the event loop are committed in one transaction', async () => {
+  await db.truncate()
+  const store = new PostgresStore({ url: db.url })
+  try {
+    const journal = await store.openJournal(journalHeader(), 1)
+    // Immediates queued together run in one phase of one turn, as the callbacks of sockets found ready together do.
+    const appended = await new Promise<Promise<void>[]>((resolve) => {
+      const out: Promise<void>[] = []
+      for (let i = 0; i < 8; i++) {
+        setImmediate(() => {
+          out.push(journal.append(progress(judged(i), OBSERVED_1, i)))
+          if (out.length === 8) resolve(out)
+        })
+      }
+    })
+    await Promise.all(appended)
+    await journal.close()
+    // Rows inserted by one transaction carry its id in xmin.
+    const { rows } = await db.sql('SELECT count(*)::int AS n, count(DISTINCT xmin::text)::int AS transactions FROM digline_journal_records WHERE line LIKE \'%"kind":"case"%\'')
+    expect(rows[0]).toEqual({ n: 8, transactions: 1 })
+  } finally {
+    await store.end()
+  }
+})
+
 test('close() waits for appends still queued; an append to a run removed meanwhile is refused by name', async () => {
   await db.truncate()
   const store = new PostgresStore({ url: db.url })
