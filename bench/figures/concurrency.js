@@ -102,7 +102,7 @@ export async function concurrency({ install, quick, log }) {
           pass: null,
         },
         {
-          figure: `2. concurrency, ${fmt.int(N)} cases: the floor (plain Vitest making each case durable: one CRC-32 line, one write, an fsync shared by the lines of one turn) ÷ plain Vitest, wall; CPU`,
+          figure: `2. concurrency, ${fmt.int(N)} cases: the floor (plain Vitest making each case durable: one CRC-32 line, one write, group-commit fsync) ÷ plain Vitest, wall; CPU`,
           value: `${fmt.x3(floorWall)}; ${fmt.x3(floorCpu)}`,
           goal: '—',
           pass: null,

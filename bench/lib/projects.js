@@ -102,9 +102,9 @@ export default defineConfig({
 /**
  * Figure 2's floor: the plain tests, each of which also makes its case durable the least way SPEC §6
  * allows, before its test ends and its slot takes the next case: one line (a CRC-32 and the case
- * record's JSON), written with one write and fsynced. Lines that arrive in the same turn of the event
- * loop, or while an fsync runs, share one, a group commit as digline's journal makes (ADR 0557). No
- * tool that journals every case pays less.
+ * record's JSON), written with one write and fsynced. Lines that arrive while an fsync runs share
+ * the next one. A batch is sent at once: held to the end of its turn as digline's journal holds it
+ * (ADR 0557), these tests took 2–5% more wall time (docs/performance.md).
  */
 const floorTest = `import { expect, test } from 'vitest'
 import { mkdirSync, rmSync, writeSync } from 'node:fs'
@@ -126,7 +126,7 @@ function durable(line: string): Promise<void> {
   }
   const batch = [line]
   gathering = batch
-  tail = tail.then(() => new Promise((turnEnded) => setImmediate(turnEnded))).then(() => {
+  tail = tail.then(() => {
     if (gathering === batch) gathering = undefined
     writeSync(leg.fd, batch.join(''))
     return leg.sync()

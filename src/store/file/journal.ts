@@ -234,10 +234,10 @@ interface Waiting {
 }
 
 /**
- * One open leg. Appends are written in the order they were called; those that arrive in the same
- * turn of the event loop, or while a batch is being written and fsynced, go together in one batch
- * (one write, one fsync), and each resolves only once the fsync that covers its bytes has returned.
- * After a failed batch the leg takes nothing more.
+ * One open leg. Appends are written in the order they were called; those that arrive while a batch
+ * is being written and fsynced, or (once appends have overlapped) in the same turn of the event
+ * loop, go together in one batch (one write, one fsync), and each resolves only once the fsync that
+ * covers its bytes has returned. After a failed batch the leg takes nothing more.
  */
 class FileJournalLeg implements Journal {
   private handle: FileHandle | undefined
@@ -249,6 +249,14 @@ class FileJournalLeg implements Journal {
   private tail: Promise<unknown> = Promise.resolve()
   /** The batch that appends join: scheduled on `tail`, not yet being written. */
   private gathering: Waiting[] | undefined
+  /** A batch is being written and fsynced. */
+  private writing = false
+  /**
+   * An append came while another batch was gathering or being written: the leg has slots running
+   * side by side, so a batch waits for the end of its turn to take the others' records (ADR 0557).
+   * A leg whose appends come one at a time never waits.
+   */
+  private overlapping = false
 
   constructor(
     private readonly fs: FsLayer,
@@ -281,9 +289,10 @@ class FileJournalLeg implements Journal {
     if (changed) this.lastObserved = normalizeObserved(observed)
     return new Promise<void>((resolve, reject) => {
       const entry = { caseId: result.case_id, lines, resolve, reject }
+      if (this.gathering !== undefined || this.writing) this.overlapping = true
       if (this.gathering !== undefined) return void this.gathering.push(entry)
       const batch = [entry]
-      void this.serialized(() => endOfTurn().then(() => this.writeBatchOf(batch)))
+      void this.serialized(() => (this.overlapping ? endOfTurn().then(() => this.writeBatchOf(batch)) : this.writeBatchOf(batch)))
       this.gathering = batch
     })
   }
@@ -329,10 +338,13 @@ class FileJournalLeg implements Journal {
     }
     const lines = batch.flatMap((entry) => entry.lines)
     try {
+      this.writing = true
       await this.writeBatch(lines.length === 1 ? lines[0]! : Buffer.concat(lines))
     } catch (error) {
       for (const entry of batch) entry.reject(error)
       return
+    } finally {
+      this.writing = false
     }
     for (const entry of batch) entry.resolve()
   }

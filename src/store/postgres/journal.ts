@@ -239,6 +239,8 @@ class PgJournalLeg implements Journal {
   private tail: Promise<unknown> = Promise.resolve()
   private queue: { caseId: string; lines: string[]; resolve: () => void; reject: (error: unknown) => void }[] = []
   private flushing = false
+  /** An append came while the queue was being sent: a batch waits for the end of its turn (ADR 0557). */
+  private overlapping = false
   private idle: Promise<void> = Promise.resolve()
   private heartbeat: NodeJS.Timeout | undefined
 
@@ -279,10 +281,10 @@ class PgJournalLeg implements Journal {
   }
 
   /**
-   * Queues the case's records and resolves once they are committed. Appends that come in the same
-   * turn of the event loop, or while an INSERT is in flight (other slots of the run), go together in
-   * one: a group commit, in the order they were called, so what is committed is always a prefix of
-   * what was appended.
+   * Queues the case's records and resolves once they are committed. Appends that come while an
+   * INSERT is in flight (other slots of the run), or from then on in the same turn of the event loop,
+   * go together in one: a group commit, in the order they were called, so what is committed is
+   * always a prefix of what was appended.
    */
   append({ result, cause, observed }: CaseProgress): Promise<void> {
     if (this.failure !== undefined) {
@@ -306,7 +308,8 @@ class PgJournalLeg implements Journal {
     if (changed) this.lastObserved = normalizeObserved(observed)
     return new Promise<void>((resolve, reject) => {
       this.queue.push({ caseId: result.case_id, lines, resolve, reject })
-      if (!this.flushing) {
+      if (this.flushing) this.overlapping = true
+      else {
         this.flushing = true
         this.idle = this.flush()
       }
@@ -314,12 +317,13 @@ class PgJournalLeg implements Journal {
   }
 
   /**
-   * Sends the queue until it is empty, each batch once the turn of the event loop that queued its
-   * first record is over; `flushing` turns false in the same step that finds it empty.
+   * Sends the queue until it is empty, each batch (once appends have overlapped) at the end of the
+   * turn of the event loop that queued its first record; `flushing` turns false in the same step
+   * that finds it empty.
    */
   private async flush(): Promise<void> {
     for (;;) {
-      await endOfTurn()
+      if (this.overlapping) await endOfTurn()
       const batch = this.queue.splice(0, MAX_BATCH)
       if (batch.length === 0) {
         this.flushing = false

@@ -119,8 +119,9 @@ describe('appends made together', () => {
     expect((await journal.pending(TENANT, SUITE))[0]!.done).toEqual(expectedDone(CASES))
   })
 
-  it('appends made from separate callbacks in one turn of the event loop share one write and one fsync', async () => {
+  it('once appends have overlapped, appends made from separate callbacks in one turn of the event loop share one write and one fsync', async () => {
     const leg = await journal.openJournal(journalHeader(), 1)
+    await Promise.all(CASES.slice(8, 10).map((p) => leg.append(p)))
     counting.reset()
     // Immediates queued together run in one phase of one turn, as the callbacks of sockets found ready together do.
     const appended = await inOneTurn(8, (i) => leg.append(CASES[i]!))
@@ -128,7 +129,18 @@ describe('appends made together', () => {
     await leg.close()
     expect(counting.count('fsync')).toBe(1)
     expect(counting.count('write')).toBe(1)
-    expect((await journal.pending(TENANT, SUITE))[0]!.done).toEqual(expectedDone(CASES.slice(0, 8)))
+    expect([...(await journal.pending(TENANT, SUITE))[0]!.done.keys()]).toEqual([...CASES.slice(8, 10), ...CASES.slice(0, 8)].map((p) => p.result.case_id))
+  })
+
+  it('a leg whose appends come one at a time writes each in the turn it came, without waiting for the end of it', async () => {
+    const leg = await journal.openJournal(journalHeader(), 1)
+    for (const p of CASES.slice(0, 3)) await leg.append(p)
+    counting.reset()
+    let writesWhenTheTurnEnded: number | undefined
+    setImmediate(() => (writesWhenTheTurnEnded = counting.count('write')))
+    await leg.append(CASES[3]!)
+    await leg.close()
+    expect(writesWhenTheTurnEnded).toBe(1)
   })
 
   it('a batch is written while the suite runs on fake timers (they replace the global ones, not the journal’s)', async () => {
