@@ -116,3 +116,19 @@ export function lineRanges(file: string): { start: number; end: number }[] {
   }
   return ranges
 }
+
+/**
+ * Calls `append` n times, each from a callback of its own, all in one turn of the event loop: immediates
+ * queued together run in one phase of one turn, as the callbacks of sockets found ready together do.
+ */
+export function inOneTurn(n: number, append: (i: number) => Promise<void>): Promise<Promise<void>[]> {
+  return new Promise((resolve) => {
+    const out: Promise<void>[] = []
+    for (let i = 0; i < n; i++) {
+      setImmediate(() => {
+        out.push(append(i))
+        if (out.length === n) resolve(out)
+      })
+    }
+  })
+}

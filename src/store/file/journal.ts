@@ -292,7 +292,10 @@ class FileJournalLeg implements Journal {
       if (this.gathering !== undefined || this.writing) this.overlapping = true
       if (this.gathering !== undefined) return void this.gathering.push(entry)
       const batch = [entry]
-      void this.serialized(() => (this.overlapping ? endOfTurn().then(() => this.writeBatchOf(batch)) : this.writeBatchOf(batch)))
+      void this.serialized(async () => {
+        if (this.overlapping) await endOfTurn()
+        await this.writeBatchOf(batch)
+      })
       this.gathering = batch
     })
   }

@@ -7,7 +7,7 @@ import { StoreWriteError } from '../../../src/store/errors.js'
 import { FileJournal } from '../../../src/store/file/journal.js'
 import { nodeFsLayer, type FsLayer } from '../../../src/store/file/fs-layer.js'
 import type { CaseProgress } from '../../../src/document/case-progress.js'
-import { expectedDone, journalHeader, judged, LEG_1, LEG_2, legFile, OBSERVED_1, progress, SUITE, TENANT, writeJournal } from '../journal-fixtures.js'
+import { expectedDone, inOneTurn, journalHeader, judged, LEG_1, LEG_2, legFile, OBSERVED_1, progress, SUITE, TENANT, writeJournal } from '../journal-fixtures.js'
 import { makeTempStore, type TempStore } from '../temp-store.js'
 
 type Op = 'write' | 'fsync' | 'fstat' | 'ftruncate'
@@ -94,19 +94,6 @@ async function settled(promises: Promise<void>[]): Promise<PromiseSettledResult<
   )
 }
 
-/** Calls `append` n times, each from a callback of its own, all in one turn of the event loop. */
-function inOneTurn(n: number, append: (i: number) => Promise<void>): Promise<Promise<void>[]> {
-  return new Promise((resolve) => {
-    const out: Promise<void>[] = []
-    for (let i = 0; i < n; i++) {
-      setImmediate(() => {
-        out.push(append(i))
-        if (out.length === n) resolve(out)
-      })
-    }
-  })
-}
-
 describe('appends made together', () => {
   it('32 appends at once need one write, one fsync and one nlink check, not 32', async () => {
     const leg = await journal.openJournal(journalHeader(), 1)
@@ -123,7 +110,6 @@ describe('appends made together', () => {
     const leg = await journal.openJournal(journalHeader(), 1)
     await Promise.all(CASES.slice(8, 10).map((p) => leg.append(p)))
     counting.reset()
-    // Immediates queued together run in one phase of one turn, as the callbacks of sockets found ready together do.
     const appended = await inOneTurn(8, (i) => leg.append(CASES[i]!))
     await Promise.all(appended)
     await leg.close()

@@ -6,7 +6,7 @@ import { RunRemovedError } from '../../../src/store/errors.js'
 import { PostgresStore } from '../../../src/store/postgres/store.js'
 import { keyOf, makeRun } from '../../helpers/make-run.js'
 import { createTestDatabase, type TestDatabase } from '../../helpers/postgres.js'
-import { journalHeader, judged, OBSERVED_1, OBSERVED_2, progress } from '../journal-fixtures.js'
+import { inOneTurn, journalHeader, judged, OBSERVED_1, OBSERVED_2, progress } from '../journal-fixtures.js'
 
 let db: TestDatabase
 beforeAll(async () => {
@@ -48,16 +48,7 @@ test('once appends have overlapped, appends made from separate callbacks in one 
     const journal = await store.openJournal(journalHeader(), 1)
     await Promise.all([8, 9].map((i) => journal.append(progress(judged(i), OBSERVED_1, i))))
     const before = await transactions()
-    // Immediates queued together run in one phase of one turn, as the callbacks of sockets found ready together do.
-    const appended = await new Promise<Promise<void>[]>((resolve) => {
-      const out: Promise<void>[] = []
-      for (let i = 0; i < 8; i++) {
-        setImmediate(() => {
-          out.push(journal.append(progress(judged(i), OBSERVED_1, i)))
-          if (out.length === 8) resolve(out)
-        })
-      }
-    })
+    const appended = await inOneTurn(8, (i) => journal.append(progress(judged(i), OBSERVED_1, i)))
     await Promise.all(appended)
     await journal.close()
     expect(await transactions()).toBe(before + 1)
