@@ -33,7 +33,13 @@ export async function startChatServer() {
     base,
     stats: async () => (await fetch(`${base}/stats`)).json(),
     reset: async () => (await fetch(`${base}/reset`)).json(),
-    stop: () => child.kill('SIGTERM'),
+    // Awaited, so that its end is not reaped while a later launch's CPU is being counted (lib/process.js).
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve()
+        child.once('exit', () => resolve())
+        child.kill('SIGTERM')
+      }),
   }
 }
 
@@ -128,7 +134,7 @@ export async function concurrency({ install, quick, log }) {
       )
     }
   } finally {
-    server.stop()
+    await server.stop()
   }
   return { rows, raw }
 }

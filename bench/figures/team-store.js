@@ -193,7 +193,7 @@ export async function teamConcurrency({ install, quick, log }) {
       }
     }
   } finally {
-    server.stop()
+    await server.stop()
     await store.end()
     await db.drop()
   }
