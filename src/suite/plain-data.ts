@@ -33,53 +33,95 @@ const BUILT_INS: Record<string, string> = {
 /** The first value under `value` that is not plain JSON data, or undefined when all of it is. */
 export function findNotPlain(value: unknown, root: DataPath = [], options: PlainDataOptions = {}): NotPlain | undefined {
   if (value === undefined) return options.allowUndefinedRoot === true ? undefined : { path: [...root], what: 'undefined', instead: 'null, or a value' }
-  return walk(value, [...root], [])
+  return walk(value, { path: [...root], ancestors: [], ancestorDepths: [] })
 }
 
-function walk(value: unknown, path: (string | number)[], ancestors: { value: object; path: DataPath }[]): NotPlain | undefined {
-  const found = (what: string, instead: string): NotPlain => ({ path: [...path], what, instead })
+/**
+ * Where the walk is: the path to the value and the objects above it (with the length of the path
+ * to each), as stacks it pushes onto and pops. Plain data costs no allocation per value; an offence
+ * copies the path, and the walk stops there.
+ */
+interface Walk {
+  path: (string | number)[]
+  ancestors: object[]
+  ancestorDepths: number[]
+}
+
+function found(at: Walk, what: string, instead: string): NotPlain {
+  return { path: [...at.path], what, instead }
+}
+
+const ARRAY_INDEX = /^(0|[1-9]\d*)$/
+
+function walk(value: unknown, at: Walk): NotPlain | undefined {
   switch (typeof value) {
     case 'string':
     case 'boolean':
       return undefined
     case 'number':
       if (Number.isFinite(value)) return undefined
-      return found(Number.isNaN(value) ? 'NaN' : value > 0 ? 'Infinity' : '-Infinity', 'null, or a string that says what it means')
+      return found(at, Number.isNaN(value) ? 'NaN' : value > 0 ? 'Infinity' : '-Infinity', 'null, or a string that says what it means')
     case 'bigint':
-      return found(`the BigInt ${String(value)}n`, 'a number, or a string of its digits')
+      return found(at, `the BigInt ${String(value)}n`, 'a number, or a string of its digits')
     case 'symbol':
-      return found(`a symbol (${String(value)})`, 'a string')
+      return found(at, `a symbol (${String(value)})`, 'a string')
     case 'function':
-      return found(`a function${value.name ? ` (${value.name})` : ''}`, 'the data it would compute: a function is not data')
+      return found(at, `a function${value.name ? ` (${value.name})` : ''}`, 'the data it would compute: a function is not data')
     case 'undefined':
-      return found('undefined', 'null, or leave the element out')
+      return found(at, 'undefined', 'null, or leave the element out')
   }
   if (value === null) return undefined
   const object = value as object
-  const cycle = ancestors.find((a) => a.value === object)
-  if (cycle !== undefined) return found(`a cycle back to ${readablePath(cycle.path)}`, 'a tree: copy the shared part, or refer to it by an id')
+  const cycle = at.ancestors.indexOf(object)
+  if (cycle >= 0) {
+    const to = readablePath(at.path.slice(0, at.ancestorDepths[cycle]))
+    return found(at, `a cycle back to ${to}`, 'a tree: copy the shared part, or refer to it by an id')
+  }
   const kind = classOf(object)
-  if (kind !== undefined) return found(describeClass(kind), BUILT_INS[kind] ?? (ArrayBuffer.isView(object) ? 'an array of numbers' : 'a plain object with its fields'))
+  if (kind !== undefined) return found(at, describeClass(kind), BUILT_INS[kind] ?? (ArrayBuffer.isView(object) ? 'an array of numbers' : 'a plain object with its fields'))
   if (Object.getOwnPropertySymbols(object).some((s) => Object.prototype.propertyIsEnumerable.call(object, s))) {
-    return found('an object with a symbol key', 'string keys only')
+    return found(at, 'an object with a symbol key', 'string keys only')
   }
-  const below = [...ancestors, { value: object, path: [...path] }]
-  if (Array.isArray(object)) {
-    const extra = Object.keys(object).find((k) => !/^(0|[1-9]\d*)$/.test(k))
-    if (extra !== undefined) return found(`an array with the named property ${JSON.stringify(extra)}`, 'a plain object, or an array without named properties')
-    for (let i = 0; i < object.length; i++) {
-      if (!(i in object)) return { path: [...path, i], what: 'a hole in a sparse array', instead: 'null, or an array without holes' }
-      const offence = walk(object[i], [...path, i], below)
-      if (offence !== undefined) return offence
-    }
-    return undefined
+  at.ancestors.push(object)
+  at.ancestorDepths.push(at.path.length)
+  const offence = Array.isArray(object) ? walkArray(object as unknown[], at) : walkObject(object as Record<string, unknown>, at)
+  if (offence !== undefined) return offence
+  at.ancestors.pop()
+  at.ancestorDepths.pop()
+  return undefined
+}
+
+function walkArray(array: unknown[], at: Walk): NotPlain | undefined {
+  // Its own keys are its indices alone when there are as many as its length and no element is a
+  // hole; a named property is named before a hole, as the keys list them.
+  const keys = Object.keys(array)
+  const named = (): NotPlain | undefined => {
+    const extra = keys.find((k) => !ARRAY_INDEX.test(k))
+    return extra === undefined ? undefined : found(at, `an array with the named property ${JSON.stringify(extra)}`, 'a plain object, or an array without named properties')
   }
+  if (keys.length !== array.length) {
+    const offence = named()
+    if (offence !== undefined) return offence
+  }
+  for (let i = 0; i < array.length; i++) {
+    if (!(i in array)) return named() ?? { path: [...at.path, i], what: 'a hole in a sparse array', instead: 'null, or an array without holes' }
+    at.path.push(i)
+    const offence = walk(array[i], at)
+    if (offence !== undefined) return offence
+    at.path.pop()
+  }
+  return undefined
+}
+
+function walkObject(object: Record<string, unknown>, at: Walk): NotPlain | undefined {
   for (const key of Object.keys(object)) {
-    const member = (object as Record<string, unknown>)[key]
+    const member = object[key]
     // JSON leaves an undefined member out, and reading it back gives undefined again: faithful.
     if (member === undefined) continue
-    const offence = walk(member, [...path, key], below)
+    at.path.push(key)
+    const offence = walk(member, at)
     if (offence !== undefined) return offence
+    at.path.pop()
   }
   return undefined
 }

@@ -37,6 +37,12 @@ describe('findNotPlain', () => {
   // eslint-disable-next-line no-sparse-arrays -- a hole is what is being refused
   const sparse = [1, , 3]
   const namedArray = Object.assign([1, 2], { extra: true })
+  // As many own keys as its length: the named property is named before the hole, as a sparse array's keys list it.
+  // eslint-disable-next-line no-sparse-arrays -- a hole beside a named property is what is being refused
+  const holeAndName = Object.assign([1, , 3], { extra: true })
+  // A cycle reached after a sibling subtree was walked: the way back names where the walk is now.
+  const laterCycle: Record<string, unknown> = { a: { x: [1, { y: 2 }] }, b: { c: {} } }
+  ;(laterCycle.b as Record<string, unknown>).c = { back: laterCycle.b }
   it.each<[string, unknown, (string | number)[], RegExp]>([
     ['a Map', { when: new Map([['a', 1]]) }, ['when'], /^a Map$/],
     ['a Set', [new Set([1])], [0], /^a Set$/],
@@ -55,6 +61,9 @@ describe('findNotPlain', () => {
     ['a typed array', { t: new Uint8Array(2) }, ['t'], /^a Uint8Array$/],
     ['a sparse array', sparse, [1], /hole/],
     ['an array with a named property', namedArray, [], /named property "extra"/],
+    ['an array with a hole and a named property', holeAndName, [], /named property "extra"/],
+    ['a cycle after a sibling subtree', laterCycle, ['b', 'c', 'back'], /^a cycle back to b$/],
+    ['NaN after nested siblings', { a: [{ b: [1, 2] }, { c: 'x' }], d: [1, [2, NaN]] }, ['d', 1, 1], /^NaN$/],
     ['a boxed string', { s: new String('x') }, ['s'], /class String/],
   ])('refuses %s, naming its path', (_label, value, path, what) => {
     const offence = findNotPlain(value, [])
