@@ -22,3 +22,10 @@ export interface NodeRun {
 }
 
 export function runNode(args: string[], options?: { cwd?: string; env?: Record<string, string>; timeoutMs?: number }): Promise<NodeRun>
+
+/** Runs a bench child script that prints one JSON object as its last stdout line. */
+export function runJsonChild(
+  script: string,
+  input: unknown,
+  options?: { cwd?: string; nodeArgs?: string[]; timeoutMs?: number },
+): Promise<Record<string, unknown> & { childMemory: TreeMemory; childWallMs: number }>

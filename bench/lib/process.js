@@ -132,7 +132,8 @@ function reapedChildrenCpuMs() {
   return (Number(fields[13]) + Number(fields[14])) * (1000 / CLOCK_TICKS)
 }
 
-// The reaped count is a run's own only if no other child of the bench ended while it ran.
+// The reaped count is a run's own only if no other runNode overlapped it; the bench's other children
+// (the chat servers) are awaited when they stop, so none ends during a later run.
 let runsStarted = 0
 let runsAlive = 0
 

@@ -95,22 +95,23 @@ function walkArray(array: unknown[], at: Walk): NotPlain | undefined {
   // Its own keys are its indices alone when there are as many as its length and no element is a
   // hole; a named property is named before a hole, as the keys list them.
   const keys = Object.keys(array)
-  const named = (): NotPlain | undefined => {
-    const extra = keys.find((k) => !ARRAY_INDEX.test(k))
-    return extra === undefined ? undefined : found(at, `an array with the named property ${JSON.stringify(extra)}`, 'a plain object, or an array without named properties')
-  }
   if (keys.length !== array.length) {
-    const offence = named()
+    const offence = namedProperty(keys, at)
     if (offence !== undefined) return offence
   }
   for (let i = 0; i < array.length; i++) {
-    if (!(i in array)) return named() ?? { path: [...at.path, i], what: 'a hole in a sparse array', instead: 'null, or an array without holes' }
+    if (!(i in array)) return namedProperty(keys, at) ?? { path: [...at.path, i], what: 'a hole in a sparse array', instead: 'null, or an array without holes' }
     at.path.push(i)
     const offence = walk(array[i], at)
     if (offence !== undefined) return offence
     at.path.pop()
   }
   return undefined
+}
+
+function namedProperty(keys: readonly string[], at: Walk): NotPlain | undefined {
+  const extra = keys.find((k) => !ARRAY_INDEX.test(k))
+  return extra === undefined ? undefined : found(at, `an array with the named property ${JSON.stringify(extra)}`, 'a plain object, or an array without named properties')
 }
 
 function walkObject(object: Record<string, unknown>, at: Walk): NotPlain | undefined {
