@@ -9,9 +9,11 @@ import { modulesOf } from '../../helpers/bundled-modules.js'
 
 const dist = fileURLToPath(new URL('../../../dist/', import.meta.url))
 
-// A resolve hook, on its loader thread, that prints each file URL once to stderr.
+// A resolve hook, on its loader thread, that writes each file URL once to stderr. It writes to fd 2
+// itself: the loader thread's process.stderr reaches fd 2 through the main thread, which may write
+// its own lines first (a Node 22 CI run printed the marker of the tracing test before spans.js).
 const HOOK = `data:text/javascript,${encodeURIComponent(
-  "const seen = new Set(); export async function resolve(s, c, next) { const r = await next(s, c); if (!seen.has(r.url) && r.url.startsWith('file:')) { seen.add(r.url); process.stderr.write(r.url + '\\n') } return r }",
+  "import { writeSync } from 'node:fs'; const seen = new Set(); export async function resolve(s, c, next) { const r = await next(s, c); if (!seen.has(r.url) && r.url.startsWith('file:')) { seen.add(r.url); writeSync(2, r.url + '\\n') } return r }",
 )}`
 const REGISTER = `data:text/javascript,${encodeURIComponent(`import { register } from 'node:module'; register(${JSON.stringify(HOOK)})`)}`
 
