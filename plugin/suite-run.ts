@@ -19,12 +19,17 @@ function deferred<T>(): Deferred<T> {
     resolve = res
     reject = rej
   })
-  promise.catch(() => {}) // awaited by a test, or by nobody when the test is filtered out
+  promise.catch(() => {}) // rejected when the run fails, perhaps after its test stopped waiting (a timeout)
   return { promise, resolve, reject }
 }
 
 export class SuiteRun {
-  private readonly cases = new Map<string, Deferred<CaseResult>>()
+  private readonly ids: ReadonlySet<string>
+  /** Each result as it came; kept, so a test Vitest retries reads the same one. */
+  private readonly results = new Map<string, CaseResult>()
+  /** The tests waiting for a result that has not come yet: a case holds a promise only while its test waits. */
+  private readonly waiting = new Map<string, Deferred<CaseResult>>()
+  private failure: { error: unknown } | undefined
   /** Aborted by a stop: a Vitest timeout or cancel (--bail) of a test of this suite, or the worker's stop signal. */
   private readonly stopper = new AbortController()
   readonly outcome: Promise<SuiteOutcome>
@@ -36,13 +41,25 @@ export class SuiteRun {
     /** A plan-only launch (digline mcp's plan_run): the bill was reported, and nothing is called. */
     readonly planned: boolean,
   ) {
-    for (const id of ids) this.cases.set(id, deferred())
+    this.ids = new Set(ids)
     const signal = AbortSignal.any([this.stopper.signal, workerStopSignal()])
-    this.outcome = run((p) => this.cases.get(p.result.case_id)?.resolve(p.result), signal)
+    this.outcome = run((p) => this.settle(p.result), signal)
     trackRun(this.outcome)
     this.outcome.catch((error) => {
-      for (const d of this.cases.values()) d.reject(error)
+      this.failure = { error }
+      for (const d of this.waiting.values()) d.reject(error)
+      this.waiting.clear()
     })
+  }
+
+  private settle(result: CaseResult): void {
+    const id = result.case_id
+    if (!this.ids.has(id)) return
+    this.results.set(id, result)
+    const waiting = this.waiting.get(id)
+    if (waiting === undefined) return
+    this.waiting.delete(id)
+    waiting.resolve(result)
   }
 
   static async start(suite: ResolvedSuite, launch: SuiteLaunch, options: StartSuiteOptions): Promise<SuiteRun> {
@@ -53,7 +70,12 @@ export class SuiteRun {
   /** Stops the run when a test of the suite is stopped (Vitest timed it out, or cancelled the launch). */
   stopWith(signal: AbortSignal): void {
     if (signal.aborted) this.stopper.abort(signal.reason)
-    else signal.addEventListener('abort', () => this.stopper.abort(signal.reason), { once: true })
+    // One listener for every test's signal, not a closure made per test; a signal aborts once.
+    else signal.addEventListener('abort', this.onTestStopped)
+  }
+
+  private readonly onTestStopped = (event: Event): void => {
+    this.stopper.abort((event.target as AbortSignal).reason)
   }
 
   /** Why a case is not part of this launch (a replay without its answer, a plan-only launch), or undefined. */
@@ -62,8 +84,12 @@ export class SuiteRun {
   }
 
   caseResult(id: string): Promise<CaseResult> {
-    const d = this.cases.get(id)
-    if (d === undefined) return Promise.reject(new Error(`case ${id} is not part of this run`))
+    if (!this.ids.has(id)) return Promise.reject(new Error(`case ${id} is not part of this run`))
+    const result = this.results.get(id)
+    if (result !== undefined) return Promise.resolve(result)
+    if (this.failure !== undefined) return Promise.reject(this.failure.error)
+    let d = this.waiting.get(id)
+    if (d === undefined) this.waiting.set(id, (d = deferred()))
     return d.promise
   }
 }

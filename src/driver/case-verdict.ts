@@ -18,7 +18,13 @@ export function meanOf(values: readonly number[]): number {
 
 /** A sample passes when every scorer passes; its score is their mean. */
 export function sampleOutcome(scores: readonly ScorerScore[]): Pick<SampleResult, 'pass' | 'score'> {
-  return { pass: scores.every((s) => s.pass), score: meanOf(scores.map((s) => s.score)) }
+  let pass = true
+  let sum = 0
+  for (const s of scores) {
+    pass &&= s.pass
+    sum += s.score
+  }
+  return { pass, score: scores.length === 0 ? 0 : sum / scores.length }
 }
 
 /** Adaptive samples' bounds (ADR 0360), or undefined when every case takes `samples`. */
@@ -41,7 +47,12 @@ export function caseOutcome(
   rules: Pick<Rules, 'samples' | 'min_samples' | 'min_agreement'>,
 ): Pick<CaseResult, 'verdict' | 'score' | 'passed_samples' | 'reason'> {
   const { samples: count, min_agreement } = rules
-  const passed = samples.filter((s) => s.pass).length
+  let passed = 0
+  let sum = 0
+  for (const s of samples) {
+    if (s.pass) passed++
+    sum += s.score
+  }
   // With adaptive samples the verdict is the one at `samples` (the most): the case stopped once the samples it did not take could not change it.
   const required = requiredPasses(min_agreement, count)
   const pass = passed >= required
@@ -52,5 +63,5 @@ export function caseOutcome(
     const scorer = failing === -1 ? undefined : samples[failing]!.scorers.find((s) => !s.pass)
     reason = scorer === undefined ? tally : `${tally}; sample ${failing}, ${scorer.name}: ${scorer.reason ?? 'did not pass'}`
   }
-  return { verdict: pass ? 'pass' : 'fail', score: meanOf(samples.map((s) => s.score)), passed_samples: passed, reason }
+  return { verdict: pass ? 'pass' : 'fail', score: samples.length === 0 ? 0 : sum / samples.length, passed_samples: passed, reason }
 }

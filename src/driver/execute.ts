@@ -6,7 +6,7 @@ import type { CaseResult, Observed, SampleResult } from '../document/schema.js'
 import { redactor } from '../models/redaction.js'
 import type { EvalCase, ResolvedSuite } from '../suite/types.js'
 import { runPool, SerialQueue } from './limiter.js'
-import { runSpans, type RunSpans } from './spans.js'
+import { NO_SPANS, runSpans, type CaseSpan, type RunSpans } from './spans.js'
 import { ObservedIdentity } from './observed-identity.js'
 import type { OnCase } from '../document/case-progress.js'
 import type { Budget } from '../suite/types.js'
@@ -106,20 +106,15 @@ export async function execute(options: ExecuteOptions): Promise<Execution> {
         if (stopped !== undefined) controller.abort(stopped.reason)
         inFlight.add(controller)
         const made = { count: 0 }
-        const context: CaseContext = {
-          suite,
-          evalCase,
-          signal: controller.signal,
-          identity,
-          cached,
-          onAnswer: options.onAnswer,
-          calls: made,
-          ...(options.tools === undefined ? {} : { tools: options.tools }),
-        }
-        const { result, cause } = await tracedCase(context, step, redact, spans).finally(() => {
+        const context: CaseContext = { suite, evalCase, signal: controller.signal, identity, cached, onAnswer: options.onAnswer, calls: made, tools: options.tools }
+        let traced: Awaited<ReturnType<typeof tracedCase>>
+        try {
+          traced = await tracedCase(context, step, redact, spans)
+        } finally {
           inFlight.delete(controller)
           calls.count += made.count
-        })
+        }
+        const { result, cause } = traced
         meter?.settle(reserved, made.count, result, identity.snapshot())
         results[slot] = result
         if ((keep === undefined && onCase === undefined) || stopped !== undefined) return
@@ -167,10 +162,13 @@ function refuseUnknownDone(suite: ResolvedSuite, done: ReadonlyMap<string, CaseR
   }
 }
 
-/** The case in its span (spans.ts), each sample in its own; without the tracing API, just the case. */
-async function tracedCase(context: CaseContext, step: SampleStep, redact: (text: string) => string, spans: RunSpans | undefined): ReturnType<typeof runCase> {
-  const span = spans?.startCase(context.suite, context.evalCase)
-  if (span === undefined) return runCase(context, step, redact)
+/** The case in its span (spans.ts), each sample in its own; without the tracing API, just the case (no frame of its own to wait in). */
+function tracedCase(context: CaseContext, step: SampleStep, redact: (text: string) => string, spans: RunSpans | undefined): ReturnType<typeof runCase> {
+  if (spans === undefined || spans === NO_SPANS) return runCase(context, step, redact)
+  return inSpan(context, step, redact, spans.startCase(context.suite, context.evalCase))
+}
+
+async function inSpan(context: CaseContext, step: SampleStep, redact: (text: string) => string, span: CaseSpan): ReturnType<typeof runCase> {
   try {
     const outcome = await runCase(context, (ctx, sample) => span.sample(sample, () => step(ctx, sample)), redact)
     span.end(outcome.result)

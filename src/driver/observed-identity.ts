@@ -21,6 +21,8 @@ export class ObservedIdentity {
   private readonly judgeModels = new Map<string, string>()
   /** The bytes snapshot() takes as JSON, kept up to date so a new id is measured without serializing the rest. */
   private bytes: number
+  /** The last snapshot, handed out again until an id is pinned (every case asks for one). */
+  private taken: Observed | undefined
 
   constructor(seed?: Observed) {
     this.targetModel = seed?.target_model ?? null
@@ -40,6 +42,7 @@ export class ObservedIdentity {
       // `null` gives way to the quoted id
       this.bytes = this.fits("the target's", model, this.bytes - 4 + jsonBytes(model))
       this.targetModel = model
+      this.taken = undefined
       return
     }
     if (this.targetModel !== model) throw changed("the target's", this.targetModel, model)
@@ -54,6 +57,7 @@ export class ObservedIdentity {
       const entry = jsonBytes(scorer) + 1 + jsonBytes(model) + (this.judgeModels.size === 0 ? 0 : 1)
       this.bytes = this.fits(`judge ${JSON.stringify(scorer)}'s`, model, this.bytes + entry)
       this.judgeModels.set(scorer, model)
+      this.taken = undefined
       return
     }
     if (pinned !== model) throw changed(`judge ${JSON.stringify(scorer)}'s`, pinned, model)
@@ -67,11 +71,13 @@ export class ObservedIdentity {
     )
   }
 
-  /** A copy of what has been observed so far, with judges in name order (stable bytes). */
+  /** What has been observed so far, with judges in name order (stable bytes); frozen, and the same object until an id is pinned. */
   snapshot(): Observed {
+    if (this.taken !== undefined) return this.taken
     const judge_models: Record<string, string> = {}
     for (const name of [...this.judgeModels.keys()].sort()) judge_models[name] = this.judgeModels.get(name)!
-    return { target_model: this.targetModel, judge_models }
+    this.taken = Object.freeze({ target_model: this.targetModel, judge_models: Object.freeze(judge_models) })
+    return this.taken
   }
 }
 

@@ -8,7 +8,7 @@ import { cachedAnswerOf, usageFrom } from '../document/answer-shape.js'
 import type { SampleResult, ScorerScore } from '../document/schema.js'
 import { describeNotPlain, findNotPlain } from '../suite/plain-data.js'
 import { preview } from '../suite/preview.js'
-import type { ResolvedScorer, ScorerArgs, ScorerReturn, TargetAnswer, TokenUsage } from '../suite/types.js'
+import type { ResolvedScorer, ScorerArgs, ScorerReturn, TargetAnswer, TargetContext, TokenUsage } from '../suite/types.js'
 import { describeIdentityChange } from './observed-identity.js'
 import { isBorderline } from './borderline.js'
 import { CaseError, type CaseContext, type SampleStep } from './sample-step.js'
@@ -27,28 +27,31 @@ interface CheckedAnswer {
 }
 
 const NO_STEPS: readonly AnswerStep[] = Object.freeze([])
+const CACHED = Object.freeze({ cached: true })
+const ASKED = Object.freeze({ cached: false })
 
 export const singleAnswerStep: SampleStep = async (context, sample) => {
   const { suite, evalCase, signal } = context
-  const where = sampleLabel(sample, suite.rules.samples)
-  if (signal.aborted) throw new CaseError('target', `${where}: not asked, the run was stopped`)
+  if (signal.aborted) throw new CaseError('target', `${sampleLabel(sample, suite.rules.samples)}: not asked, the run was stopped`)
   const hit = context.cached?.[sample]
-  if (hit !== undefined) return settleAnswer(context, sample, hit, { cached: true })
+  if (hit !== undefined) return settleAnswer(context, sample, hit, CACHED)
   let raw: TargetAnswer
   let latencyMs: number | undefined
   const tools = context.tools?.(evalCase.id, sample, signal)
+  const asked: TargetContext = { caseId: evalCase.id, sample, signal }
+  if (tools !== undefined) asked.tools = tools
   try {
     context.calls.count++
     const started = performance.now()
-    raw = await suite.ask(evalCase.input, { caseId: evalCase.id, sample, signal, ...(tools === undefined ? {} : { tools }) })
+    raw = await suite.ask(evalCase.input, asked)
     if (suite.rules.tolerances.latency_per_case !== undefined) latencyMs = Math.round(performance.now() - started)
   } catch (error) {
-    throw new CaseError('target', `${where}: ${tools?.refusal() ?? messageOf(error)}`)
+    throw new CaseError('target', `${sampleLabel(sample, suite.rules.samples)}: ${tools?.refusal() ?? messageOf(error)}`)
   }
   // A call strict tool replay refused errors the case, even when the target caught it and answered.
   const refusal = tools?.refusal()
-  if (refusal !== undefined) throw new CaseError('target', `${where}: ${refusal}`)
-  return settleAnswer(context, sample, raw, { cached: false, latencyMs })
+  if (refusal !== undefined) throw new CaseError('target', `${sampleLabel(sample, suite.rules.samples)}: ${refusal}`)
+  return settleAnswer(context, sample, raw, latencyMs === undefined ? ASKED : { cached: false, latencyMs })
 }
 
 /**
@@ -63,13 +66,12 @@ export async function settleAnswer(
   how: { cached: boolean; latencyMs?: number | undefined; keep?: boolean; countedCalls?: boolean },
 ): Promise<SampleResult> {
   const { suite, evalCase, identity } = context
-  const where = sampleLabel(sample, suite.rules.samples)
   const answer = checkAnswer(raw, suite.recordResponses)
-  if (typeof answer === 'string') throw new CaseError('target', `${where}: malformed answer: ${answer}`)
+  if (typeof answer === 'string') throw new CaseError('target', `${sampleLabel(sample, suite.rules.samples)}: malformed answer: ${answer}`)
   try {
     identity.seeTarget(answer.model)
   } catch (error) {
-    throw new CaseError('target', `${where}: ${messageOf(error)}`)
+    throw new CaseError('target', `${sampleLabel(sample, suite.rules.samples)}: ${messageOf(error)}`)
   }
   const steps = answer.turns === undefined ? (answer.steps ?? NO_STEPS) : stepsOfTurns(answer.turns)
   // An agent's answer counts every model call it made (the budget sees them; SPEC §16).
@@ -137,18 +139,18 @@ async function scoreAnswer(context: CaseContext, output: unknown, steps: readonl
     steps,
   }
   if (turns !== undefined) args.turns = turns
-  const settled = await Promise.allSettled(suite.scorers.map(async (scorer) => scorer.score(args)))
+  const settled = await settleScorers(suite.scorers, args)
   // map, not push: the scores are held until the run ends, in an array of exactly their number.
   const scores = settled.map((outcome, i): ScorerScore => {
     const scorer = suite.scorers[i]!
-    const where = `${sampleLabel(index, suite.rules.samples)}, scorer ${JSON.stringify(scorer.name)}`
-    if (outcome.status === 'rejected') throw new CaseError('scorer', `${where}: ${messageOf(outcome.reason)}`)
+    const where = (): string => `${sampleLabel(index, suite.rules.samples)}, scorer ${JSON.stringify(scorer.name)}`
+    if (outcome.status === 'rejected') throw new CaseError('scorer', `${where()}: ${messageOf(outcome.reason)}`)
     const normal = normalizeScore(outcome.value, scorer)
-    if (typeof normal === 'string') throw new CaseError('scorer', `${where}: ${normal}`)
+    if (typeof normal === 'string') throw new CaseError('scorer', `${where()}: ${normal}`)
     try {
       identity.seeJudge(scorer.name, normal.model)
     } catch (error) {
-      throw new CaseError('scorer', `${where}: ${messageOf(error)}`)
+      throw new CaseError('scorer', `${where()}: ${messageOf(error)}`)
     }
     const score: ScorerScore = { name: scorer.name, pass: normal.pass, score: normal.score, reason: normal.reason }
     if (normal.usage !== undefined) score.usage = normal.usage
@@ -158,6 +160,36 @@ async function scoreAnswer(context: CaseContext, output: unknown, steps: readonl
   const { pass, score } = sampleOutcome(scores)
   // A literal of the three fields, not a spread: the held object keeps its compact shape.
   return { pass, score, scorers: scores }
+}
+
+/**
+ * Every scorer called on the answer at once, each one's return or throw settled. A scorer that
+ * returns its score rather than a promise is settled on the spot: most built-in scorers do, and
+ * each would otherwise cost a promise, a microtask and a slot of Promise.allSettled per sample.
+ */
+function settleScorers(scorers: readonly ResolvedScorer[], args: ScorerArgs): PromiseSettledResult<ScorerReturn>[] | Promise<PromiseSettledResult<ScorerReturn>[]> {
+  const settled = new Array<PromiseSettledResult<ScorerReturn>>(scorers.length)
+  let later: (ScorerReturn | PromiseLike<ScorerReturn>)[] | undefined
+  for (let i = 0; i < scorers.length; i++) {
+    try {
+      const value = scorers[i]!.score(args)
+      if (isThenable(value)) (later ??= [])[i] = value
+      else settled[i] = { status: 'fulfilled', value }
+    } catch (reason) {
+      settled[i] = { status: 'rejected', reason }
+    }
+  }
+  if (later === undefined) return settled
+  const all = new Array<Promise<ScorerReturn>>(scorers.length)
+  for (let i = 0; i < scorers.length; i++) {
+    const now = settled[i]
+    all[i] = now === undefined ? Promise.resolve(later[i]!) : now.status === 'fulfilled' ? Promise.resolve(now.value) : Promise.reject(now.reason as Error)
+  }
+  return Promise.allSettled(all)
+}
+
+function isThenable<T>(value: T | PromiseLike<unknown>): value is PromiseLike<unknown> & T {
+  return value !== null && (typeof value === 'object' || typeof value === 'function') && typeof (value as { then?: unknown }).then === 'function'
 }
 
 interface NormalScore {
@@ -202,6 +234,9 @@ function unitScore(value: number): number | undefined {
 
 /** The value as the document will hold it, so a result read back from the journal equals this one. */
 export function jsonValue(value: unknown): unknown {
+  // A string, a boolean, null and a finite number other than -0 come back from JSON as they went in.
+  if (typeof value === 'string' || typeof value === 'boolean' || value === null) return value
+  if (typeof value === 'number' && Number.isFinite(value) && !Object.is(value, -0)) return value
   const text = JSON.stringify(value)
   return text === undefined ? undefined : (JSON.parse(text) as unknown)
 }

@@ -39,7 +39,11 @@ export async function measureRun(prepared: Prepared, options: MeasureOptions): P
       signal: options.signal,
       ...(journal === undefined ? {} : { keep: (progress: CaseProgress) => journal.append(progress) }),
       onCase: async (progress) => {
-        for (const hook of hooks) await hook(progress)
+        // A hook that returns nothing is not awaited: a case's turn of the queue costs no extra tick per hook.
+        for (const hook of hooks) {
+          const returned = hook(progress)
+          if (returned !== undefined) await returned
+        }
       },
     })
     const document = buildRunDocument(prepared, execution)

@@ -245,6 +245,8 @@ class FileJournalLeg implements Journal {
   private size = 0
   /** The observed identities of the last append queued: what the leg holds once the queue is written. */
   private lastObserved: Observed | undefined
+  /** The observed identities as the last append was handed them. */
+  private lastHanded: Observed | undefined
   private failure: StoreWriteError | undefined
   private tail: Promise<unknown> = Promise.resolve()
   /** The batch that appends join: scheduled on `tail`, not yet being written. */
@@ -278,7 +280,8 @@ class FileJournalLeg implements Journal {
   }
 
   append({ result, cause, observed }: CaseProgress): Promise<void> {
-    const changed = this.lastObserved === undefined || !sameObserved(this.lastObserved, observed)
+    // The driver hands the same snapshot until an identity is pinned: compared by reference first.
+    const changed = observed !== this.lastHanded && (this.lastObserved === undefined || !sameObserved(this.lastObserved, observed))
     let lines: Buffer[]
     try {
       lines = changed ? [encodeObserved(this.place, observed)] : []
@@ -287,6 +290,7 @@ class FileJournalLeg implements Journal {
       return Promise.reject(error as Error)
     }
     if (changed) this.lastObserved = normalizeObserved(observed)
+    this.lastHanded = observed
     return new Promise<void>((resolve, reject) => {
       const entry = { caseId: result.case_id, lines, resolve, reject }
       if (this.gathering !== undefined || this.writing) this.overlapping = true

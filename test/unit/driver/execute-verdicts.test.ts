@@ -174,6 +174,52 @@ describe('execute: errors', () => {
     expect(results[0]!.samples).toEqual([])
   })
 
+  it('every scorer is called, whether the others return, throw or settle later; the first in the list that failed names the error', async () => {
+    const { target } = bySample(['Lima'])
+    const called: string[] = []
+    const scorer = (name: string, score: () => ScorerReturn | Promise<ScorerReturn>) => ({
+      name,
+      score: () => {
+        called.push(name)
+        return score()
+      },
+    })
+    const scorers = [
+      scorer('later', () => new Promise<ScorerReturn>((resolve) => setTimeout(() => resolve(true), 5))),
+      scorer('now', () => 0.75),
+      scorer('thrower', () => {
+        throw new Error('judge unreachable')
+      }),
+      scorer('rejecter', () => Promise.reject(new Error('judge refused'))),
+    ]
+    const { results } = await execute({ suite: suiteOf({ cases: capital, target, scorers }) })
+    expect(called).toEqual(['later', 'now', 'thrower', 'rejecter'])
+    expect(results[0]!.error).toEqual({ cause: 'scorer', message: 'sample 0 of 1, scorer "thrower": judge unreachable' })
+  })
+
+  it('scorers that all return at once and scorers that settle later give the same sample', async () => {
+    const { target } = bySample(['Lima'])
+    const now = [
+      { name: 'a', score: () => 0.25 },
+      { name: 'b', score: () => ({ pass: true, score: 0.5, reason: 'fine' }) },
+    ]
+    const later = now.map((s) => ({ name: s.name, score: async () => s.score() }))
+    const mixed = [now[0]!, later[1]!]
+    const samples = await Promise.all([now, later, mixed].map(async (scorers) => (await execute({ suite: suiteOf({ cases: capital, target, scorers }) })).results[0]!.samples))
+    expect(samples[0]).toEqual([
+      {
+        pass: false,
+        score: 0.375,
+        scorers: [
+          { name: 'a', pass: false, score: 0.25, reason: 'score 0.25 is below pass_at 0.5' },
+          { name: 'b', pass: true, score: 0.5, reason: 'fine' },
+        ],
+      },
+    ])
+    expect(samples[1]).toEqual(samples[0])
+    expect(samples[2]).toEqual(samples[0])
+  })
+
   it('a target that throws in any sample errors the whole case and is not asked again', async () => {
     const { target, calls } = counted((_input, ctx) => {
       if (ctx.sample === 1) throw new Error('529 overloaded')

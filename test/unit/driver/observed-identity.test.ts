@@ -37,14 +37,38 @@ describe('ObservedIdentity', () => {
     expect(identity.snapshot().target_model).toBeNull()
   })
 
-  it('resumes from a seed, and the snapshot is a copy', () => {
+  it('resumes from a seed, and the snapshot cannot be changed from outside', () => {
     const seed = { target_model: 't-1', judge_models: { judge: 'j-1' } }
     const identity = ObservedIdentity.resume(seed)
     expect(() => identity.seeTarget('t-2')).toThrow(ObservedIdentityChangedError)
     expect(() => identity.seeJudge('judge', 'j-2')).toThrow(ObservedIdentityChangedError)
     const snap = identity.snapshot()
-    snap.judge_models.other = 'x'
+    expect(() => {
+      snap.judge_models.other = 'x'
+    }).toThrow(TypeError)
+    expect(() => {
+      snap.target_model = 'x'
+    }).toThrow(TypeError)
     expect(identity.snapshot()).toEqual(seed)
+  })
+
+  it('hands out one snapshot until an identity is pinned, then a new one; the earlier one stays as it was', () => {
+    const identity = new ObservedIdentity()
+    const first = identity.snapshot()
+    expect(identity.snapshot()).toBe(first)
+    identity.seeTarget(undefined)
+    identity.seeJudge('judge', undefined)
+    expect(identity.snapshot()).toBe(first)
+    identity.seeTarget('t-1')
+    const second = identity.snapshot()
+    expect(second).not.toBe(first)
+    expect(first).toEqual({ target_model: null, judge_models: {} })
+    expect(second).toEqual({ target_model: 't-1', judge_models: {} })
+    identity.seeTarget('t-1')
+    expect(identity.snapshot()).toBe(second)
+    identity.seeJudge('judge', 'j-1')
+    expect(identity.snapshot()).toEqual({ target_model: 't-1', judge_models: { judge: 'j-1' } })
+    expect(second).toEqual({ target_model: 't-1', judge_models: {} })
   })
 })
 

@@ -1,6 +1,7 @@
 // A case type brings its own sample step and execute's loop runs it unchanged: the calls it counts
 // are the run's calls, a CaseError errors its case, the budget and the hooks see it as any case.
 import { describe, expect, it } from 'vitest'
+import { jsonValue } from '../../../src/driver/single-answer-step.js'
 import { execute } from '../../../src/driver/execute.js'
 import { CaseError, singleAnswerStep, type SampleStep } from '../../../src/driver/index.js'
 import type { CaseProgress } from '../../../src/document/case-progress.js'
@@ -43,5 +44,23 @@ describe('execute takes the sample step', () => {
     const { results } = await execute({ suite: suiteOf({ cases: cases.slice(0, 1), target, samples: 3, scorers: [failing] }) })
     expect(results[0]!.error).toEqual({ cause: 'scorer', message: 'sample 0 of 3, scorer "broken": judge down' })
     expect(calls).toHaveLength(1)
+  })
+})
+
+describe('jsonValue', () => {
+  it('gives a value back as JSON would, taking the short way for a string, a boolean, null and a finite number', () => {
+    const text = 'Lima \u00e9 \ud83d\ude00 \ud800 "quoted"'
+    expect(jsonValue(text)).toBe(text)
+    expect(jsonValue(true)).toBe(true)
+    expect(jsonValue(null)).toBeNull()
+    expect(jsonValue(0.1)).toBe(0.1)
+    expect(jsonValue(1e21)).toBe(1e21)
+    expect(Object.is(jsonValue(-0), 0)).toBe(true)
+    expect(jsonValue(Number.NaN)).toBeNull()
+    expect(jsonValue(Number.POSITIVE_INFINITY)).toBeNull()
+    expect(jsonValue(undefined)).toBeUndefined()
+    const nested = { a: [1, -0, Number.NaN, 'x'], b: undefined, c: { toJSON: () => 'c' } }
+    expect(jsonValue(nested)).toEqual({ a: [1, 0, null, 'x'], c: 'c' })
+    for (const value of [text, true, null, 0.1, 1e21, -0, Number.NaN, 42, -7.5]) expect(jsonValue(value)).toEqual(JSON.parse(JSON.stringify(value)))
   })
 })
