@@ -10,21 +10,21 @@ export function requiredPasses(minAgreement: number, samples: number): number {
   return Math.max(0, Math.ceil(minAgreement * samples - 1e-9))
 }
 
-export function meanOf(values: readonly number[]): number {
+/** How many of the scores or samples passed, and their mean score (0 when there are none), in one pass. */
+function passedAndMean(items: readonly { pass: boolean; score: number }[]): { passed: number; mean: number } {
+  let passed = 0
   let sum = 0
-  for (const v of values) sum += v
-  return values.length === 0 ? 0 : sum / values.length
+  for (const item of items) {
+    if (item.pass) passed++
+    sum += item.score
+  }
+  return { passed, mean: items.length === 0 ? 0 : sum / items.length }
 }
 
 /** A sample passes when every scorer passes; its score is their mean. */
 export function sampleOutcome(scores: readonly ScorerScore[]): Pick<SampleResult, 'pass' | 'score'> {
-  let pass = true
-  let sum = 0
-  for (const s of scores) {
-    pass &&= s.pass
-    sum += s.score
-  }
-  return { pass, score: scores.length === 0 ? 0 : sum / scores.length }
+  const { passed, mean } = passedAndMean(scores)
+  return { pass: passed === scores.length, score: mean }
 }
 
 /** Adaptive samples' bounds (ADR 0360), or undefined when every case takes `samples`. */
@@ -47,12 +47,7 @@ export function caseOutcome(
   rules: Pick<Rules, 'samples' | 'min_samples' | 'min_agreement'>,
 ): Pick<CaseResult, 'verdict' | 'score' | 'passed_samples' | 'reason'> {
   const { samples: count, min_agreement } = rules
-  let passed = 0
-  let sum = 0
-  for (const s of samples) {
-    if (s.pass) passed++
-    sum += s.score
-  }
+  const { passed, mean } = passedAndMean(samples)
   // With adaptive samples the verdict is the one at `samples` (the most): the case stopped once the samples it did not take could not change it.
   const required = requiredPasses(min_agreement, count)
   const pass = passed >= required
@@ -63,5 +58,5 @@ export function caseOutcome(
     const scorer = failing === -1 ? undefined : samples[failing]!.scorers.find((s) => !s.pass)
     reason = scorer === undefined ? tally : `${tally}; sample ${failing}, ${scorer.name}: ${scorer.reason ?? 'did not pass'}`
   }
-  return { verdict: pass ? 'pass' : 'fail', score: samples.length === 0 ? 0 : sum / samples.length, passed_samples: passed, reason }
+  return { verdict: pass ? 'pass' : 'fail', score: mean, passed_samples: passed, reason }
 }

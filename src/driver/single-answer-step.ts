@@ -143,14 +143,13 @@ async function scoreAnswer(context: CaseContext, output: unknown, steps: readonl
   // map, not push: the scores are held until the run ends, in an array of exactly their number.
   const scores = settled.map((outcome, i): ScorerScore => {
     const scorer = suite.scorers[i]!
-    const where = (): string => `${sampleLabel(index, suite.rules.samples)}, scorer ${JSON.stringify(scorer.name)}`
-    if (outcome.status === 'rejected') throw new CaseError('scorer', `${where()}: ${messageOf(outcome.reason)}`)
+    if (outcome.status === 'rejected') throw new CaseError('scorer', `${scorerLabel(index, suite.rules.samples, scorer)}: ${messageOf(outcome.reason)}`)
     const normal = normalizeScore(outcome.value, scorer)
-    if (typeof normal === 'string') throw new CaseError('scorer', `${where()}: ${normal}`)
+    if (typeof normal === 'string') throw new CaseError('scorer', `${scorerLabel(index, suite.rules.samples, scorer)}: ${normal}`)
     try {
       identity.seeJudge(scorer.name, normal.model)
     } catch (error) {
-      throw new CaseError('scorer', `${where()}: ${messageOf(error)}`)
+      throw new CaseError('scorer', `${scorerLabel(index, suite.rules.samples, scorer)}: ${messageOf(error)}`)
     }
     const score: ScorerScore = { name: scorer.name, pass: normal.pass, score: normal.score, reason: normal.reason }
     if (normal.usage !== undefined) score.usage = normal.usage
@@ -168,27 +167,24 @@ async function scoreAnswer(context: CaseContext, output: unknown, steps: readonl
  * each would otherwise cost a promise, a microtask and a slot of Promise.allSettled per sample.
  */
 function settleScorers(scorers: readonly ResolvedScorer[], args: ScorerArgs): PromiseSettledResult<ScorerReturn>[] | Promise<PromiseSettledResult<ScorerReturn>[]> {
-  const settled = new Array<PromiseSettledResult<ScorerReturn>>(scorers.length)
-  let later: (ScorerReturn | PromiseLike<ScorerReturn>)[] | undefined
+  const outcomes = new Array<PromiseSettledResult<ScorerReturn> | PromiseLike<ScorerReturn>>(scorers.length)
+  let waiting = false
   for (let i = 0; i < scorers.length; i++) {
     try {
       const value = scorers[i]!.score(args)
-      if (isThenable(value)) (later ??= [])[i] = value
-      else settled[i] = { status: 'fulfilled', value }
+      if (isThenable(value)) {
+        outcomes[i] = value as PromiseLike<ScorerReturn>
+        waiting = true
+      } else outcomes[i] = { status: 'fulfilled', value }
     } catch (reason) {
-      settled[i] = { status: 'rejected', reason }
+      outcomes[i] = { status: 'rejected', reason }
     }
   }
-  if (later === undefined) return settled
-  const all = new Array<Promise<ScorerReturn>>(scorers.length)
-  for (let i = 0; i < scorers.length; i++) {
-    const now = settled[i]
-    all[i] = now === undefined ? Promise.resolve(later[i]!) : now.status === 'fulfilled' ? Promise.resolve(now.value) : Promise.reject(now.reason as Error)
-  }
-  return Promise.allSettled(all)
+  if (!waiting) return outcomes as PromiseSettledResult<ScorerReturn>[]
+  return Promise.allSettled(outcomes.map((o) => (isThenable(o) ? Promise.resolve(o) : o.status === 'fulfilled' ? Promise.resolve(o.value) : Promise.reject(o.reason as Error))))
 }
 
-function isThenable<T>(value: T | PromiseLike<unknown>): value is PromiseLike<unknown> & T {
+function isThenable(value: unknown): value is PromiseLike<unknown> {
   return value !== null && (typeof value === 'object' || typeof value === 'function') && typeof (value as { then?: unknown }).then === 'function'
 }
 
@@ -244,6 +240,10 @@ export function jsonValue(value: unknown): unknown {
 /** Samples are numbered from 0 in every message, as ctx.sample numbers them. */
 export function sampleLabel(sample: number, samples: number): string {
   return `sample ${sample} of ${samples}`
+}
+
+function scorerLabel(sample: number, samples: number, scorer: ResolvedScorer): string {
+  return `${sampleLabel(sample, samples)}, scorer ${JSON.stringify(scorer.name)}`
 }
 
 export function mean(values: readonly number[]): number {

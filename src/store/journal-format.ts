@@ -184,6 +184,11 @@ export function encodeDeclared(binding: RunBinding, declared: DeclaredCases): Bu
   return encodeLine(binding, JSON.stringify({ kind: 'cases', run: binding.key, samples: declared.samples, min_samples: declared.min_samples, digests: declared.digests }))
 }
 
+/** The observed identities to compare the next append's with: a frozen snapshot as it is, anything else copied. */
+export function heldObserved(observed: Observed): Observed {
+  return Object.isFrozen(observed) && Object.isFrozen(observed.judge_models) ? observed : normalizeObserved(observed)
+}
+
 /** The observed identities with judge names sorted, so equal identities have equal bytes. */
 export function normalizeObserved(observed: Observed): Observed {
   const judges: Record<string, string> = {}
@@ -193,6 +198,8 @@ export function normalizeObserved(observed: Observed): Observed {
 
 /** Equal identities have equal observed records: the judge names compared as a set, as the record sorts them. */
 export function sameObserved(previous: Observed, next: Observed): boolean {
+  // The driver hands one frozen snapshot until an id is pinned (ADR 0558).
+  if (previous === next) return true
   if (previous.target_model !== next.target_model) return false
   const names = Object.keys(next.judge_models)
   if (names.length !== Object.keys(previous.judge_models).length) return false

@@ -13,6 +13,8 @@ import { nodeFsLayer, type FsLayer } from '../../src/store/file/fs-layer.js'
 import { checksumOf, crc32Portable, encodeDeclared, encodeHeader, encodeLine, parseLegName } from '../../src/store/journal-format.js'
 import { JOURNAL_VERSION, type JournalHeader, type Pending } from '../../src/store/journal.js'
 import { makeRun } from '../helpers/make-run.js'
+import { ObservedIdentity } from '../../src/driver/observed-identity.js'
+import type { Observed } from '../../src/document/schema.js'
 import { refusalOf } from './contract.js'
 import {
   errored,
@@ -105,6 +107,34 @@ describe('the round trip', () => {
     expect(kinds(1)).toEqual(['header', 'cases', 'observed', ...LEG_1.map(() => 'case')])
     expect(kinds(2)).toEqual(['header', 'cases', 'observed', 'case', 'case', 'observed', ...Array(6).fill('case')])
     for (const line of lines(legFile(temp.root, 1))) expect(line).toMatch(/^[0-9a-f]{8} \{/)
+  })
+
+  it("writes an observed record when the identities change, whether it is handed the driver's frozen snapshot or an object its caller changes in place", async () => {
+    for (const [i, kind] of ['frozen', 'mutable'].entries()) {
+      const frozen = new ObservedIdentity()
+      const mutable: Observed = { target_model: null, judge_models: {} }
+      const observed = (): Observed => (kind === 'frozen' ? frozen.snapshot() : mutable)
+      const leg = await journal.openJournal(journalHeader({ started_at: `2026-11-29T22:5${i}:00.000001Z` }), 10 + i)
+      await leg.append(progress(judged(0), observed(), 0))
+      await leg.append(progress(judged(1), observed(), 1))
+      frozen.seeTarget('geo-v1-2026-01')
+      mutable.target_model = 'geo-v1-2026-01'
+      await leg.append(progress(judged(2), observed(), 2))
+      frozen.seeJudge('judge', 'j-2026-02')
+      mutable.judge_models.judge = 'j-2026-02'
+      await leg.append(progress(judged(3), observed(), 3))
+      await leg.append(progress(judged(4), observed(), 4))
+      await leg.close()
+      const records = lines(legFile(temp.root, 10 + i))
+        .slice(2)
+        .map((l) => recordOf(l))
+      expect(records.map((r) => r.kind)).toEqual(['observed', 'case', 'case', 'observed', 'case', 'observed', 'case', 'case'])
+      expect(records.filter((r) => r.kind === 'observed').map((r) => r.observed)).toEqual([
+        { target_model: null, judge_models: {} },
+        { target_model: 'geo-v1-2026-01', judge_models: {} },
+        { target_model: 'geo-v1-2026-01', judge_models: { judge: 'j-2026-02' } },
+      ])
+    }
   })
 
   it("holds each case as the run document's serializer writes it, plus its cause", () => {

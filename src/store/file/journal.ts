@@ -13,7 +13,7 @@ import { isSafeSegment } from '../../suite/safe-segment.js'
 import { ensureDirectory, fsyncDirectory, isTempName, removeCreatedDirectories, storeWriteError } from './atomic-write.js'
 import { errnoOf, nodeFsLayer, type FileHandle, type FsLayer } from './fs-layer.js'
 import { assertJournalHeaderWithinBound } from '../header-bounds.js'
-import { encodeCase, encodeDeclared, encodeHeader, encodeObserved, normalizeObserved, parseLegName, sameObserved } from '../journal-format.js'
+import { encodeCase, encodeDeclared, encodeHeader, encodeObserved, heldObserved, parseLegName, sameObserved } from '../journal-format.js'
 import type { Observed } from '../../document/schema.js'
 import { documentOfRunExists, readJournal, type JournalPlace, type LegBytes } from './journal-reader.js'
 import type { Journal, JournalOpening, Pending, SupportsJournal } from '../journal.js'
@@ -245,8 +245,6 @@ class FileJournalLeg implements Journal {
   private size = 0
   /** The observed identities of the last append queued: what the leg holds once the queue is written. */
   private lastObserved: Observed | undefined
-  /** The observed identities as the last append was handed them. */
-  private lastHanded: Observed | undefined
   private failure: StoreWriteError | undefined
   private tail: Promise<unknown> = Promise.resolve()
   /** The batch that appends join: scheduled on `tail`, not yet being written. */
@@ -280,8 +278,7 @@ class FileJournalLeg implements Journal {
   }
 
   append({ result, cause, observed }: CaseProgress): Promise<void> {
-    // The driver hands the same snapshot until an identity is pinned: compared by reference first.
-    const changed = observed !== this.lastHanded && (this.lastObserved === undefined || !sameObserved(this.lastObserved, observed))
+    const changed = this.lastObserved === undefined || !sameObserved(this.lastObserved, observed)
     let lines: Buffer[]
     try {
       lines = changed ? [encodeObserved(this.place, observed)] : []
@@ -289,8 +286,7 @@ class FileJournalLeg implements Journal {
     } catch (error) {
       return Promise.reject(error as Error)
     }
-    if (changed) this.lastObserved = normalizeObserved(observed)
-    this.lastHanded = observed
+    if (changed) this.lastObserved = heldObserved(observed)
     return new Promise<void>((resolve, reject) => {
       const entry = { caseId: result.case_id, lines, resolve, reject }
       if (this.gathering !== undefined || this.writing) this.overlapping = true

@@ -10,7 +10,7 @@ import { isDiglineError, type DiglineErrorData } from '../../errors/base.js'
 import { assertSafeSegment } from '../../suite/assert-safe-segment.js'
 import { keyFor } from '../../suite/keys.js'
 import { assertJournalHeaderWithinBound } from '../header-bounds.js'
-import { decodeLine, encodeCase, encodeDeclared, encodeHeader, encodeObserved, normalizeObserved, sameObserved, type RunBinding } from '../journal-format.js'
+import { decodeLine, encodeCase, encodeDeclared, encodeHeader, encodeObserved, heldObserved, sameObserved, type RunBinding } from '../journal-format.js'
 import { emptyObserved, JournalPlanner, type JournalPlace } from '../journal-planner.js'
 import type { Journal, JournalOpening, Lease, Pending } from '../journal.js'
 import { bootId, leaseHolds } from '../live-writer.js'
@@ -305,7 +305,7 @@ class PgJournalLeg implements Journal {
     } catch (error) {
       return Promise.reject(error as Error)
     }
-    if (changed) this.lastObserved = normalizeObserved(observed)
+    if (changed) this.lastObserved = heldObserved(observed)
     return new Promise<void>((resolve, reject) => {
       this.queue.push({ caseId: result.case_id, lines, resolve, reject })
       if (this.flushing) this.overlapping = true
