@@ -12,7 +12,7 @@ import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, describe, expect, test } from 'vitest'
 import { countingSuite, installRoot, makeProject, type ProcessResult, type Project } from '../helpers/project.js'
-import { callLines } from '../helpers/kill.js'
+import { callLines, killGroup } from '../helpers/kill.js'
 import { createTestDatabase, type TestDatabase } from '../helpers/postgres.js'
 import { main } from '../../src/cli/main.js'
 import { splitCases } from '../../src/host/launch/shard.js'
@@ -154,8 +154,7 @@ async function killAfter(victim: Project, child: ReturnType<Project['spawnVitest
   while (callLines(victim).length < killAt && child.exitCode === null && Date.now() < deadline) await new Promise((r) => setTimeout(r, 2))
   // a shard that ended before its kill point would make every later step prove nothing
   expect(child.exitCode, `the shard ended before its kill point (${killAt} calls)`).toBeNull()
-  process.kill(-child.pid!, 'SIGKILL')
-  await child.done
+  await killGroup(child)
 }
 /** A random point within a shard's share (of n shards), before its last calls. */
 const randomKillPoint = (n = N) => 1 + Math.floor(Math.random() * Math.max(1, Math.floor(CASES / n) - 2))

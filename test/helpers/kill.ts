@@ -1,5 +1,6 @@
 // Kill a real `vitest run` process group with SIGKILL once the target has been called k times.
-import { existsSync, readFileSync } from 'node:fs'
+import type { ChildProcess } from 'node:child_process'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Project, ProcessResult } from './project.js'
 
@@ -37,8 +38,39 @@ export async function killWhen(
     }
     await new Promise((r) => setTimeout(r, everyMs))
   }
+  return killGroup(child)
+}
+
+/**
+ * SIGKILLs a child's process group and waits until no process of it runs, not only its leader: a
+ * worker Vitest forked can outlive the main process for a moment, and until it is gone its lease
+ * reads as live (a zombie does not).
+ */
+export async function killGroup(child: ChildProcess & { done: Promise<ProcessResult> }): Promise<ProcessResult> {
   process.kill(-child.pid!, 'SIGKILL')
-  return child.done
+  const result = await child.done
+  const deadline = Date.now() + 10_000
+  while (groupRuns(child.pid!)) {
+    if (Date.now() > deadline) throw new Error(`process group ${child.pid} still runs 10 s after SIGKILL`)
+    await new Promise((r) => setTimeout(r, 5))
+  }
+  return result
+}
+
+function groupRuns(pgid: number): boolean {
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue
+    let stat: string
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    } catch {
+      continue
+    }
+    // after the command name: state, ppid, pgrp
+    const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    if (Number(pgrp) === pgid && state !== 'Z') return true
+  }
+  return false
 }
 
 /**
