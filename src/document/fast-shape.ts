@@ -5,7 +5,7 @@
 // asks the zod schema, which strips, refuses with its message and path, or copies as it always did.
 import type { z } from 'zod'
 import { baselineDocumentSchema, KEY_PATTERN, type BaselineDocument } from './baseline.js'
-import { HEADER_KEYS, type Aggregates, type CaseResult, type RunDocument, type RunHeader } from './schema.js'
+import { HEADER_KEYS, type Aggregates, type CaseResult, type Observed, type RunDocument, type RunHeader } from './schema.js'
 import { isCreatedAt } from '../suite/keys.js'
 import { isCanonicalSampleAnswer, isCanonicalUsage as isUsage, keysInOrder } from './answer-shape.js'
 
@@ -124,7 +124,7 @@ function isShape(value: unknown, order: readonly string[]): value is Shape {
 }
 
 /** What zod's isPlainObject accepts and its record gives back whole: no `__proto__` key, which it drops. */
-function isPlainRecord(value: unknown): value is Shape {
+export function isPlainRecord(value: unknown): value is Shape {
   if (!isObject(value)) return false
   const proto = Object.getPrototypeOf(value) as unknown
   if (proto !== Object.prototype && proto !== null) return false
@@ -249,7 +249,7 @@ function isRules(value: unknown): boolean {
   )
 }
 
-function isJudgeConfig(value: unknown): boolean {
+export function isJudgeConfig(value: unknown): boolean {
   if (!isShape(value, JUDGE_CONFIG_KEYS) || !Array.isArray(value.scorers) || !optional(value.simulated_user, isPlainRecord)) return false
   for (const scorer of value.scorers as unknown[]) {
     if (!isShape(scorer, JUDGE_SCORER_KEYS) || typeof scorer.name !== 'string' || !isPlainRecord(scorer.config) || !isNumber(scorer.pass_at)) return false
@@ -257,7 +257,8 @@ function isJudgeConfig(value: unknown): boolean {
   return true
 }
 
-function isObserved(value: unknown): boolean {
+/** What observedSchema accepts and gives back unchanged. */
+export function isCanonicalObserved(value: unknown): value is Observed {
   return isShape(value, OBSERVED_KEYS) && isStringOrNull(value.target_model) && isStringRecord(value.judge_models)
 }
 
@@ -269,11 +270,11 @@ function isStringList(value: unknown): boolean {
   return true
 }
 
-function isSlice(value: unknown): boolean {
+export function isSlice(value: unknown): boolean {
   return isShape(value, SLICE_KEYS) && isStringList(value.tags) && isCount(value.suite_cases)
 }
 
-function isVariant(value: unknown): boolean {
+export function isVariant(value: unknown): boolean {
   return isShape(value, VARIANT_KEYS) && isString(value.suite) && isString(value.name) && optional(value.position, (x) => Number.isSafeInteger(x) && (x as number) >= 0)
 }
 
@@ -284,7 +285,7 @@ function hasHeaderFields(value: Shape): boolean {
   if (typeof value.config_hash !== 'string' || !CONFIG_HASH.test(value.config_hash)) return false
   if (!optional(value.rejudged_from, isString) || !optional(value.rejudged_from_suite, isString) || !optional(value.git_commit, isString)) return false
   if (typeof value.record_responses !== 'boolean' || !isPlainRecord(value.target_config) || !isPlainRecord(value.metadata)) return false
-  if (!isJudgeConfig(value.judge_config) || !isStringRecord(value.artifacts) || !isRules(value.rules) || !isObserved(value.observed)) return false
+  if (!isJudgeConfig(value.judge_config) || !isStringRecord(value.artifacts) || !isRules(value.rules) || !isCanonicalObserved(value.observed)) return false
   if (!optional(value.cached_answers, isPositiveCount)) return false
   return optional(value.datasets, isStringRecord) && optional(value.slice, isSlice) && optional(value.variant, isVariant)
 }

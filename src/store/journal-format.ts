@@ -7,7 +7,8 @@
 import * as zlib from 'node:zlib'
 import type { z } from 'zod'
 import { lazySchema, zodNow } from '../suite/zod-on-demand.js'
-import { isCanonicalCaseResult, isStringRecord } from '../document/fast-shape.js'
+import { isCanonicalCaseResult, isCanonicalObserved, isStringRecord } from '../document/fast-shape.js'
+import { fastJournalHeader, HEADER_FIELDS, LEASE_FIELDS } from './journal-header-shape.js'
 import { caseResultSchema, judgeConfigSchema, observedSchema, type CaseResult, type ErrorCause, type Observed } from '../document/schema.js'
 import { caseToJson } from '../document/serialize.js'
 import { isSafeSegment } from '../suite/safe-segment.js'
@@ -62,31 +63,6 @@ export interface RunBinding {
   suite: string
   key: string
 }
-
-/** Header fields in the order they are written. */
-// journalHeaderSchema's shape, written out so encoding needs no zod (ADR 0430); test/unit/document/schema-keys.test.ts holds them equal.
-export const HEADER_FIELDS: readonly (keyof JournalHeader)[] = [
-  'journal_version',
-  'leg',
-  'created_at',
-  'started_at',
-  'digline_version',
-  'tenant',
-  'environment',
-  'suite',
-  'config_hash',
-  'cases_digest',
-  'artifacts',
-  'target_config',
-  'judge_config',
-  'record_responses',
-  'git_commit',
-  'lease',
-  'shard',
-  'datasets',
-  'slice',
-  'variant',
-]
 
 export type JournalRecord =
   | { kind: 'header'; header: JournalHeader }
@@ -175,7 +151,9 @@ export function encodeHeader(binding: RunBinding, header: JournalHeader): Buffer
 }
 
 function leaseInOrder(lease: JournalHeader['lease']): JournalHeader['lease'] {
-  return { host: lease.host, boot: lease.boot, pid: lease.pid, start_time: lease.start_time }
+  const record: Record<string, unknown> = {}
+  for (const field of LEASE_FIELDS) record[field] = lease[field]
+  return record as unknown as JournalHeader['lease']
 }
 
 /** Line 2 of a leg. */
@@ -278,6 +256,7 @@ export function decodeLineIn(bytes: Buffer, start: number, end: number, binding:
       return parsed.success ? { ok: true, record: { kind: 'cases', declared: parsed.data } } : { ok: false, why: zodWhy('declared-cases record', parsed.error) }
     }
     case 'observed': {
+      if (isCanonicalObserved(value.observed)) return { ok: true, record: { kind: 'observed', observed: value.observed } }
       const parsed = observedSchema.safeParse(value.observed)
       return parsed.success ? { ok: true, record: { kind: 'observed', observed: parsed.data } } : { ok: false, why: zodWhy('observed record', parsed.error) }
     }
@@ -328,6 +307,8 @@ function decodeHeader(value: Record<string, unknown>): DecodedLine {
   const version = value.journal_version
   if (version !== JOURNAL_VERSION) return unknownVersion(version)
   const { kind: _kind, ...fields } = value
+  const header = fastJournalHeader(fields)
+  if (header !== undefined) return { ok: true, record: { kind: 'header', header } }
   const parsed = journalHeaderSchema.safeParse(fields)
   return parsed.success ? { ok: true, record: { kind: 'header', header: parsed.data } } : { ok: false, why: zodWhy('header', parsed.error) }
 }

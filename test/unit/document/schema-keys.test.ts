@@ -5,7 +5,8 @@ import { STEP_AND_TURN_KEYS } from '../../../src/document/answer-shape.js'
 import { baselineDocumentSchema } from '../../../src/document/baseline.js'
 import * as keys from '../../../src/document/fast-shape.js'
 import * as schema from '../../../src/document/schema.js'
-import { CAUSES, HEADER_FIELDS, journalHeaderSchema } from '../../../src/store/journal-format.js'
+import { CAUSES, journalHeaderSchema } from '../../../src/store/journal-format.js'
+import { HEADER_FIELDS, LEASE_FIELDS } from '../../../src/store/journal-header-shape.js'
 
 const shape = (s: { shape: object }) => Object.keys(s.shape)
 
@@ -31,7 +32,11 @@ test('every written-out key list is its schema shape, in order', () => {
   expect(keys.DOCUMENT_KEYS).toEqual(shape(schema.runDocumentSchema))
   expect(keys.BASELINE_KEYS).toEqual(shape(baselineDocumentSchema))
   expect(schema.HEADER_KEYS).toEqual(shape(schema.runHeaderSchema))
+  const journalHeader = journalHeaderSchema.shape
   expect(HEADER_FIELDS).toEqual(shape(journalHeaderSchema))
+  expect(LEASE_FIELDS).toEqual(shape(journalHeader.lease))
+  expect(keys.SLICE_KEYS).toEqual(shape(journalHeader.slice.unwrap()))
+  expect(keys.VARIANT_KEYS).toEqual(shape(journalHeader.variant.unwrap()))
   expect([...CAUSES]).toEqual(schema.errorCauseSchema.options)
 })
 

@@ -5,21 +5,9 @@ import { describe, expect, it } from 'vitest'
 import { definitionSurelyValid } from '../../../src/suite/definition-check.js'
 import { definitionSchema } from '../../../src/suite/resolve-suite.js'
 import { seededRandom } from '../../../src/stats/prng.js'
+import { Gen } from '../../helpers/shape-fuzz.js'
 
 type Fields = Record<string, unknown>
-
-class Gen {
-  constructor(readonly next: () => number) {}
-  int(n: number): number {
-    return Math.floor(this.next() * n)
-  }
-  chance(p = 0.5): boolean {
-    return this.next() < p
-  }
-  pick<T>(items: readonly T[]): T {
-    return items[this.int(items.length)]!
-  }
-}
 
 const fn = (): unknown => 'ok'
 const ODD: readonly unknown[] = [

@@ -66,3 +66,37 @@ test("a worker's import('digline') loads neither zod nor the team store", () => 
   expect(loaded.some((line) => line.endsWith('/dist/plugin/suite-entry.js'))).toBe(true)
   expect(loaded.filter((line) => isZod(line) || TEAM_STORE.test(line))).toEqual([])
 })
+
+test('writing a journal and planning its resume load no zod; a header out of shape does', () => {
+  const lines = trace(`
+    const { mkdtempSync } = await import('node:fs')
+    const { join } = await import('node:path')
+    const { tmpdir } = await import('node:os')
+    const { FileJournal } = await d('src/store/file/journal.js')
+    const { FileResultStore } = await d('src/store/index.js')
+    const { leaseOfThisProcess } = await d('src/store/live-writer.js')
+    const { decodeLine, encodeLine } = await d('src/store/journal-format.js')
+    const root = mkdtempSync(join(tmpdir(), 'digline-zod-'))
+    const header = {
+      journal_version: 2, created_at: '2026-12-05T07:00:00.000000Z', started_at: '2026-12-05T07:00:00.000000Z', digline_version: '0.1.0',
+      tenant: 't', environment: 'local', suite: 's', config_hash: '3f9a0c1b2d4e', cases_digest: 'f'.repeat(64), artifacts: {},
+      target_config: { model: 'm' }, judge_config: { scorers: [{ name: 'exact', config: {}, pass_at: 0.5 }] }, record_responses: false,
+      git_commit: null, lease: leaseOfThisProcess(), shard: '1/2',
+    }
+    const journal = await new FileJournal({ root }).openJournal({ ...header, declared: { samples: 1, digests: { a: 'x' } } }, 1)
+    const result = { case_id: 'a', verdict: 'pass', score: 1, passed_samples: 1, reason: null, error: null, samples: [{ pass: true, score: 1, scorers: [{ name: 'exact', pass: true, score: 1, reason: null }] }] }
+    await journal.append({ result, cause: null, observed: { target_model: 'm', judge_models: { j: 'j-1' } }, index: 0 })
+    await journal.close()
+    const [pending] = await new FileResultStore({ root }).pending('t', 's')
+    process.stderr.write('planned:' + pending.done.size + '\\n')
+    await mark('planned')
+    const binding = { tenant: 't', suite: 's', key: pending.key }
+    const decoded = decodeLine(encodeLine(binding, JSON.stringify({ kind: 'header', journal_version: 2, leg: 0 })).subarray(0, -1), binding)
+    process.stderr.write('refused:' + decoded.why + '\\n')
+    await mark('refused')
+  `)
+  expect(lines).toContain('planned:1')
+  expect(before(lines, 'planned').filter(isZod)).toEqual([])
+  expect(lines.find((line) => line.startsWith('refused:'))).toMatch(/^refused:is not a valid header at /)
+  expect(before(lines, 'refused').some(isZod)).toBe(true)
+})
