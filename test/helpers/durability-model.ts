@@ -4,7 +4,7 @@
 //   - A file's bytes are durable up to its last fsync. Bytes written after it are lost, or persist
 //     as a prefix of what was appended (a torn append), possibly as zeros (the size reached the
 //     disk, the data did not: ext4 data=writeback, and what ALICE calls a non-atomic append).
-//   - A directory entry (create, mkdir, rename, unlink, rmdir) is durable only after an fsync of
+//   - A directory entry (create, mkdir, rename, link, unlink, rmdir) is durable only after an fsync of
 //     the directory holding it. Without one, the operation may be undone; the operations of one
 //     directory persist in order (a prefix of them), as a journaling file system commits them.
 //   - fsync of a file says nothing about its directory entry, and fsync of a directory says nothing
@@ -111,6 +111,16 @@ export class DurabilityModel {
     toParent?.log.push({ op: 'link', name: basename(to), id })
     const node = this.nodes.get(id)
     if (node?.kind === 'file') node.path = toParent === undefined ? undefined : to
+  }
+
+  /** Call with the inode of the file `to` became a second name of. */
+  linked(to: string, ino: number): void {
+    const id = this.byIno.get(ino)
+    const toParent = this.parentOf(to)
+    if (id === undefined || toParent === undefined) return
+    toParent.log.push({ op: 'link', name: basename(to), id })
+    const node = this.nodes.get(id)
+    if (node?.kind === 'file') node.path = to
   }
 
   /** Call with the inode of the entry, taken before it was removed. */

@@ -9,13 +9,29 @@ import { DurabilityModel, type PowerLossMode, type PowerLossReport } from './dur
 import type { Stats } from 'node:fs'
 
 export type FaultOp =
-  'open' | 'write' | 'fsync' | 'fstat' | 'ftruncate' | 'close' | 'rename' | 'unlink' | 'mkdir' | 'rmdir' | 'readdir' | 'lstat' | 'stat' | 'realpath' | 'readPrefix' | 'readFile'
+  | 'open'
+  | 'write'
+  | 'fsync'
+  | 'fstat'
+  | 'ftruncate'
+  | 'close'
+  | 'rename'
+  | 'link'
+  | 'unlink'
+  | 'mkdir'
+  | 'rmdir'
+  | 'readdir'
+  | 'lstat'
+  | 'stat'
+  | 'realpath'
+  | 'readPrefix'
+  | 'readFile'
 
 export interface OpEvent {
   op: FaultOp
   /** The path operated on; for handle operations, the path the handle was opened at. */
   path: string
-  /** rename's destination. */
+  /** rename's and link's destination. */
   to?: string
   /** The /proc/self/fd path the store really used, when it reached `path` through a held-open directory. */
   via?: string
@@ -87,6 +103,8 @@ export class FaultFs implements FsLayer {
   fired = false
   private readonly base: FsLayer
   private readonly handles = new Map<FileHandle, OpenHandle>()
+  /** A linked file's first name → its second, until the first is unlinked. */
+  private readonly secondNames = new Map<string, string>()
   /** Directory descriptors the guard's walk opened on the calling thread, by path. */
   private readonly fds = new Map<number, string>()
   private readonly model: DurabilityModel | undefined
@@ -249,12 +267,25 @@ export class FaultFs implements FsLayer {
     if (ino !== undefined) this.model!.renamed(from, to, ino)
   }
 
+  async link(givenFrom: string, givenTo: string): Promise<void> {
+    const [from, to] = [logicalPath(givenFrom), logicalPath(givenTo)]
+    await this.enter({ op: 'link', path: from, to, via: givenFrom, viaTo: givenTo, index: undefined }, true)
+    const ino = this.model === undefined ? undefined : this.ino(from)
+    await this.base.link(givenFrom, givenTo)
+    this.secondNames.set(from, to)
+    if (ino !== undefined) this.model!.linked(to, ino)
+  }
+
   async unlink(given: string): Promise<void> {
     const path = logicalPath(given)
     await this.enter({ op: 'unlink', path, via: given, index: undefined }, true)
     const ino = this.model === undefined ? undefined : this.ino(path)
     await this.base.unlink(given)
     if (ino !== undefined) this.model!.removed(path, ino)
+    // A handle opened at a name since linked elsewhere now writes the file of that other name.
+    const other = this.secondNames.get(path)
+    this.secondNames.delete(path)
+    if (other !== undefined) for (const opened of this.handles.values()) if (opened.path === path) opened.path = other
   }
 
   async mkdir(given: string, mode?: number): Promise<void> {

@@ -1,17 +1,21 @@
 // The journal on a real filesystem: records written through FileJournal and read back, torn at every
 // byte of the last record, corrupted in the middle, at an unknown version, raced for, completed.
+import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { constants, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { basename, dirname, join } from 'node:path'
 import * as zlib from 'node:zlib'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { serializeCase, serializeRun } from '../../src/document/serialize.js'
 import { CorruptJournalError, JournalLegExistsError, RunNotFoundError, StoreWriteError, UnknownJournalVersionError } from '../../src/store/errors.js'
 import { PathRefusedError } from '../../src/suite/errors.js'
+import { tempNameOf } from '../../src/store/file/atomic-write.js'
 import { FileJournal } from '../../src/store/file/journal.js'
+import { processStartTime } from '../../src/store/live-writer.js'
 import { nodeFsLayer, type FsLayer } from '../../src/store/file/fs-layer.js'
 import { checksumOf, crc32Portable, encodeDeclared, encodeHeader, encodeLine, parseLegName } from '../../src/store/journal-format.js'
 import { JOURNAL_VERSION, type JournalHeader, type Pending } from '../../src/store/journal.js'
+import { FaultFs } from '../helpers/fault-fs.js'
 import { makeRun } from '../helpers/make-run.js'
 import { ObservedIdentity } from '../../src/driver/observed-identity.js'
 import type { Observed } from '../../src/document/schema.js'
@@ -338,6 +342,59 @@ describe('opening a leg', () => {
       ]),
     )
     await (winners[0] as PromiseFulfilledResult<Awaited<ReturnType<FileJournal['openJournal']>>>).value.close()
+  })
+
+  it("never shows another process's look at the journal a leg without its header: a sweep before each of the open's steps removes nothing", async () => {
+    const notes: string[] = []
+    const sweeper = new FileJournal({ root: temp.root, onSwept: (line) => notes.push(line) })
+    const seen: string[] = []
+    let opening = true
+    const writer = new FileJournal({
+      root: temp.root,
+      fs: new FaultFs({
+        // Between the open's steps, another process lists and reads the journal (as a starting shard
+        // does); the guard's directory steps and closes run on the calling thread, so none is awaited there.
+        beforeOp: (event) => {
+          if (!opening || event.op === 'close' || (event.op === 'open' && ((event.flags ?? 0) & constants.O_DIRECTORY) !== 0)) return
+          return sweeper.pending(TENANT, SUITE).then((found) => {
+            for (const p of found) seen.push(`${event.op}: legs ${p.legs.join(',')}${p.refusal === undefined ? '' : ` refused ${p.refusal.name}`}`)
+          })
+        },
+      }),
+    })
+    const leg = await writer.openJournal(journalHeader(), 1)
+    opening = false
+    await leg.append(LEG_1[0]!)
+    await leg.close()
+    expect(notes).toEqual([])
+    expect(seen.length).toBeGreaterThan(0)
+    expect(seen.every((line) => line.endsWith('legs 1'))).toBe(true)
+    expect(readdirSync(join(temp.root, TENANT, 'runs', SUITE, '.pending'))).toEqual([`${KEY}.1.jsonl`])
+    expect((await onlyPending()).done).toEqual(expectedDone([LEG_1[0]!]))
+  })
+
+  it("removes a leg's temp file left by a writer killed before the link, and keeps a live writer's", async () => {
+    const live = spawn('sleep', ['60'], { stdio: 'ignore' })
+    const dead = spawn('sleep', ['60'], { stdio: 'ignore' })
+    try {
+      const deadStart = processStartTime(dead.pid!)
+      const exited = new Promise((resolve) => dead.on('exit', resolve))
+      dead.kill('SIGKILL')
+      await exited
+      const leg2 = legFile(temp.root, 2)
+      const dir = dirname(leg2)
+      mkdirSync(dir, { recursive: true })
+      const abandoned = tempNameOf(leg2, dead.pid!, deadStart)
+      const kept = tempNameOf(leg2, live.pid!, processStartTime(live.pid!))
+      for (const file of [abandoned, kept]) writeFileSync(file, 'half a header')
+      const leg = await journal.openJournal(journalHeader(), 1)
+      await leg.close()
+      expect(readdirSync(dir).sort()).toEqual([basename(legFile(temp.root, 1)), basename(kept)].sort())
+      expect((await onlyPending()).legs).toEqual([1])
+    } finally {
+      live.kill('SIGKILL')
+      dead.kill('SIGKILL')
+    }
   })
 
   it('refuses an unsafe tenant, suite or key before any I/O', async () => {

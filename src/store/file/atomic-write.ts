@@ -45,6 +45,12 @@ const LEASED_TEMP = /^\..+\.([1-9][0-9]*)\.([0-9]+|x)\.([0-9a-f]{8})\.([0-9a-f]{
 /** Temp files this process is writing now: its own, never abandoned while listed here. */
 const inFlight = new Set<string>()
 
+/** Marks a temp file of this process as being written, so no sweep takes it for abandoned; the returned function ends that. */
+export function holdTemp(temp: string): () => void {
+  inFlight.add(temp)
+  return () => inFlight.delete(temp)
+}
+
 /**
  * Whether a temp file name is provably a crashed write's: one of ours (it carries a lease) from this
  * host, whose writer is gone (another boot, a dead pid, a pid since reused), or this process's own

@@ -176,6 +176,7 @@ function guarded(inner: FsLayer, base: string, held: readonly HeldDirectory[]): 
     ftruncate: (handle, length) => inner.ftruncate(handle, length),
     close: (handle) => inner.close(handle),
     rename: (from, to) => reach(from, (viaFrom) => reach(to, (viaTo) => inner.rename(viaFrom, viaTo))),
+    link: (from, to) => reach(from, (viaFrom) => reach(to, (viaTo) => inner.link(viaFrom, viaTo))),
     unlink: (path) => reach(path, (via) => inner.unlink(via)),
     mkdir: (path, mode) => reach(path, (via) => inner.mkdir(via, mode)),
     rmdir: (path) => reach(path, (via) => inner.rmdir(via)),

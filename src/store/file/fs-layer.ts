@@ -3,7 +3,7 @@
 // store gets nodeFsLayer, which forwards each call to node:fs/promises, but for a small write, an
 // fstat (ADR 0440) and a directory step of the symlink guard (ADR 0555), made on the calling thread.
 import { closeSync, constants, fstatSync, openSync, writeSync, type Stats } from 'node:fs'
-import { lstat, mkdir, open, readdir, realpath, rename, rmdir, stat, unlink, type FileHandle } from 'node:fs/promises'
+import { link, lstat, mkdir, open, readdir, realpath, rename, rmdir, stat, unlink, type FileHandle } from 'node:fs/promises'
 
 export type { FileHandle }
 
@@ -33,6 +33,8 @@ export interface FsLayer {
   ftruncate(handle: FileHandle, length: number): Promise<void>
   close(handle: FileHandle): Promise<void>
   rename(from: string, to: string): Promise<void>
+  /** A second name for an existing file; fails with EEXIST when `to` exists, and never follows a symlink at `from`. */
+  link(from: string, to: string): Promise<void>
   unlink(path: string): Promise<void>
   /** Creates one directory; its parent must exist. */
   mkdir(path: string, mode?: number): Promise<void>
@@ -122,6 +124,7 @@ export const nodeFsLayer: FsLayer = {
   ftruncate: (handle, length) => handle.truncate(length),
   close: (handle) => handle.close(),
   rename: (from, to) => rename(from, to),
+  link: (from, to) => link(from, to),
   unlink: (path) => unlink(path),
   mkdir: async (path, mode) => {
     await mkdir(path, { mode: mode ?? 0o777 })

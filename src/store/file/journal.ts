@@ -1,6 +1,8 @@
-// The journal as files: one leg per attempt at a run under runs/<suite>/.pending/, created with
-// O_EXCL so two processes can never write one leg. Records that arrive together (several slots
-// finishing at once) share one write and one fsync: a group commit.
+// The journal as files: one leg per attempt at a run under runs/<suite>/.pending/. A leg is written
+// under a temp name first (its header and declared cases, fsynced) and then linked to its own name,
+// which fails when the name exists: two processes can never write one leg, and no reader ever sees a
+// leg without its header (ADR 0560). Records that arrive together (several slots finishing at once)
+// share one write and one fsync: a group commit.
 import { constants } from 'node:fs'
 import { guardedRead, guardedWrite } from './guarded-io.js'
 import { beneathRoot } from './beneath-root.js'
@@ -10,7 +12,7 @@ import type { CaseProgress } from '../../document/case-progress.js'
 import { JournalLegExistsError, RunNotFoundError, StoreWriteError } from '../errors.js'
 import { keyFor } from '../../suite/keys.js'
 import { isSafeSegment } from '../../suite/safe-segment.js'
-import { ensureDirectory, fsyncDirectory, isTempName, removeCreatedDirectories, storeWriteError } from './atomic-write.js'
+import { ensureDirectory, fsyncDirectory, holdTemp, isTempName, removeCreatedDirectories, storeWriteError, sweepAbandonedTemps, tempNameFor } from './atomic-write.js'
 import { errnoOf, nodeFsLayer, type FileHandle, type FsLayer } from './fs-layer.js'
 import { assertJournalHeaderWithinBound } from '../header-bounds.js'
 import { encodeCase, encodeDeclared, encodeHeader, encodeObserved, heldObserved, parseLegName, sameObserved } from '../journal-format.js'
@@ -67,34 +69,55 @@ export class FileJournal implements SupportsJournal {
     const created: string[] = []
     let gitignoreCreated = false
     let journal: FileJournalLeg | undefined
+    const temp = tempNameFor(file)
+    const releaseTemp = holdTemp(temp)
+    let linked = false
     try {
       created.push(...(await ensureDirectory(this.fs, this.paths.root)))
       gitignoreCreated = await ensureGitignore(this.fs, this.paths)
       created.push(...(await ensureDirectory(this.fs, dir)))
-      journal = new FileJournalLeg(this.fs, this, place, leg, file, await this.createLeg(file, place, leg))
+      await sweepAbandonedTemps(this.fs, dir)
+      journal = new FileJournalLeg(this.fs, this, place, leg, file, await this.createTemp(temp, file))
+      // Header and declared cases in one write, before the leg has its name: a leg never holds a case
+      // record without both, and another process's sweep never finds it empty (ADR 0560).
+      await journal.writeHeader(Buffer.concat([headerLine, declaredLine]))
+      await this.linkLeg(temp, file, place, leg)
+      linked = true
+      await this.fs.unlink(temp).catch((error: unknown) => {
+        throw storeWriteError('creating the journal leg', file, error)
+      })
       await fsyncDirectory(this.fs, dir)
       // A delete may have recorded the key while the leg was being created: the leg is taken back below.
       await this.records.assertNotRemoved(place, 'open a journal leg of')
-      // Header and declared cases in one write: a leg never holds a case record without both.
-      await journal.writeHeader(Buffer.concat([headerLine, declaredLine]))
       this.open.add(journal)
       return journal
     } catch (error) {
-      // Nothing of this leg is worth keeping yet (not even its header): leave the store as it was.
+      // Nothing of this leg is worth keeping yet: leave the store as it was.
       if (journal !== undefined) {
         await journal.close()
-        await this.fs.unlink(file).catch(() => undefined)
+        await this.fs.unlink(temp).catch(() => undefined)
+        if (linked) await this.fs.unlink(file).catch(() => undefined)
         await fsyncDirectory(this.fs, dir).catch(() => undefined)
       }
       if (gitignoreCreated) await this.fs.unlink(this.paths.gitignoreFile()).catch(() => undefined)
       await removeCreatedDirectories(this.fs, created)
       throw error
+    } finally {
+      releaseTemp()
     }
   }
 
-  private async createLeg(file: string, place: JournalPlace, leg: number): Promise<FileHandle> {
+  private async createTemp(temp: string, file: string): Promise<FileHandle> {
     try {
-      return await this.fs.open(file, LEG_FLAGS, LEG_MODE)
+      return await this.fs.open(temp, LEG_FLAGS, LEG_MODE)
+    } catch (error) {
+      throw storeWriteError('creating the journal leg', file, error)
+    }
+  }
+
+  private async linkLeg(temp: string, file: string, place: JournalPlace, leg: number): Promise<void> {
+    try {
+      await this.fs.link(temp, file)
     } catch (error) {
       if (errnoOf(error) !== 'EEXIST') throw storeWriteError('creating the journal leg', file, error)
       throw new JournalLegExistsError(
