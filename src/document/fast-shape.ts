@@ -115,11 +115,11 @@ const HEAD_KEY_SET: ReadonlySet<string> = new Set(HEAD_KEYS)
 const BASELINE_KEY_SET: ReadonlySet<string> = new Set(BASELINE_KEYS)
 const CONFIG_HASH = /^[0-9a-f]{12}$/
 
-function isObject(value: unknown): value is Shape {
+export function isObject(value: unknown): value is Shape {
   return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
-function isShape(value: unknown, order: readonly string[]): value is Shape {
+export function isShape(value: unknown, order: readonly string[]): value is Shape {
   return isObject(value) && keysInOrder(value, order)
 }
 
@@ -145,10 +145,10 @@ export function isStringRecord(value: unknown): value is Readonly<Record<string,
 const isNumber = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x)
 const isUnit = (x: unknown): boolean => typeof x === 'number' && x >= 0 && x <= 1
 const isUnitOrNull = (x: unknown): boolean => x === null || isUnit(x)
-const isCount = (x: unknown): boolean => Number.isSafeInteger(x) && (x as number) >= 0
-const isPositiveCount = (x: unknown): boolean => Number.isSafeInteger(x) && (x as number) > 0
+export const isCount = (x: unknown): boolean => Number.isSafeInteger(x) && (x as number) >= 0
+export const isPositiveCount = (x: unknown): boolean => Number.isSafeInteger(x) && (x as number) > 0
 const isAmount = (x: unknown): boolean => typeof x === 'number' && x >= 0 && x < Infinity
-const isStringOrNull = (x: unknown): boolean => x === null || typeof x === 'string'
+export const isStringOrNull = (x: unknown): boolean => x === null || typeof x === 'string'
 const optional = (x: unknown, check: (x: unknown) => boolean): boolean => x === undefined || check(x)
 
 function isScorerScore(value: unknown): boolean {
@@ -262,7 +262,7 @@ export function isCanonicalObserved(value: unknown): value is Observed {
   return isShape(value, OBSERVED_KEYS) && isStringOrNull(value.target_model) && isStringRecord(value.judge_models)
 }
 
-const isString = (x: unknown): boolean => typeof x === 'string'
+export const isString = (x: unknown): boolean => typeof x === 'string'
 
 function isStringList(value: unknown): boolean {
   if (!Array.isArray(value)) return false
@@ -298,13 +298,13 @@ function hasDocumentFields(value: Shape): boolean {
 }
 
 /** Only keys of `known`; the top level may have them in any order (a baseline file puts its two fields before `aggregates`). */
-function knownKeysOnly(value: Shape, known: ReadonlySet<string>): boolean {
+export function knownKeysOnly(value: Shape, known: ReadonlySet<string>): boolean {
   for (const key in value) if (!known.has(key)) return false
   return true
 }
 
 /** The top level in shape order, as zod builds it; everything below it is the value itself. */
-function inShapeOrder<T>(value: Shape, order: readonly string[]): T {
+export function inShapeOrder<T>(value: Shape, order: readonly string[]): T {
   const out: Record<string, unknown> = {}
   for (const key of order) if (key in value) out[key] = value[key]
   return out as T
