@@ -7,7 +7,7 @@
 import type { BaselineDocument, RegisterEntry } from '../document/baseline.js'
 import type { Aggregates, RunDocument, RunHeader } from '../document/schema.js'
 import type { DiglineErrorData } from '../errors/base.js'
-import type { Journal, JournalHeader, Pending } from './journal.js'
+import type { Journal, JournalHeader, Pending, PendingCases } from './journal.js'
 import type { PendingFollower } from './pending-follower.js'
 import type { Removal, RemovalNotice } from './removal.js'
 import type { CacheEntry } from '../suite/cache-key.js'
@@ -102,6 +102,8 @@ export interface JournalPart {
   openJournal(header: Omit<JournalHeader, 'leg'>, leg: number): Promise<Journal>
   /** Every journal of a suite, with its writers' leases; unreadable ones are named, never thrown. */
   pending(tenant: string, suite: string): Promise<Pending[]>
+  /** pending() for a survey of which cases are journaled: the same journals and refusals, each case record read for its id alone (ADR 0562). */
+  pendingCases(tenant: string, suite: string): Promise<PendingCases[]>
   /**
    * For a reader that asks again and again (the viewer): the suite's journals as pending() gives
    * them, each poll reading only what was appended since the last (docs/adr/0396). Optional: a

@@ -20,6 +20,7 @@ export class DeferredStore implements Store {
   deleteRun: Store['deleteRun'] = async (...a) => (await this.store()).deleteRun(...a)
   openJournal: Store['openJournal'] = async (...a) => (await this.store()).openJournal(...a)
   pending: Store['pending'] = async (...a) => (await this.store()).pending(...a)
+  pendingCases: Store['pendingCases'] = async (...a) => (await this.store()).pendingCases(...a)
   followPending = (tenant: string, suite: string): PendingFollower => {
     let follower: Promise<PendingFollower | undefined> | undefined
     const following = () => (follower ??= this.store().then((s) => s.followPending?.(tenant, suite)))

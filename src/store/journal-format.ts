@@ -211,6 +211,63 @@ function zodWhy(what: string, error: z.ZodError): string {
   return `is not a valid ${what}${where === '' ? '' : ` at ${where}`}: ${issue?.message ?? 'invalid'}`
 }
 
+/** The checksum a line starting at bytes[start] carries: its 8 hex digits and the space after them, or -1. */
+function checksumAt(bytes: Buffer, start: number): number {
+  let expected = 0
+  for (let i = start; i < start + CHECKSUM_HEX; i++) {
+    const byte = bytes[i]!
+    if (!isHexDigit(byte)) return -1
+    expected = expected * 16 + (byte <= 0x39 ? byte - 0x30 : byte - 0x57)
+  }
+  return bytes[start + CHECKSUM_HEX] === SPACE ? expected : -1
+}
+
+let casePrefix: { key: string; bytes: Buffer } | undefined
+/** What follows the cause in a case record, up to the opening quote of its case id. */
+const CASE_ID_KEY = Buffer.from(',"case":{"case_id":"')
+/** The causes a case record may carry, as encodeCase writes them. */
+const CAUSE_TOKENS = ['null', ...[...CAUSES].map((cause) => JSON.stringify(cause))].map((token) => Buffer.from(token))
+const QUOTE = 0x22
+const BACKSLASH = 0x5c
+
+function startsWith(bytes: Buffer, at: number, end: number, prefix: Buffer): boolean {
+  return end - at >= prefix.length && bytes.compare(prefix, 0, prefix.length, at, at + prefix.length) === 0
+}
+
+/**
+ * The case id of the line at bytes[start, end) when it is a case record of `binding`'s run, as
+ * encodeCase writes one, and its checksum verifies; the rest of the record is not parsed (ADR 0562).
+ * Undefined for any other line: decodeLineIn reads that one whole, and words its refusal.
+ */
+export function verifiedCaseId(bytes: Buffer, start: number, end: number, binding: RunBinding): string | undefined {
+  if (end - start <= BODY_START) return undefined
+  const expected = checksumAt(bytes, start)
+  if (expected < 0 || checksumOf(binding, bytes.subarray(start + BODY_START, end)) !== expected) return undefined
+  if (casePrefix?.key !== binding.key) casePrefix = { key: binding.key, bytes: Buffer.from(`{"kind":"case","run":${JSON.stringify(binding.key)},"cause":`) }
+  let at = start + BODY_START
+  if (!startsWith(bytes, at, end, casePrefix.bytes)) return undefined
+  at += casePrefix.bytes.length
+  const cause = CAUSE_TOKENS.find((token) => startsWith(bytes, at, end, token))
+  if (cause === undefined || !startsWith(bytes, at + cause.length, end, CASE_ID_KEY)) return undefined
+  const open = at + cause.length + CASE_ID_KEY.length - 1
+  let escaped = false
+  let close = open + 1
+  for (; close < end && bytes[close] !== QUOTE; close++) {
+    if (bytes[close] === BACKSLASH) {
+      escaped = true
+      close++
+    }
+  }
+  if (close >= end) return undefined
+  if (!escaped) return bytes.toString('utf8', open + 1, close)
+  try {
+    const id: unknown = JSON.parse(bytes.toString('utf8', open, close + 1))
+    return typeof id === 'string' ? id : undefined
+  } catch {
+    return undefined
+  }
+}
+
 /** One line without its newline, read as a record of `binding`'s run. `why` completes the sentence "line N …". */
 export function decodeLine(line: Buffer, binding: RunBinding): DecodedLine {
   return decodeLineIn(line, 0, line.length, binding)
@@ -223,13 +280,8 @@ export function decodeLine(line: Buffer, binding: RunBinding): DecodedLine {
  */
 export function decodeLineIn(bytes: Buffer, start: number, end: number, binding: RunBinding, json?: string): DecodedLine {
   if (end - start <= BODY_START) return { ok: false, why: 'is too short to be a record' }
-  let expected = 0
-  for (let i = start; i < start + CHECKSUM_HEX; i++) {
-    const byte = bytes[i]!
-    if (!isHexDigit(byte)) return { ok: false, why: 'does not start with an 8-digit checksum' }
-    expected = expected * 16 + (byte <= 0x39 ? byte - 0x30 : byte - 0x57)
-  }
-  if (bytes[start + CHECKSUM_HEX] !== SPACE) return { ok: false, why: 'does not start with an 8-digit checksum' }
+  const expected = checksumAt(bytes, start)
+  if (expected < 0) return { ok: false, why: 'does not start with an 8-digit checksum' }
   const body = bytes.subarray(start + BODY_START, end)
   if (checksumOf(binding, body) !== expected) return { ok: false, why: checksumWhy(body, binding, expected) }
   let value: unknown

@@ -6,7 +6,7 @@ import type { CaseResult, ErrorCause, Observed } from '../document/schema.js'
 import { CorruptJournalError, UnknownJournalVersionError } from './errors.js'
 import { canonicalJson } from '../suite/hashing.js'
 import { keyFor } from '../suite/keys.js'
-import { BODY_START, decodeLine, decodeLineIn, sniffUnknownVersion, type DecodedLine } from './journal-format.js'
+import { BODY_START, decodeLine, decodeLineIn, sniffUnknownVersion, verifiedCaseId, type DecodedLine } from './journal-format.js'
 import { JOURNAL_VERSION, RESUME_CHECKED_FIELDS, type DeclaredCases, type JournalHeader, type LegLease } from './journal.js'
 import { leaseHolds } from './live-writer.js'
 
@@ -61,12 +61,18 @@ function rememberDeclared(place: JournalPlace, declared: DeclaredCases, line: Bu
   lastDeclared = new WeakRef(declared)
 }
 
-/** Folds legs into what a resume needs, in leg order; throws the refusal on the first bad line. */
+/**
+ * Folds legs into what a resume needs, in leg order; throws the refusal on the first bad line.
+ * `casesOnly` folds them for a survey of which cases are journaled (a merge's checks): each verified
+ * case record gives its id alone, and `done`, `causes` and `observed` stay empty (ADR 0562).
+ */
 export class JournalPlanner {
   header: JournalHeader | undefined
   private headerLeg = 0
   readonly done = new Map<string, CaseResult>()
   readonly causes = new Map<string, ErrorCause>()
+  /** The ids of the journaled cases, when folding `casesOnly`. */
+  readonly caseIds = new Set<string>()
   readonly leases: LegLease[] = []
   declared: DeclaredCases | undefined
   private declaredLeg = 0
@@ -75,6 +81,7 @@ export class JournalPlanner {
   constructor(
     readonly place: JournalPlace,
     private readonly giveUp: (file: string, key: string) => string = defaultGiveUp,
+    private readonly casesOnly = false,
   ) {}
 
   /**
@@ -82,6 +89,7 @@ export class JournalPlanner {
    * call stopped (a follower reading only what was appended). Returns the bytes of whole lines folded.
    */
   addLeg({ leg, file, bytes }: LegBytes, firstLine = 1): number {
+    if (this.casesOnly) return this.addLegCases(leg, file, bytes, firstLine)
     // The whole lines decoded as UTF-8 at once: a newline byte is a newline character whatever
     // surrounds it, so line N of the text is line N of the bytes, and each line's JSON is a slice of
     // the text. When every byte is ASCII (as digline writes all but non-ASCII strings) the text's
@@ -109,6 +117,27 @@ export class JournalPlanner {
     }
   }
 
+  /** addLeg for a survey: a case record that verifies gives its id without its JSON being parsed; any other line is read whole. */
+  private addLegCases(leg: number, file: string, bytes: Buffer, firstLine: number): number {
+    let start = 0
+    let lineNumber = firstLine - 1
+    for (;;) {
+      const end = bytes.indexOf(NEWLINE, start)
+      if (end < 0) return start
+      lineNumber += 1
+      if (lineNumber === 1) {
+        this.addHeader(leg, file, bytes.subarray(start, end))
+      } else if (lineNumber === 2 && this.addKnownDeclared(leg, file, bytes.subarray(start, end))) {
+        // The same line 2 as a leg read before.
+      } else {
+        const id = lineNumber === 2 ? undefined : verifiedCaseId(bytes, start, end, this.place)
+        if (id === undefined) this.addRecord(leg, file, lineNumber, decodeLineIn(bytes, start, end, this.place), bytes, start, end)
+        else this.addCaseId(file, lineNumber, id)
+      }
+      start = end + 1
+    }
+  }
+
   /** Line 2 byte for byte as the last declaration read (another leg or shard of the run): its value, without reading it again. */
   private addKnownDeclared(leg: number, file: string, line: Buffer): boolean {
     const declared = knownDeclared(this.place, line)
@@ -129,6 +158,10 @@ export class JournalPlanner {
     if (record.kind === 'case') {
       this.assertShape(file, lineNumber, record.result)
       const id = record.result.case_id
+      if (this.casesOnly) {
+        this.caseIds.add(id)
+        return
+      }
       this.done.set(id, record.result)
       const cause = record.result.verdict === 'error' ? (record.cause ?? record.result.error?.cause) : undefined
       if (cause === undefined) this.causes.delete(id)
@@ -153,13 +186,25 @@ export class JournalPlanner {
     }
   }
 
-  /** A case record must fit its run: a case the run declares, with the run's samples per case. */
-  private assertShape(file: string, lineNumber: number, result: CaseResult): void {
+  /** A case record read for its id alone: a case the run declares. */
+  private addCaseId(file: string, lineNumber: number, id: string): void {
+    this.declaredOf(file, lineNumber, id)
+    this.caseIds.add(id)
+  }
+
+  /** The run's declaration, which must declare case `id`. */
+  private declaredOf(file: string, lineNumber: number, id: string): DeclaredCases {
     const declared = this.declared
     if (declared === undefined) throw this.corrupt(file, lineNumber, 'is a case record in a leg whose declared cases (line 2) are missing')
-    if (!Object.hasOwn(declared.digests, result.case_id)) {
-      throw this.corrupt(file, lineNumber, `is a record of case ${JSON.stringify(result.case_id)}, which run ${this.place.key} does not declare; it is never merged`)
+    if (!Object.hasOwn(declared.digests, id)) {
+      throw this.corrupt(file, lineNumber, `is a record of case ${JSON.stringify(id)}, which run ${this.place.key} does not declare; it is never merged`)
     }
+    return declared
+  }
+
+  /** A case record must fit its run: a case the run declares, with the run's samples per case. */
+  private assertShape(file: string, lineNumber: number, result: CaseResult): void {
+    const declared = this.declaredOf(file, lineNumber, result.case_id)
     const count = result.samples.length
     const least = declared.min_samples ?? declared.samples
     const fits = result.verdict === 'error' ? count <= declared.samples : count >= least && count <= declared.samples

@@ -131,11 +131,19 @@ export interface Pending {
   finished: boolean
 }
 
+/**
+ * A journal as a survey of its cases reads it (a merge's checks, ADR 0562): Pending's header, legs,
+ * leases and declaration, and the ids of its journaled cases instead of their results.
+ */
+export type PendingCases = Omit<Pending, 'done' | 'causes' | 'observed'> & { caseIds: ReadonlySet<string> }
+
 export interface SupportsJournal {
   /** Creates the next leg with O_CREAT|O_EXCL; a leg that exists already is refused by name. */
   openJournal(opening: JournalOpening, leg: number): Promise<Journal>
   /** Every journal of a suite, newest key last; unreadable ones are named, never thrown. */
   pending(tenant: string, suite: string): Promise<Pending[]>
+  /** pending() for a survey: the same journals, refusals and checks of every line's binding and checksum, each case record read for its id alone. */
+  pendingCases(tenant: string, suite: string): Promise<PendingCases[]>
   /**
    * Removes the legs of a run whose document exists (a journal that outlived its run), and refuses
    * any other: such a journal holds the only copy of its judged cases. A person's delete of a run

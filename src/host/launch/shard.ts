@@ -55,11 +55,60 @@ function rankOf(id: string): string {
  * which need equal hashes, by the id) and dealt out in turn, so each shard gets ⌊n/N⌋ or ⌈n/N⌉.
  */
 export function splitCases(ids: Iterable<string>, count: number): Map<string, number> {
-  const ranked = [...new Set(ids)].map((id) => ({ id, rank: rankOf(id) }))
-  ranked.sort((a, b) => (a.rank < b.rank ? -1 : a.rank > b.rank ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+  const unique = [...new Set(ids)]
+  const order = rankedOnce(unique)
   const owner = new Map<string, number>()
-  ranked.forEach(({ id }, position) => owner.set(id, (position % count) + 1))
+  for (let position = 0; position < order.length; position++) owner.set(unique[order[position]!]!, (position % count) + 1)
   return owner
+}
+
+let lastRanked: { ids: readonly string[]; order: Uint32Array } | undefined
+
+/** The rank order of the ids, from the last call when it ranked these same ids (a launch splits one suite's ids several times). */
+function rankedOnce(ids: readonly string[]): Uint32Array {
+  const last = lastRanked
+  if (last !== undefined && last.ids.length === ids.length && last.ids.every((id, i) => id === ids[i])) return last.order
+  const order = rankOrder(ids)
+  lastRanked = { ids, order }
+  return order
+}
+
+/** The bits of a sort key that hold the id's position: enough for every position below `n`. */
+export function positionBits(n: number): number {
+  return Math.max(1, Math.ceil(Math.log2(n + 1)))
+}
+
+/**
+ * The positions of `ids` in rank order: each id's key is the top bits of its sha256 above its own
+ * position, so one numeric sort of a Float64Array (every key below 2^53, so exact) orders them
+ * without comparing hex strings (ADR 0561). Ids whose top bits tie are ordered by their whole hash,
+ * then the id, as the ranks themselves order them. `bits` is positionBits(ids.length) but for a
+ * test that narrows the hash's share to make ties common.
+ */
+export function rankOrder(ids: readonly string[], bits = positionBits(ids.length)): Uint32Array {
+  const n = ids.length
+  const slot = 2 ** bits
+  // the rank's first 13 hex digits are its top 52 bits; a key keeps the top 53 − bits of them
+  const dropped = 2 ** (bits - 1)
+  const keys = new Float64Array(n)
+  for (let i = 0; i < n; i++) keys[i] = Math.floor(parseInt(rankOf(ids[i]!).slice(0, 13), 16) / dropped) * slot + i
+  keys.sort()
+  const order = new Uint32Array(n)
+  for (let p = 0; p < n; p++) order[p] = keys[p]! % slot
+  let start = 0
+  for (let p = 1; p <= n; p++) {
+    if (p < n && Math.floor(keys[p]! / slot) === Math.floor(keys[start]! / slot)) continue
+    if (p - start > 1) orderTied(ids, order.subarray(start, p))
+    start = p
+  }
+  return order
+}
+
+/** Positions whose keys tie, ordered in place by the whole rank, then the id. */
+function orderTied(ids: readonly string[], tied: Uint32Array): void {
+  const ranked = Array.from(tied, (i) => ({ i, id: ids[i]!, rank: rankOf(ids[i]!) }))
+  ranked.sort((a, b) => (a.rank < b.rank ? -1 : a.rank > b.rank ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+  ranked.forEach(({ i }, p) => (tied[p] = i))
 }
 
 /** The ids shard `shard` runs, in the order given. */

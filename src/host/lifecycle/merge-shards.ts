@@ -5,7 +5,7 @@
 import type { CaseResult, Observed } from '../../document/schema.js'
 import { CaseInTwoShardsError, ShardMissingError, ShardsDisagreeError, ShardTwiceError } from './errors.js'
 import type { Store } from '../../store/contract.js'
-import { RESUME_CHECKED_FIELDS, type Pending } from '../../store/journal.js'
+import { RESUME_CHECKED_FIELDS, type Pending, type PendingCases } from '../../store/journal.js'
 import { describeStore, openStore } from '../../store/open-store.js'
 import { canonicalJson } from '../../suite/hashing.js'
 import type { ResolvedSuite } from '../../suite/types.js'
@@ -17,10 +17,10 @@ import { assertNotRemoved } from './removed-runs.js'
 import { readShardLabel, shardOfLeg, splitCases } from '../launch/shard.js'
 import { documentFromShards, fileOnce, resultsInSuiteOrder } from '../launch/sharded-run.js'
 
-/** One shard's store directory and the journal of the run it holds. */
-export interface ShardJournal {
+/** One shard's store directory and the journal of the run it holds: read for its cases' ids (the CLI's checks) or whole (the worker's filing). */
+export interface ShardJournal<P extends PendingCases | Pending = Pending> {
   store: string
-  pending: Pending
+  pending: P
   /** The shard count the run was started with. */
   count: number
   /** The shards whose legs this store holds. */
@@ -38,12 +38,16 @@ export interface MergedRun {
 /** The header fields every shard of one run shares; started_at, the lease and the shard are each leg's own. */
 const SHARED_FIELDS = ['created_at', 'config_hash', ...RESUME_CHECKED_FIELDS.filter((f) => f !== 'config_hash')] as const
 
-/** The pending sharded journals of a tenant in one shard's store directory. */
-export async function shardJournalsIn(storeDir: string, tenant: string): Promise<ShardJournal[]> {
+/** The pending sharded journals of a tenant in one shard's store directory, each read by `read`. */
+export async function shardJournalsIn<P extends PendingCases | Pending>(
+  storeDir: string,
+  tenant: string,
+  read: (store: Store, tenant: string, suite: string) => Promise<P[]>,
+): Promise<ShardJournal<P>[]> {
   const store = openStore({ store: storeDir })
-  const out: ShardJournal[] = []
+  const out: ShardJournal<P>[] = []
   for (const suite of await store.listSuites(tenant)) {
-    for (const pending of await store.pending(tenant, suite)) {
+    for (const pending of await read(store, tenant, suite)) {
       if (pending.finished) continue
       if (pending.refusal !== undefined) raiseRefusal(pending.refusal)
       const count = readShardLabel(pending.header?.shard)?.count
@@ -54,11 +58,23 @@ export async function shardJournalsIn(storeDir: string, tenant: string): Promise
   return out
 }
 
-/** Every check of a merge, across the given stores, before anything is filed; the runs to file. */
+const casesOf = (store: Store, tenant: string, suite: string) => store.pendingCases(tenant, suite)
+const wholeOf = (store: Store, tenant: string, suite: string) => store.pending(tenant, suite)
+
+/** The ids a journal holds a case record of. */
+function journaledIds(pending: PendingCases | Pending): { has(id: string): boolean; keys(): IterableIterator<string> } {
+  return 'caseIds' in pending ? pending.caseIds : pending.done
+}
+
+/**
+ * Every check of a merge, across the given stores, before anything is filed; the runs to file. The
+ * journals are read for their cases' ids alone: the worker reads them whole again, and refuses a
+ * record out of shape before it files that suite (ADR 0562).
+ */
 export async function planMerge(tenant: string, storeDirs: readonly string[], target: Store): Promise<MergedRun[]> {
-  const bySuite = new Map<string, ShardJournal[]>()
+  const bySuite = new Map<string, ShardJournal<PendingCases>[]>()
   for (const dir of storeDirs) {
-    const found = await shardJournalsIn(dir, tenant)
+    const found = await shardJournalsIn(dir, tenant, casesOf)
     if (found.length === 0) {
       throw new ShardMissingError(
         `digline merge was refused: ${describeStore(dir)} holds no pending journal of a sharded run of tenant ${tenant}; nothing was filed`,
@@ -77,12 +93,12 @@ export async function planMerge(tenant: string, storeDirs: readonly string[], ta
   return runs
 }
 
-function checkShards(suite: string, journals: ShardJournal[]): MergedRun {
+function checkShards(suite: string, journals: ShardJournal<PendingCases | Pending>[]): MergedRun {
   const first = journals[0]!
   for (const other of journals.slice(1)) assertSameRun(suite, first, other)
   const { key } = first.pending
   const count = first.count
-  const holders = new Map<number, ShardJournal[]>()
+  const holders = new Map<number, ShardJournal<PendingCases | Pending>[]>()
   for (const j of journals) for (const shard of j.shards) holders.set(shard, [...(holders.get(shard) ?? []), j])
   const owner = splitCases(Object.keys(first.pending.declared?.digests ?? {}), count)
   // Each shard's share and how much of it its holder journaled, in one pass over the cases.
@@ -91,7 +107,7 @@ function checkShards(suite: string, journals: ShardJournal[]): MergedRun {
   for (const [id, index] of owner) {
     share[index]! += 1
     const held = holders.get(index)
-    if (held?.length === 1 && held[0]!.pending.done.has(id)) journaled[index]! += 1
+    if (held?.length === 1 && journaledIds(held[0]!.pending).has(id)) journaled[index]! += 1
   }
   const stores: string[] = []
   for (let index = 1; index <= count; index++) {
@@ -125,7 +141,7 @@ function checkShards(suite: string, journals: ShardJournal[]): MergedRun {
   return { suite, key, count, stores }
 }
 
-function assertSameRun(suite: string, a: ShardJournal, b: ShardJournal): void {
+function assertSameRun(suite: string, a: ShardJournal<PendingCases | Pending>, b: ShardJournal<PendingCases | Pending>): void {
   const ha = a.pending.header!
   const hb = b.pending.header!
   const differs = (field: string, then: unknown, now: unknown) =>
@@ -142,10 +158,10 @@ function assertSameRun(suite: string, a: ShardJournal, b: ShardJournal): void {
     throw differs('declared cases', a.pending.declared?.samples, b.pending.declared?.samples)
 }
 
-function assertNoCaseTwice(suite: string, key: string, journals: ShardJournal[]): void {
+function assertNoCaseTwice(suite: string, key: string, journals: ShardJournal<PendingCases | Pending>[]): void {
   const seen = new Map<string, string>()
   for (const j of journals) {
-    for (const id of j.pending.done.keys()) {
+    for (const id of journaledIds(j.pending).keys()) {
       const before = seen.get(id)
       if (before !== undefined) {
         throw new CaseInTwoShardsError(
@@ -179,7 +195,8 @@ export interface MergeRequest {
  */
 export async function fileMergedRun(suite: ResolvedSuite, ctx: RunContext, target: Store, request: MergeRequest): Promise<Measured> {
   const journals: ShardJournal[] = []
-  for (const dir of request.stores) journals.push(...(await shardJournalsIn(dir, ctx.tenant)).filter((j) => j.pending.suite === suite.name && j.pending.key === request.key))
+  for (const dir of request.stores)
+    journals.push(...(await shardJournalsIn(dir, ctx.tenant, wholeOf)).filter((j) => j.pending.suite === suite.name && j.pending.key === request.key))
   if (journals.length === 0) {
     throw new ShardMissingError(
       `digline merge found no journal of run ${request.key} (suite ${suite.name}) in ${request.stores.join(', ')}; nothing was filed`,

@@ -9,7 +9,7 @@ import { RunPathOccupiedError } from './errors.js'
 import { errnoOf, type FsLayer } from './fs-layer.js'
 import { readRunHeader } from './header-reader.js'
 import { emptyObserved, isProvablyEmpty, JournalPlanner, type JournalPlace, type LegBytes } from '../journal-planner.js'
-import type { Pending } from '../journal.js'
+import type { Pending, PendingCases } from '../journal.js'
 import type { StorePaths } from './paths.js'
 import { assertFiledUnder, unreadableRun } from '../run-checks.js'
 
@@ -54,7 +54,20 @@ function unreadableLeg(place: JournalPlace, file: string, why: string): CorruptJ
  * holds no cases. `strict` throws the refusal instead (for a caller about to delete it).
  */
 export async function readJournal(fs: FsLayer, paths: StorePaths, place: JournalPlace, legs: readonly number[], strict = false): Promise<Pending & { emptyLegs: LegBytes[] }> {
-  const planner = new JournalPlanner(place)
+  const { planner, refusal, ...base } = await foldJournal(fs, paths, place, legs, strict, false)
+  if (refusal !== undefined) return { ...base, declared: undefined, refusal, done: new Map(), causes: new Map(), observed: emptyObserved() }
+  return { ...base, declared: planner.declared, refusal: undefined, done: planner.done, causes: planner.causes, observed: planner.observed }
+}
+
+/** readJournal for a survey of the cases journaled: each case record read for its id alone (ADR 0562). */
+export async function readJournalCases(fs: FsLayer, paths: StorePaths, place: JournalPlace, legs: readonly number[]): Promise<PendingCases & { emptyLegs: LegBytes[] }> {
+  const { planner, refusal, ...base } = await foldJournal(fs, paths, place, legs, false, true)
+  if (refusal !== undefined) return { ...base, declared: undefined, refusal, caseIds: new Set() }
+  return { ...base, declared: planner.declared, refusal: undefined, caseIds: planner.caseIds }
+}
+
+async function foldJournal(fs: FsLayer, paths: StorePaths, place: JournalPlace, legs: readonly number[], strict: boolean, casesOnly: boolean) {
+  const planner = new JournalPlanner(place, undefined, casesOnly)
   let refusal: DiglineErrorData | undefined
   let onDisk: readonly number[] = legs
   let emptyLegs: LegBytes[] = []
@@ -74,9 +87,7 @@ export async function readJournal(fs: FsLayer, paths: StorePaths, place: Journal
     if (strict || !isDiglineError(error)) throw error
     refusal ??= error.toData()
   }
-  const base = { ...place, header: planner.header, legs: [...onDisk], leases: planner.leases, declared: planner.declared, finished, emptyLegs }
-  if (refusal !== undefined) return { ...base, declared: undefined, refusal, done: new Map(), causes: new Map(), observed: emptyObserved() }
-  return { ...base, refusal: undefined, done: planner.done, causes: planner.causes, observed: planner.observed }
+  return { ...place, header: planner.header, legs: [...onDisk], leases: planner.leases, finished, emptyLegs, planner, refusal }
 }
 
 /**

@@ -17,8 +17,8 @@ import { errnoOf, nodeFsLayer, type FileHandle, type FsLayer } from './fs-layer.
 import { assertJournalHeaderWithinBound } from '../header-bounds.js'
 import { encodeCase, encodeDeclared, encodeHeader, encodeObserved, heldObserved, parseLegName, sameObserved } from '../journal-format.js'
 import type { Observed } from '../../document/schema.js'
-import { documentOfRunExists, readJournal, type JournalPlace, type LegBytes } from './journal-reader.js'
-import type { Journal, JournalOpening, Pending, SupportsJournal } from '../journal.js'
+import { documentOfRunExists, readJournal, readJournalCases, type JournalPlace, type LegBytes } from './journal-reader.js'
+import type { Journal, JournalOpening, Pending, PendingCases, SupportsJournal } from '../journal.js'
 import { StorePaths } from './paths.js'
 import { FileJournalFollower } from './journal-follower.js'
 import type { PendingFollower } from '../pending-follower.js'
@@ -128,15 +128,33 @@ export class FileJournal implements SupportsJournal {
     }
   }
 
-  async pending(tenant: string, suite: string): Promise<Pending[]> {
+  pending(tenant: string, suite: string): Promise<Pending[]> {
+    return this.eachJournal(tenant, suite, async (place, legs) => {
+      const { emptyLegs, ...journal } = await readJournal(this.fs, this.paths, place, legs)
+      return { journal, emptyLegs }
+    })
+  }
+
+  pendingCases(tenant: string, suite: string): Promise<PendingCases[]> {
+    return this.eachJournal(tenant, suite, async (place, legs) => {
+      const { emptyLegs, ...journal } = await readJournalCases(this.fs, this.paths, place, legs)
+      return { journal, emptyLegs }
+    })
+  }
+
+  private async eachJournal<T extends { legs: number[]; refusal: unknown }>(
+    tenant: string,
+    suite: string,
+    read: (place: JournalPlace, legs: readonly number[]) => Promise<{ journal: T; emptyLegs: LegBytes[] }>,
+  ): Promise<T[]> {
     const byKey = await this.legsByKey(tenant, suite)
     const keys = [...byKey.keys()].sort(compareText)
-    const out: Pending[] = []
+    const out: T[] = []
     for (const key of keys) {
-      const { emptyLegs, ...pending } = await readJournal(this.fs, this.paths, { tenant, suite, key }, byKey.get(key)!)
+      const { journal, emptyLegs } = await read({ tenant, suite, key }, byKey.get(key)!)
       await this.removeEmptyLegs(tenant, suite, emptyLegs)
       // Every leg vanished since the listing: the run completed meanwhile.
-      if (pending.legs.length > 0 || pending.refusal !== undefined) out.push(pending)
+      if (journal.legs.length > 0 || journal.refusal !== undefined) out.push(journal)
     }
     return out
   }

@@ -20,7 +20,7 @@ import { createdAtNow } from '../../suite/keys.js'
 import type { StoredBaseline } from '../baselines.js'
 import { FileBaselines } from './baselines.js'
 import { FileJournal } from './journal.js'
-import type { Journal, JournalOpening, Pending } from '../journal.js'
+import type { Journal, JournalOpening, Pending, PendingCases } from '../journal.js'
 import type { PendingFollower } from '../pending-follower.js'
 import { assertDocumentHeaderWithinBound } from '../header-bounds.js'
 import type { BaselineDocument, RegisterEntry } from '../../document/baseline.js'
@@ -114,6 +114,10 @@ export class FileResultStore implements Store {
   }
   pending(tenant: string, suite: string): Promise<Pending[]> {
     return this.journal.pending(tenant, suite)
+  }
+
+  pendingCases(tenant: string, suite: string): Promise<PendingCases[]> {
+    return this.journal.pendingCases(tenant, suite)
   }
 
   followPending(tenant: string, suite: string): PendingFollower {

@@ -12,7 +12,7 @@ import { keyFor } from '../../suite/keys.js'
 import { assertJournalHeaderWithinBound } from '../header-bounds.js'
 import { decodeLine, encodeCase, encodeDeclared, encodeHeader, encodeObserved, heldObserved, sameObserved, type RunBinding } from '../journal-format.js'
 import { emptyObserved, JournalPlanner, type JournalPlace } from '../journal-planner.js'
-import type { Journal, JournalOpening, Lease, Pending } from '../journal.js'
+import type { Journal, JournalOpening, Lease, Pending, PendingCases } from '../journal.js'
 import { bootId, leaseHolds } from '../live-writer.js'
 import { endOfTurn } from '../end-of-turn.js'
 import { isConnectionFailure, sqlstateOf, type PgConnection, type PgNamedStatement } from './connection.js'
@@ -132,6 +132,14 @@ export class PgJournal {
     return this.read(tenant, suite, undefined, false)
   }
 
+  async pendingCases(tenant: string, suite: string): Promise<PendingCases[]> {
+    return (await this.fold(tenant, suite, undefined, false, true)).map(({ planner, refusal, ...base }) =>
+      refusal !== undefined
+        ? { ...base, declared: undefined, refusal, caseIds: new Set<string>() }
+        : { ...base, declared: planner.declared, refusal: undefined, caseIds: planner.caseIds },
+    )
+  }
+
   async dropPending(tenant: string, suite: string, key: string): Promise<void> {
     assertSafeSegment('key', key)
     const [pending] = await this.read(tenant, suite, key, true)
@@ -177,6 +185,14 @@ export class PgJournal {
 
   /** The journals of a suite (or of one key), folded leg by leg; `strict` throws a refusal instead of reporting it. */
   private async read(tenant: string, suite: string, onlyKey: string | undefined, strict: boolean): Promise<Pending[]> {
+    return (await this.fold(tenant, suite, onlyKey, strict, false)).map(({ planner, refusal, ...base }) =>
+      refusal !== undefined
+        ? { ...base, declared: undefined, refusal, done: new Map(), causes: new Map(), observed: emptyObserved() }
+        : { ...base, declared: planner.declared, refusal: undefined, done: planner.done, causes: planner.causes, observed: planner.observed },
+    )
+  }
+
+  private async fold(tenant: string, suite: string, onlyKey: string | undefined, strict: boolean, casesOnly: boolean) {
     assertSafeSegment('tenant', tenant)
     assertSafeSegment('suite', suite)
     const params = onlyKey === undefined ? [tenant, suite] : [tenant, suite, onlyKey]
@@ -204,10 +220,10 @@ export class PgJournal {
     }
     const byKey = new Map<string, typeof legs>()
     for (const row of legs) byKey.set(String(row.key), [...(byKey.get(String(row.key)) ?? []), row])
-    const out: Pending[] = []
+    const out = []
     for (const [key, rows] of byKey) {
       const place = { tenant, suite, key }
-      const planner = new JournalPlanner(place, () => `remove the run with \`digline delete --suite ${suite} --run ${key}\``)
+      const planner = new JournalPlanner(place, () => `remove the run with \`digline delete --suite ${suite} --run ${key}\``, casesOnly)
       let refusal: DiglineErrorData | undefined
       try {
         planner.addLegs(
@@ -223,9 +239,7 @@ export class PgJournal {
       }
       const fresh = new Map(rows.map((row) => [Number(row.leg), row.fresh === true]))
       const leases = planner.leases.map((l) => ({ ...l, live: pgLeaseHolds(l.lease, fresh.get(l.leg) ?? false) }))
-      const base = { ...place, header: planner.header, legs: rows.map((row) => Number(row.leg)), leases, finished: filed.has(key) }
-      if (refusal !== undefined) out.push({ ...base, declared: undefined, refusal, done: new Map(), causes: new Map(), observed: emptyObserved() })
-      else out.push({ ...base, declared: planner.declared, refusal: undefined, done: planner.done, causes: planner.causes, observed: planner.observed })
+      out.push({ ...place, header: planner.header, legs: rows.map((row) => Number(row.leg)), leases, finished: filed.has(key), planner, refusal })
     }
     return out
   }

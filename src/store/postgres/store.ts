@@ -13,7 +13,7 @@ import { createdAtNow, keyFor } from '../../suite/keys.js'
 import { isSafeSegment } from '../../suite/safe-segment.js'
 import type { ListedRun, PromotionRequest, PromotionResult, RunListing, RunScan, Store, StoredRun, SuiteRetirement } from '../contract.js'
 import { assertDocumentHeaderWithinBound } from '../header-bounds.js'
-import type { Journal, JournalOpening, Pending } from '../journal.js'
+import type { Journal, JournalOpening, Pending, PendingCases } from '../journal.js'
 import type { PendingFollower } from '../pending-follower.js'
 import { removalRecordSchema, runRemovedError, type Removal, type RemovalNotice, type RunRef } from '../removal.js'
 import { assertFiledUnder, ownKeyOf, parseJsonText, validAggregates, validateDocument, validateHeader } from '../run-checks.js'
@@ -259,6 +259,10 @@ export class PostgresStore implements Store {
   }
   pending(tenant: string, suite: string): Promise<Pending[]> {
     return this.journal.pending(tenant, suite)
+  }
+
+  pendingCases(tenant: string, suite: string): Promise<PendingCases[]> {
+    return this.journal.pendingCases(tenant, suite)
   }
 
   followPending(tenant: string, suite: string): PendingFollower {

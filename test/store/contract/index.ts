@@ -7,6 +7,7 @@ import { cachePart } from './cache.js'
 import type { ContractFactory, ContractSubject } from './harness.js'
 import { leasesPart } from './leases.js'
 import { lifecyclePart } from './lifecycle.js'
+import { pendingCasesPart } from './pending-cases.js'
 import { removalsPart } from './removals.js'
 import { reviewsPart } from './reviews.js'
 import { runsPart } from './runs.js'
@@ -39,5 +40,6 @@ export function runStoreContract(label: string, makeSubject: ContractFactory): v
     toolRecordingsPart(current)
     lifecyclePart(current)
     adaptiveJournalPart(current)
+    pendingCasesPart(current)
   })
 }

@@ -2,7 +2,8 @@
 // of each other, the same split whatever the order the cases are declared in; and the leg numbers
 // by which each shard's legs are told apart.
 import { expect, test } from 'vitest'
-import { casesOfShard, nextLegOf, parseShard, shardOfLeg, splitCases } from '../../../src/host/launch/shard.js'
+import { createHash } from 'node:crypto'
+import { casesOfShard, nextLegOf, parseShard, positionBits, rankOrder, shardOfLeg, splitCases } from '../../../src/host/launch/shard.js'
 import { seededRandom } from '../../../src/stats/prng.js'
 
 function shuffled<T>(items: readonly T[], seed: number): T[] {
@@ -51,4 +52,24 @@ test("a shard's legs are its own: i, i+N, i+2N… and never another shard's", ()
   }
   expect(nextLegOf({ index: 3, count: 4 }, [])).toBe(3)
   expect(nextLegOf({ index: 3, count: 4 }, [1, 2, 3, 4, 6])).toBe(7)
+})
+
+/** The split as ADR 0050 states it, compared as strings: the hex sha256 of each id, then the id. */
+function splitByHexRank(ids: readonly string[], count: number): Map<string, number> {
+  const ranked = [...new Set(ids)].map((id) => ({ id, rank: createHash('sha256').update(id, 'utf8').digest('hex') }))
+  ranked.sort((a, b) => (a.rank < b.rank ? -1 : a.rank > b.rank ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+  return new Map(ranked.map(({ id }, position) => [id, (position % count) + 1]))
+}
+
+test('the split is the one the hex ranks give, ids repeated, empty and non-ASCII ids included', () => {
+  const random = seededRandom(61)
+  const ids = Array.from({ length: 5000 }, (_, i) => (i % 97 === 0 ? `é-${i}` : i % 89 === 0 ? '' : `c${Math.floor(random() * 4000)}`))
+  for (const count of [1, 2, 3, 4, 16]) expect([...splitCases(ids, count)]).toEqual([...splitByHexRank(ids, count)])
+})
+
+test('ids whose keys tie are ordered by their whole hash, then the id: the same order as the hex ranks', () => {
+  const ids = Array.from({ length: 3000 }, (_, i) => `case-${i}`)
+  const byHex = [...splitByHexRank(ids, 1).keys()]
+  // 46 position bits leave 7 of the hash in a key: about 23 ids share each key
+  for (const bits of [positionBits(ids.length), 40, 46, 52]) expect(Array.from(rankOrder(ids, bits), (i) => ids[i])).toEqual(byHex)
 })
