@@ -590,11 +590,14 @@ export const PAGE_SCRIPT = String.raw`
   // the bench reads how long the first drawing took from this mark
   if (window.performance && performance.mark) performance.mark('digline-rendered')
   if (config.live) {
-    var last = dataNode.textContent
+    // Each answer is generated anew: one that differs only in when it was generated is not news, and
+    // redrawing for it every second would take a click whose press and release straddle the redraw.
+    var news = function (text) { return text.replace(/"generated_at":"[^"]*"/, '') }
+    var last = news(dataNode.textContent)
     var poll = function () {
       fetch(config.live, { cache: 'no-store' }).then(function (res) { return res.text() }).then(function (text) {
-        if (text === last) return
-        last = text
+        if (news(text) === last) return
+        last = news(text)
         data = prepare(JSON.parse(text))
         // a redraw keeps the scroll position and the control being used (and the caret in the search box)
         var active = document.activeElement && document.activeElement.getAttribute('data-control')

@@ -104,6 +104,11 @@ test('a label made in Chromium is kept; the page’s bad labels and every other 
     const viewer = await url
     const { page, errors } = await watchedPage(browser)
     await page.goto(viewer)
+    // two polls that bring nothing new but the time they were generated leave the page as it was drawn
+    await page.locator('#app > header').evaluate((header) => header.setAttribute('data-drawn', 'first'))
+    for (let poll = 0; poll < 2; poll++) await page.waitForResponse((res) => res.url().endsWith('/data.json'))
+    await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 100)))
+    expect(await page.locator('#app > header[data-drawn="first"]').count()).toBe(1)
     const row = page.locator('[data-suite="labelled"] tr.case[data-case="c001"]')
     await row.locator('details.review > summary').click()
     const id = `labelled/${key}/c001`

@@ -1,8 +1,9 @@
-// `digline export` / `digline import` through the real bin (SPEC §10): runs leave one project's file
+// `digline export` / `digline import` (SPEC §10): runs leave one project's file
 // store byte for byte and are filed into another's, where `show --json` prints exactly what it
 // prints at the source. Every refusal — a file that is not a run document as digline writes it, a
 // tenant mismatch, a key filed with other content, a removed key, a retired suite, an export file
-// in the way — comes before the first write and leaves every file as it was.
+// in the way — comes before the first write and leaves every file as it was. The first export and
+// the import run through the installed bin; the other commands through main() in this process (ADR 0470).
 import { existsSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, test } from 'vitest'
@@ -10,13 +11,14 @@ import { serializeRun } from '../../src/document/serialize.js'
 import type { RunDocument } from '../../src/document/schema.js'
 import { countingSuite, makeProject, type ProcessResult, type Project } from '../helpers/project.js'
 import { snapshotTree } from '../store/tree-snapshot.js'
+import { inProcess } from './cli-in-process.js'
 
 function tree(project: Project): unknown {
   const root = join(project.dir, '.digline')
   return existsSync(root) ? snapshotTree(root) : 'no store'
 }
 
-function refused(result: ProcessResult, name: string): void {
+function refused(result: Omit<ProcessResult, 'signal'>, name: string): void {
   expect(result.code, result.stdout + result.stderr).toBe(64)
   expect(result.stderr).toContain(`refused ${name}:`)
 }
@@ -36,13 +38,13 @@ test('export writes the filed bytes; import files them elsewhere byte-identical,
   expect(exported.code, exported.stderr).toBe(0)
   expect(exported.stdout).toContain('Exported 2 run(s) of suite capitals (tenant acme): 2 written, 0 already there.')
   for (const key of [k1, k2]) expect(source.read(`exp/capitals/${key}.json`)).toBe(filed(key))
-  const again = await source.digline(['export', '--suite', 'capitals', '--out', 'exp'])
+  const again = await inProcess(source, ['export', '--suite', 'capitals', '--out', 'exp'])
   expect(again.stdout).toContain('0 written, 2 already there.')
   source.write(`blocked/capitals/${k2}.json`, 'something else\n')
-  refused(await source.digline(['export', '--suite', 'capitals', '--out', 'blocked']), 'ExportFileOccupiedError')
+  refused(await inProcess(source, ['export', '--suite', 'capitals', '--out', 'blocked']), 'ExportFileOccupiedError')
   expect(existsSync(join(source.dir, 'blocked', 'capitals', `${k1}.json`))).toBe(false)
   expect(source.read(`blocked/capitals/${k2}.json`)).toBe('something else\n')
-  const latest = await source.digline(['export', '--suite', 'capitals', '--run', 'latest', '--out', 'one'])
+  const latest = await inProcess(source, ['export', '--suite', 'capitals', '--run', 'latest', '--out', 'one'])
   expect(latest.stdout).toContain('Exported 1 run(s)')
   expect(source.read(`one/capitals/${k2}.json`)).toBe(filed(k2))
 
@@ -50,7 +52,7 @@ test('export writes the filed bytes; import files them elsewhere byte-identical,
   const target = makeProject()
   rmSync(join(target.dir, 'vitest.config.ts'))
   const exp = (key: string) => join(source.dir, 'exp', 'capitals', `${key}.json`)
-  const importing = (...args: string[]) => target.digline(['import', '--tenant', 'acme', ...args])
+  const importing = (...args: string[]) => inProcess(target, ['import', '--tenant', 'acme', ...args])
   const edited = (key: string, dir: string): string => {
     const doc = JSON.parse(filed(key)) as RunDocument
     target.write(`${dir}/${key}.json`, serializeRun({ ...doc, metadata: { edited: true } }))
@@ -64,17 +66,17 @@ test('export writes the filed bytes; import files them elsewhere byte-identical,
   const notAsWritten = await importing(join(target.dir, 'reformatted.json'))
   refused(notAsWritten, 'UnreadableRunError')
   expect(notAsWritten.stderr).toContain('not byte for byte a run document as digline writes it')
-  refused(await target.digline(['import', '--tenant', 'globex', exp(k1)]), 'TenantMismatchError')
+  refused(await inProcess(target, ['import', '--tenant', 'globex', exp(k1)]), 'TenantMismatchError')
   refused(await importing(exp(k1), edited(k1, 'edited')), 'ImportConflictError')
   expect(tree(target)).toEqual(empty)
 
-  const imported = await importing(exp(k1), exp(k2))
+  const imported = await target.digline(['import', '--tenant', 'acme', exp(k1), exp(k2)])
   expect(imported.code, imported.stderr).toBe(0)
   expect(imported.stdout).toContain('Imported 2 of 2 run document(s) into tenant acme; 0 were already there.')
   for (const key of [k1, k2]) {
     expect(readFileSync(join(target.dir, '.digline', 'acme', 'runs', 'capitals', `${key}.json`), 'utf8')).toBe(filed(key))
-    const there = await target.digline(['show', '--tenant', 'acme', '--suite', 'capitals', '--run', key, '--json'])
-    const here = await source.digline(['show', '--suite', 'capitals', '--run', key, '--json'])
+    const there = await inProcess(target, ['show', '--tenant', 'acme', '--suite', 'capitals', '--run', key, '--json'])
+    const here = await inProcess(source, ['show', '--suite', 'capitals', '--run', key, '--json'])
     expect(there.code, there.stderr).toBe(0)
     expect(there.stdout).toBe(here.stdout)
   }
@@ -87,19 +89,19 @@ test('export writes the filed bytes; import files them elsewhere byte-identical,
   refused(await importing(edited(k2, 'edited2')), 'ImportConflictError')
   expect(tree(target)).toEqual(filedTree)
 
-  const deleted = await target.digline(['delete', '--tenant', 'acme', '--suite', 'capitals', '--run', k1])
+  const deleted = await inProcess(target, ['delete', '--tenant', 'acme', '--suite', 'capitals', '--run', k1])
   expect(deleted.code, deleted.stderr).toBe(0)
   const afterDelete = tree(target)
   refused(await importing(exp(k1)), 'RunRemovedError')
   expect(tree(target)).toEqual(afterDelete)
 
-  expect((await target.digline(['retire', '--tenant', 'acme', '--suite', 'capitals'])).code).toBe(0)
+  expect((await inProcess(target, ['retire', '--tenant', 'acme', '--suite', 'capitals'])).code).toBe(0)
   const afterRetire = tree(target)
   const retired = await importing(exp(k2))
   refused(retired, 'SuiteRetiredError')
   expect(tree(target)).toEqual(afterRetire)
   // A retired suite's runs are still exported.
-  const fromRetired = await target.digline(['export', '--tenant', 'acme', '--suite', 'capitals', '--out', 'out'])
+  const fromRetired = await inProcess(target, ['export', '--tenant', 'acme', '--suite', 'capitals', '--out', 'out'])
   expect(fromRetired.code, fromRetired.stderr).toBe(0)
   expect(target.read(`out/capitals/${k2}.json`)).toBe(filed(k2))
 })
