@@ -39,7 +39,7 @@ export interface MergedRun {
 const SHARED_FIELDS = ['created_at', 'config_hash', ...RESUME_CHECKED_FIELDS.filter((f) => f !== 'config_hash')] as const
 
 /** The pending sharded journals of a tenant in one shard's store directory, each read by `read`. */
-export async function shardJournalsIn<P extends PendingCases | Pending>(
+async function shardJournalsIn<P extends PendingCases | Pending>(
   storeDir: string,
   tenant: string,
   read: (store: Store, tenant: string, suite: string) => Promise<P[]>,
