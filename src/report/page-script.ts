@@ -596,8 +596,9 @@ export const PAGE_SCRIPT = String.raw`
     var last = news(dataNode.textContent)
     var poll = function () {
       fetch(config.live, { cache: 'no-store' }).then(function (res) { return res.text() }).then(function (text) {
-        if (news(text) === last) return
-        last = news(text)
+        var fresh = news(text)
+        if (fresh === last) return
+        last = fresh
         data = prepare(JSON.parse(text))
         // a redraw keeps the scroll position and the control being used (and the caret in the search box)
         var active = document.activeElement && document.activeElement.getAttribute('data-control')

@@ -7,7 +7,8 @@ import { CorruptJournalError, UnknownJournalVersionError } from './errors.js'
 import { canonicalJson } from '../suite/hashing.js'
 import { keyFor } from '../suite/keys.js'
 import { BODY_START, decodeLine, decodeLineIn, sniffUnknownVersion, verifiedCaseId, type DecodedLine } from './journal-format.js'
-import { JOURNAL_VERSION, RESUME_CHECKED_FIELDS, type DeclaredCases, type JournalHeader, type LegLease } from './journal.js'
+import type { DiglineErrorData } from '../errors/base.js'
+import { JOURNAL_VERSION, RESUME_CHECKED_FIELDS, type DeclaredCases, type JournalHeader, type LegLease, type Pending, type PendingCases } from './journal.js'
 import { leaseHolds } from './live-writer.js'
 
 export interface JournalPlace {
@@ -60,6 +61,9 @@ function rememberDeclared(place: JournalPlace, declared: DeclaredCases, line: Bu
   declaredLines.set(declared, { run: runOf(place), line: Buffer.from(line) })
   lastDeclared = new WeakRef(declared)
 }
+
+/** What a backend says of a journal beside what its legs fold into. */
+type JournalBase = Pick<Pending, 'tenant' | 'suite' | 'key' | 'header' | 'legs' | 'leases' | 'finished'>
 
 /**
  * Folds legs into what a resume needs, in leg order; throws the refusal on the first bad line.
@@ -259,6 +263,18 @@ export class JournalPlanner {
       `finish run ${key} with a digline that reads journal_version ${shown}, or ${this.giveUp(file, key)} by hand to give up the cases it holds`,
       ['journal_version'],
     )
+  }
+
+  /** The journal a reader gives once the legs are folded: with its cases' results, or, refused, with none. */
+  pending<B extends JournalBase>(base: B, refusal: DiglineErrorData | undefined): B & Pending {
+    if (refusal !== undefined) return { ...base, declared: undefined, refusal, done: new Map(), causes: new Map(), observed: emptyObserved() }
+    return { ...base, declared: this.declared, refusal: undefined, done: this.done, causes: this.causes, observed: this.observed }
+  }
+
+  /** pending() for a planner that folded `casesOnly`: the ids of the cases in place of their results. */
+  pendingCases<B extends JournalBase>(base: B, refusal: DiglineErrorData | undefined): B & PendingCases {
+    if (refusal !== undefined) return { ...base, declared: undefined, refusal, caseIds: new Set() }
+    return { ...base, declared: this.declared, refusal: undefined, caseIds: this.caseIds }
   }
 
   /** Folds legs in order, passing over provably empty ones; throws the refusal, including for legs none of which holds a whole header. */

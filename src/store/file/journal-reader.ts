@@ -8,7 +8,7 @@ import { PathRefusedError } from '../../suite/errors.js'
 import { RunPathOccupiedError } from './errors.js'
 import { errnoOf, type FsLayer } from './fs-layer.js'
 import { readRunHeader } from './header-reader.js'
-import { emptyObserved, isProvablyEmpty, JournalPlanner, type JournalPlace, type LegBytes } from '../journal-planner.js'
+import { isProvablyEmpty, JournalPlanner, type JournalPlace, type LegBytes } from '../journal-planner.js'
 import type { Pending, PendingCases } from '../journal.js'
 import type { StorePaths } from './paths.js'
 import { assertFiledUnder, unreadableRun } from '../run-checks.js'
@@ -55,15 +55,13 @@ function unreadableLeg(place: JournalPlace, file: string, why: string): CorruptJ
  */
 export async function readJournal(fs: FsLayer, paths: StorePaths, place: JournalPlace, legs: readonly number[], strict = false): Promise<Pending & { emptyLegs: LegBytes[] }> {
   const { planner, refusal, ...base } = await foldJournal(fs, paths, place, legs, strict, false)
-  if (refusal !== undefined) return { ...base, declared: undefined, refusal, done: new Map(), causes: new Map(), observed: emptyObserved() }
-  return { ...base, declared: planner.declared, refusal: undefined, done: planner.done, causes: planner.causes, observed: planner.observed }
+  return planner.pending(base, refusal)
 }
 
 /** readJournal for a survey of the cases journaled: each case record read for its id alone (ADR 0562). */
 export async function readJournalCases(fs: FsLayer, paths: StorePaths, place: JournalPlace, legs: readonly number[]): Promise<PendingCases & { emptyLegs: LegBytes[] }> {
   const { planner, refusal, ...base } = await foldJournal(fs, paths, place, legs, false, true)
-  if (refusal !== undefined) return { ...base, declared: undefined, refusal, caseIds: new Set() }
-  return { ...base, declared: planner.declared, refusal: undefined, caseIds: planner.caseIds }
+  return planner.pendingCases(base, refusal)
 }
 
 async function foldJournal(fs: FsLayer, paths: StorePaths, place: JournalPlace, legs: readonly number[], strict: boolean, casesOnly: boolean) {

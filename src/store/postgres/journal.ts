@@ -11,7 +11,7 @@ import { assertSafeSegment } from '../../suite/assert-safe-segment.js'
 import { keyFor } from '../../suite/keys.js'
 import { assertJournalHeaderWithinBound } from '../header-bounds.js'
 import { decodeLine, encodeCase, encodeDeclared, encodeHeader, encodeObserved, heldObserved, sameObserved, type RunBinding } from '../journal-format.js'
-import { emptyObserved, JournalPlanner, type JournalPlace } from '../journal-planner.js'
+import { JournalPlanner, type JournalPlace } from '../journal-planner.js'
 import type { Journal, JournalOpening, Lease, Pending, PendingCases } from '../journal.js'
 import { bootId, leaseHolds } from '../live-writer.js'
 import { endOfTurn } from '../end-of-turn.js'
@@ -133,11 +133,7 @@ export class PgJournal {
   }
 
   async pendingCases(tenant: string, suite: string): Promise<PendingCases[]> {
-    return (await this.fold(tenant, suite, undefined, false, true)).map(({ planner, refusal, ...base }) =>
-      refusal !== undefined
-        ? { ...base, declared: undefined, refusal, caseIds: new Set<string>() }
-        : { ...base, declared: planner.declared, refusal: undefined, caseIds: planner.caseIds },
-    )
+    return (await this.fold(tenant, suite, undefined, false, true)).map(({ planner, refusal, ...base }) => planner.pendingCases(base, refusal))
   }
 
   async dropPending(tenant: string, suite: string, key: string): Promise<void> {
@@ -185,11 +181,7 @@ export class PgJournal {
 
   /** The journals of a suite (or of one key), folded leg by leg; `strict` throws a refusal instead of reporting it. */
   private async read(tenant: string, suite: string, onlyKey: string | undefined, strict: boolean): Promise<Pending[]> {
-    return (await this.fold(tenant, suite, onlyKey, strict, false)).map(({ planner, refusal, ...base }) =>
-      refusal !== undefined
-        ? { ...base, declared: undefined, refusal, done: new Map(), causes: new Map(), observed: emptyObserved() }
-        : { ...base, declared: planner.declared, refusal: undefined, done: planner.done, causes: planner.causes, observed: planner.observed },
-    )
+    return (await this.fold(tenant, suite, onlyKey, strict, false)).map(({ planner, refusal, ...base }) => planner.pending(base, refusal))
   }
 
   private async fold(tenant: string, suite: string, onlyKey: string | undefined, strict: boolean, casesOnly: boolean) {
