@@ -12,3 +12,6 @@ export interface CaseProgress {
 }
 
 export type OnCase = (progress: CaseProgress) => void | Promise<void>
+
+/** Keeps a finished case (the journal); `alone` when no other case of the run is being asked meanwhile. */
+export type KeepCase = (progress: CaseProgress, alone: boolean) => Promise<void>

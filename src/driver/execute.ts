@@ -8,7 +8,7 @@ import type { EvalCase, ResolvedSuite } from '../suite/types.js'
 import { runPool, SerialQueue } from './limiter.js'
 import { NO_SPANS, runSpans, type CaseSpan, type RunSpans } from './spans.js'
 import { ObservedIdentity } from './observed-identity.js'
-import type { OnCase } from '../document/case-progress.js'
+import type { KeepCase, OnCase } from '../document/case-progress.js'
 import type { Budget } from '../suite/types.js'
 import type { CachedTargetAnswer } from '../suite/cache-key.js'
 import type { ToolReplayer } from '../suite/tool-replay.js'
@@ -29,9 +29,10 @@ export interface ExecuteOptions {
   observedSeed?: Observed
   /**
    * Keeps a finished case (the journal) before its hooks run. Unlike `onCase`, calls from different
-   * slots may overlap, so cases that finish together can share one durable write (group commit).
+   * slots may overlap, so cases that finish together can share one durable write (group commit);
+   * `alone` says that no other case is being asked, so nothing could share it.
    */
-  keep?: OnCase
+  keep?: KeepCase
   /** The case's hooks: one at a time, in the order the cases were kept. */
   onCase?: OnCase
   signal?: AbortSignal
@@ -120,7 +121,7 @@ export async function execute(options: ExecuteOptions): Promise<Execution> {
         if ((keep === undefined && onCase === undefined) || stopped !== undefined) return
         const progress = { result, cause, observed: identity.snapshot(), index }
         try {
-          await keep?.(progress)
+          await keep?.(progress, inFlight.size === 0)
         } catch (error) {
           stop(error)
           throw error

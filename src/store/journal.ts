@@ -95,8 +95,12 @@ export const RESUME_CHECKED_FIELDS = [
 export interface Journal {
   readonly key: string
   readonly leg: number
-  /** One record (plus an `observed` record first when the identities changed): one write, fsynced. */
-  append(progress: CaseProgress): Promise<void>
+  /**
+   * One record (plus an `observed` record first when the identities changed): one write, fsynced.
+   * `alone`: no other case of the run is being asked, so no other record could share this one's
+   * write (a file leg then waits for its fsync on the calling thread, ADR 0563).
+   */
+  append(progress: CaseProgress, alone?: boolean): Promise<void>
   /**
    * The run document is written: remove every leg of this key and fsync the directory. Refused
    * (RunRemovedError) when a delete removed the run meanwhile. The only other remover of legs is

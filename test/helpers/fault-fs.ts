@@ -234,10 +234,10 @@ export class FaultFs implements FsLayer {
     return this.base.write(handle, data, offset, length)
   }
 
-  async fsync(handle: FileHandle): Promise<void> {
+  async fsync(handle: FileHandle, onCallingThread?: boolean): Promise<void> {
     const opened = this.handles.get(handle)
     await this.enter({ op: 'fsync', path: this.pathOf(handle), index: undefined }, true)
-    await this.base.fsync(handle)
+    await this.base.fsync(handle, onCallingThread)
     if (this.model === undefined || opened === undefined) return
     if (opened.directory) this.model.dirSynced(opened.path)
     else this.model.fileSynced((await handle.stat()).ino, readFileSync(`/proc/self/fd/${handle.fd}`))

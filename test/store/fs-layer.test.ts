@@ -1,6 +1,7 @@
 // nodeFsLayer's reads: one fstat per read (counted on Node's own FileHandle, which still does the
-// work), the whole file read as it is on disk, and nothing but regular files opened for reading.
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+// work), the whole file read as it is on disk, and nothing but regular files opened for reading. Its
+// fsync: on the thread pool, or on the calling thread when asked (ADR 0563), failing the same way.
+import { closeSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { open } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -71,5 +72,50 @@ describe('nodeFsLayer reads', () => {
     await expect(nodeFsLayer.readPrefix(join(dir, 'link.json'), 10)).rejects.toMatchObject({ code: 'ELOOP' })
     await expect(nodeFsLayer.readFile(join(dir, 'dir.json'))).rejects.toMatchObject({ code: 'EFTYPE' })
     await expect(nodeFsLayer.readFile(join(dir, 'fifo.json'))).rejects.toMatchObject({ code: 'EFTYPE' })
+  })
+})
+
+describe('nodeFsLayer.fsync', () => {
+  let dir: string
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'digline-fs-layer-fsync-'))
+  })
+  afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+  /** Counts the fsyncs Node's FileHandle sends to the thread pool while `body` runs. */
+  async function poolSyncs(body: (handle: Awaited<ReturnType<typeof open>>) => Promise<void>): Promise<number> {
+    const handle = await open(join(dir, 'leg.jsonl'), 'a')
+    const proto = Object.getPrototypeOf(handle) as { sync: (...args: unknown[]) => Promise<void> }
+    const sync = proto.sync
+    let count = 0
+    proto.sync = function (this: unknown, ...args: unknown[]) {
+      count += 1
+      return sync.apply(this, args)
+    }
+    try {
+      await body(handle)
+    } finally {
+      proto.sync = sync
+      await handle.close().catch(() => undefined)
+    }
+    return count
+  }
+
+  it('goes through the thread pool unless asked to wait on the calling thread', async () => {
+    expect(await poolSyncs((handle) => nodeFsLayer.fsync(handle))).toBe(1)
+    expect(await poolSyncs((handle) => nodeFsLayer.fsync(handle, false))).toBe(1)
+    expect(await poolSyncs((handle) => nodeFsLayer.fsync(handle, true))).toBe(0)
+  })
+
+  it('on the calling thread, a failure is a rejected promise with its errno, as on the pool', async () => {
+    for (const onCallingThread of [true, false]) {
+      await poolSyncs(async (handle) => {
+        // The descriptor closed under the handle: the kernel's own EBADF.
+        closeSync(handle.fd)
+        const synced = nodeFsLayer.fsync(handle, onCallingThread)
+        expect(synced).toBeInstanceOf(Promise)
+        await expect(synced).rejects.toMatchObject({ code: 'EBADF', syscall: 'fsync' })
+      })
+    }
   })
 })

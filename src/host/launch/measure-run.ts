@@ -37,7 +37,7 @@ export async function measureRun(prepared: Prepared, options: MeasureOptions): P
       ...spendingOptions(prepared),
       only: prepared.only,
       signal: options.signal,
-      ...(journal === undefined ? {} : { keep: (progress: CaseProgress) => journal.append(progress) }),
+      ...(journal === undefined ? {} : { keep: (progress: CaseProgress, alone: boolean) => journal.append(progress, alone) }),
       onCase: async (progress) => {
         // A hook that returns nothing is not awaited: a case's turn of the queue costs no extra tick per hook.
         for (const hook of hooks) {

@@ -35,7 +35,7 @@ export async function measureShard(prepared: Prepared, options: MeasureOptions):
       ...spendingOptions(prepared),
       only: prepared.mine,
       signal: options.signal,
-      keep: (progress) => journal.append(progress),
+      keep: (progress, alone) => journal.append(progress, alone),
       onCase: async (progress) => {
         for (const hook of hooks) await hook(progress)
       },

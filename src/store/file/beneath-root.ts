@@ -171,7 +171,7 @@ function guarded(inner: FsLayer, base: string, held: readonly HeldDirectory[]): 
     [HOLD]: hold,
     open: (path, flags, mode) => reach(path, (via) => inner.open(via, flags, mode)),
     write: (handle, data, offset, length) => inner.write(handle, data, offset, length),
-    fsync: (handle) => inner.fsync(handle),
+    fsync: (handle, onCallingThread) => inner.fsync(handle, onCallingThread),
     fstat: (handle) => inner.fstat(handle),
     ftruncate: (handle, length) => inner.ftruncate(handle, length),
     close: (handle) => inner.close(handle),

@@ -1,8 +1,9 @@
 // The file operations the store performs, and nothing else. The store takes an FsLayer so a test
 // can hand it one that fails on purpose (ENOSPC on the third write, EIO on fsync); in production the
 // store gets nodeFsLayer, which forwards each call to node:fs/promises, but for a small write, an
-// fstat (ADR 0440) and a directory step of the symlink guard (ADR 0555), made on the calling thread.
-import { closeSync, constants, fstatSync, openSync, writeSync, type Stats } from 'node:fs'
+// fstat (ADR 0440), a journal record's fsync (ADR 0563) and a directory step of the symlink guard
+// (ADR 0555), made on the calling thread.
+import { closeSync, constants, fstatSync, fsyncSync, openSync, writeSync, type Stats } from 'node:fs'
 import { link, lstat, mkdir, open, readdir, realpath, rename, rmdir, stat, unlink, type FileHandle } from 'node:fs/promises'
 
 export type { FileHandle }
@@ -11,7 +12,7 @@ const O_NOFOLLOW = constants.O_NOFOLLOW ?? 0
 /**
  * A write of at most this many bytes is made on the calling thread: copying them into the page cache
  * takes microseconds, less than the thread pool's round trip (two thread wake-ups). A journal batch is
- * such a write; its durability comes from the fsync after it, which stays on the thread pool.
+ * such a write; its durability comes from the fsync after it.
  */
 const WRITE_ON_THREAD_BYTES = 16 * 1024
 /** The most one read() call takes in Node. */
@@ -28,7 +29,11 @@ export interface FsLayer {
   open(path: string, flags: number, mode?: number): Promise<FileHandle>
   /** One write call; returns how many bytes the kernel took (possibly fewer than asked). */
   write(handle: FileHandle, data: Uint8Array, offset: number, length: number): Promise<number>
-  fsync(handle: FileHandle): Promise<void>
+  /**
+   * Returns once the file's bytes are on the device. `onCallingThread` waits for the device on this
+   * thread instead of the thread pool's (a journal record's fsync, ADR 0563).
+   */
+  fsync(handle: FileHandle, onCallingThread?: boolean): Promise<void>
   fstat(handle: FileHandle): Promise<Stats>
   ftruncate(handle: FileHandle, length: number): Promise<void>
   close(handle: FileHandle): Promise<void>
@@ -118,7 +123,10 @@ export const nodeFsLayer: FsLayer = {
   open: (path, flags, mode) => open(path, flags, mode),
   write: async (handle, data, offset, length) =>
     length <= WRITE_ON_THREAD_BYTES ? writeSync(handle.fd, data, offset, length) : (await handle.write(data, offset, length)).bytesWritten,
-  fsync: (handle) => handle.sync(),
+  fsync: async (handle, onCallingThread = false) => {
+    if (onCallingThread) fsyncSync(handle.fd)
+    else await handle.sync()
+  },
   // An fstat of an open handle reads the inode the kernel holds: no disk, no thread pool.
   fstat: async (handle) => fstatSync(handle.fd),
   ftruncate: (handle, length) => handle.truncate(length),

@@ -295,7 +295,7 @@ class FileJournalLeg implements Journal {
   /**
    * An append came while another batch was gathering or being written: the leg has slots running
    * side by side, so a batch waits for the end of its turn to take the others' records (ADR 0557).
-   * A leg whose appends come one at a time never waits.
+   * A leg whose appends come one at a time never waits, and neither does an append made alone.
    */
   private overlapping = false
 
@@ -318,7 +318,7 @@ class FileJournalLeg implements Journal {
     return this.serialized(() => this.writeBatch(line))
   }
 
-  append({ result, cause, observed }: CaseProgress): Promise<void> {
+  append({ result, cause, observed }: CaseProgress, alone = false): Promise<void> {
     const changed = this.lastObserved === undefined || !sameObserved(this.lastObserved, observed)
     let lines: Buffer[]
     try {
@@ -333,9 +333,12 @@ class FileJournalLeg implements Journal {
       if (this.gathering !== undefined || this.writing) this.overlapping = true
       if (this.gathering !== undefined) return void this.gathering.push(entry)
       const batch = [entry]
+      // No other case of the run is being asked and no batch is on the disk: nothing could join this
+      // one, so it is written at once and its fsync waited for on this thread (ADR 0563).
+      const atOnce = alone && !this.writing
       void this.serialized(async () => {
-        if (this.overlapping) await endOfTurn()
-        await this.writeBatchOf(batch)
+        if (this.overlapping && !atOnce) await endOfTurn()
+        await this.writeBatchOf(batch, atOnce)
       })
       this.gathering = batch
     })
@@ -361,7 +364,7 @@ class FileJournalLeg implements Journal {
   }
 
   /** Writes the appends gathered in `batch` at once; settles each append's promise. */
-  private async writeBatchOf(batch: Waiting[]): Promise<void> {
+  private async writeBatchOf(batch: Waiting[], onCallingThread: boolean): Promise<void> {
     if (this.gathering === batch) this.gathering = undefined
     if (this.failure !== undefined) {
       const failure = this.failure
@@ -383,7 +386,7 @@ class FileJournalLeg implements Journal {
     const lines = batch.flatMap((entry) => entry.lines)
     try {
       this.writing = true
-      await this.writeBatch(lines.length === 1 ? lines[0]! : Buffer.concat(lines))
+      await this.writeBatch(lines.length === 1 ? lines[0]! : Buffer.concat(lines), onCallingThread)
     } catch (error) {
       for (const entry of batch) entry.reject(error)
       return
@@ -393,7 +396,7 @@ class FileJournalLeg implements Journal {
     for (const entry of batch) entry.resolve()
   }
 
-  private async writeBatch(bytes: Buffer): Promise<void> {
+  private async writeBatch(bytes: Buffer, onCallingThread = false): Promise<void> {
     const handle = this.handle!
     let written = 0
     try {
@@ -402,7 +405,7 @@ class FileJournalLeg implements Journal {
         if (taken <= 0) throw Object.assign(new Error('write() accepted no bytes'), { code: 'EIO' })
         written += taken
       }
-      await this.fs.fsync(handle)
+      await this.fs.fsync(handle, onCallingThread)
       // A leg removed under its writer (swept as empty, or deleted) would journal nothing from here on.
       // The link count is read once the fsync returned: an fstat of the open handle waits for nothing
       // (ADR 0440), and a removal right after it is as possible as one during the fsync.

@@ -1,6 +1,7 @@
 // Group commit on a real filesystem: appends that arrive together share one write and one fsync,
 // each resolves only after the fsync that covers its bytes, the bytes are those of appends made one
-// at a time, and a failed batch fails every append in it and is cut back off the leg.
+// at a time, and a failed batch fails every append in it and is cut back off the leg. An append made
+// alone (no other case being asked) is written at once, its fsync waited for on the calling thread.
 import { readFileSync } from 'node:fs'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { StoreWriteError } from '../../../src/store/errors.js'
@@ -15,6 +16,8 @@ type Op = 'write' | 'fsync' | 'fstat' | 'ftruncate'
 /** nodeFsLayer that logs the handle operations on journal legs, and can hold an fsync until released or fail one. */
 class CountingFs {
   readonly events: string[] = []
+  /** Each fsync's onCallingThread, in order. */
+  readonly threads: boolean[] = []
   private held: { release: () => void }[] = []
   hold = false
   failWriteAt: number | undefined
@@ -29,6 +32,7 @@ class CountingFs {
   reset(): void {
     this.counts = { write: 0, fsync: 0, fstat: 0, ftruncate: 0 }
     this.events.length = 0
+    this.threads.length = 0
   }
 
   /** Lets the oldest held fsync proceed. */
@@ -50,11 +54,12 @@ class CountingFs {
       this.diskFull = true
       return nodeFsLayer.write(handle, data, offset, Math.floor(length / 2))
     },
-    fsync: async (handle) => {
+    fsync: async (handle, onCallingThread = false) => {
       const n = ++this.counts.fsync
+      this.threads.push(onCallingThread)
       if (this.hold) await new Promise<void>((release) => this.held.push({ release }))
       if (this.failFsyncAt === n) throw Object.assign(new Error('input/output error'), { code: 'EIO' })
-      await nodeFsLayer.fsync(handle)
+      await nodeFsLayer.fsync(handle, onCallingThread)
       this.events.push(`fsync ${n}`)
     },
     fstat: (handle) => {
@@ -127,6 +132,40 @@ describe('appends made together', () => {
     await leg.append(CASES[3]!)
     await leg.close()
     expect(writesWhenTheTurnEnded).toBe(1)
+  })
+
+  it('an append made alone is written in the turn it came and fsynced on the calling thread, even once appends have overlapped', async () => {
+    const leg = await journal.openJournal(journalHeader(), 1)
+    await Promise.all(CASES.slice(0, 2).map((p) => leg.append(p)))
+    counting.reset()
+    let writesWhenTheTurnEnded: number | undefined
+    setImmediate(() => (writesWhenTheTurnEnded = counting.count('write')))
+    await leg.append(CASES[2]!, true)
+    await leg.append(CASES[3]!, true)
+    await Promise.all(CASES.slice(4, 6).map((p) => leg.append(p)))
+    await leg.close()
+    // Both were written (and fsynced) before the turn ended: neither waited for its end.
+    expect(writesWhenTheTurnEnded).toBe(2)
+    expect(counting.threads).toEqual([true, true, false])
+    expect((await journal.pending(TENANT, SUITE))[0]!.done).toEqual(expectedDone(CASES.slice(0, 6)))
+  })
+
+  it('an append made alone while a batch is on the disk waits for it, then goes to the thread pool like any group commit', async () => {
+    const leg = await journal.openJournal(journalHeader(), 1)
+    counting.reset()
+    counting.hold = true
+    const first = leg.append(CASES[0]!)
+    await tick()
+    expect(counting.waiting).toBe(1)
+    const alone = leg.append(CASES[1]!, true)
+    counting.release()
+    await first
+    await tick()
+    counting.release()
+    await alone
+    await leg.close()
+    expect(counting.threads).toEqual([false, false])
+    expect((await journal.pending(TENANT, SUITE))[0]!.done).toEqual(expectedDone(CASES.slice(0, 2)))
   })
 
   it('a batch is written while the suite runs on fake timers (they replace the global ones, not the journal’s)', async () => {

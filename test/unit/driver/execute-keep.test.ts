@@ -92,6 +92,37 @@ describe('execute: keeping a case, then its hooks', () => {
   })
 })
 
+describe('execute: whether a case is kept alone', () => {
+  it('at concurrency 1 every case is kept with no other case being asked', async () => {
+    const { target } = counted(async (input) => input)
+    const alone: boolean[] = []
+    await execute({
+      suite: suiteOf({ cases: echoCases(12), target, concurrency: 1 }),
+      keep: async (_progress, isAlone) => void alone.push(isAlone),
+    })
+    expect(alone).toEqual(Array.from({ length: 12 }, () => true))
+  })
+
+  it('at concurrency 4, a case kept while others are asked is not alone; the last one is', async () => {
+    // Case i answers after (i + 1) × 5 ms: each is kept while the later ones are still being asked.
+    const { target } = counted(async (input) => {
+      await sleep((Number(String(input).slice(-1)) + 1) * 5)
+      return input
+    })
+    const alone = new Map<string, boolean>()
+    await execute({
+      suite: suiteOf({ cases: echoCases(4), target, concurrency: 4 }),
+      keep: async ({ result }, isAlone) => void alone.set(result.case_id, isAlone),
+    })
+    expect([...alone]).toEqual([
+      ['c000', false],
+      ['c001', false],
+      ['c002', false],
+      ['c003', true],
+    ])
+  })
+})
+
 describe('execute with a file journal at concurrency 32', () => {
   let temp: TempStore
   beforeEach(() => {
