@@ -58,6 +58,22 @@ evalSuite({
   concurrency: Number(process.env.BENCH_CONCURRENCY ?? 1),
 })
 `,
+    // Figure 1's floor at concurrency 32: the plain tests, each making its case durable (durableLines).
+    'vitest.floor.config.ts': floorConfig,
+    'floor/overhead.test.ts': `import { expect, test } from 'vitest'
+${durableLines}
+const N = Number(process.env.BENCH_N)
+const declare = Number(process.env.BENCH_CONCURRENCY ?? 1) > 1 ? test.concurrent : test
+const target = async (i: number) => 'ok-' + i
+
+for (let i = 0; i < N; i++) {
+  const id = 'c' + String(i).padStart(5, '0')
+  declare(id, async () => {
+    expect(await target(i)).toBe('ok-' + i)
+    await durable(id)
+  })
+}
+`,
     'plain/overhead.test.ts': `import { expect, test } from 'vitest'
 
 const N = Number(process.env.BENCH_N)
@@ -100,17 +116,15 @@ export default defineConfig({
 `
 
 /**
- * Figure 2's floor: the plain tests, each of which also makes its case durable the least way SPEC §6
- * allows, before its test ends and its slot takes the next case: one line (a CRC-32 and the case
- * record's JSON), written with one write and fsynced. Lines that arrive while an fsync runs share
- * the next one. A batch is sent at once: held to the end of its turn as digline's journal holds it
- * (ADR 0557), these tests took 2–5% more wall time (docs/performance.md).
+ * The floor's durability (figures 1 and 2): a test makes its case durable the least way SPEC §6
+ * allows, before it ends and its slot takes the next case: one line (a CRC-32 and the case record's
+ * JSON), written with one write and fsynced. Lines that arrive while an fsync runs share the next
+ * one. A batch is sent at once: held to the end of its turn as digline's journal holds it (ADR
+ * 0557), these tests took 2–5% more wall time (docs/performance.md).
  */
-const floorTest = `import { expect, test } from 'vitest'
-import { mkdirSync, rmSync, writeSync } from 'node:fs'
+const durableLines = `import { mkdirSync, rmSync, writeSync } from 'node:fs'
 import { open } from 'node:fs/promises'
 import { crc32 } from 'node:zlib'
-import { CASES, chat } from '../chat.js'
 
 const dir = '.floor'
 rmSync(dir, { recursive: true, force: true })
@@ -119,7 +133,9 @@ const leg = await open(dir + '/leg.jsonl', 'a')
 let gathering: string[] | undefined
 let tail: Promise<void> = Promise.resolve()
 
-function durable(line: string): Promise<void> {
+function durable(id: string): Promise<void> {
+  const json = JSON.stringify({ kind: 'case', run: 'floor', cause: null, case: { case_id: id, verdict: 'pass', score: 1, passed_samples: 1, reason: null, error: null, samples: [{ pass: true, score: 1, scorers: [{ name: 'exact', pass: true, score: 1, reason: null }] }] } })
+  const line = crc32(json).toString(16).padStart(8, '0') + ' ' + json + '\\n'
   if (gathering !== undefined) {
     gathering.push(line)
     return tail
@@ -133,13 +149,17 @@ function durable(line: string): Promise<void> {
   })
   return tail
 }
+`
 
+/** Figure 2's floor: the plain chat tests, each making its case durable. */
+const chatFloorTest = `import { expect, test } from 'vitest'
+import { CASES, chat } from '../chat.js'
+${durableLines}
 for (const c of CASES) {
   test.concurrent(c.id, async ({ signal }) => {
     const reply = await chat(c.input, signal)
     expect(reply.content).toBe(c.expected)
-    const json = JSON.stringify({ kind: 'case', run: 'floor', cause: null, case: { case_id: c.id, verdict: 'pass', score: 1, passed_samples: 1, reason: null, error: null, samples: [{ pass: true, score: 1, scorers: [{ name: 'exact', pass: true, score: 1, reason: null }] }] } })
-    await durable(crc32(json).toString(16).padStart(8, '0') + ' ' + json + '\\n')
+    await durable(c.id)
   })
 }
 `
@@ -181,7 +201,7 @@ evalSuite({
   concurrency: 32,
 })
 `,
-    'floor/chat.test.ts': floorTest,
+    'floor/chat.test.ts': chatFloorTest,
     'plain/chat.test.ts': `import { expect, test } from 'vitest'
 import { CASES, chat } from '../chat.js'
 
