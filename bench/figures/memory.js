@@ -32,7 +32,14 @@ export async function memory({ install, quick, log }) {
   for (const v of variants) measured[v.name] = { worker: [], main: [], tree: [], wall: [] }
   for (let r = 0; r < reps; r++) {
     for (const v of variants) {
-      const result = await launch(install, dir, v.side, { BENCH_CASES: String(v.cases), BENCH_SAMPLES: String(SAMPLES), BENCH_ANSWER_BYTES: String(v.answer) })
+      // Every sample looks for the worker: a plain launch of the small size ends its worker within 250 ms.
+      const result = await launch(
+        install,
+        dir,
+        v.side,
+        { BENCH_CASES: String(v.cases), BENCH_SAMPLES: String(SAMPLES), BENCH_ANSWER_BYTES: String(v.answer) },
+        { scanEveryTick: true },
+      )
       if (v.side === 'digline') {
         const summary = runSummary(dir, 'memory')
         if (summary.results !== v.cases || summary.aggregates.passed !== v.cases) throw new Error(`memory run incomplete: ${JSON.stringify(summary)}`)

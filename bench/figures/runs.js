@@ -4,9 +4,9 @@ import { join } from 'node:path'
 import { runNode } from '../lib/process.js'
 
 /** One `vitest run --config <side>` in dir; a digline side starts from an empty store. */
-export async function launch(install, dir, side, env) {
+export async function launch(install, dir, side, env, { scanEveryTick = false } = {}) {
   if (side === 'digline') rmSync(join(dir, '.digline'), { recursive: true, force: true })
-  const result = await runNode([install.vitestBin, 'run', '--config', `vitest.${side}.config.ts`], { cwd: dir, env })
+  const result = await runNode([install.vitestBin, 'run', '--config', `vitest.${side}.config.ts`], { cwd: dir, env, scanEveryTick })
   if (result.code !== 0) {
     throw new Error(`vitest run (${side}) in ${dir} exited ${result.code ?? result.signal}:\n${result.stderr.slice(-3000)}\n${result.stdout.slice(-3000)}`)
   }
