@@ -30,6 +30,11 @@ function tmpfsDir() {
   }
 }
 
+/** The sides in the order of repetition r: which goes first rotates, so a drift in the machine's load hits every side alike. */
+function rotated(sides, r) {
+  return sides.map((_, i) => sides[(i + r) % sides.length])
+}
+
 export async function overhead({ install, quick, log }) {
   const N = quick ? 1000 : 10_000
   const reps = quick ? 3 : 5
@@ -50,9 +55,7 @@ export async function overhead({ install, quick, log }) {
     for (let r = 0; r < reps; r++) {
       floors.push(await measureFsync(dir, quick ? 500 : 1000))
       for (const size of [SMALL, N]) {
-        // Rotate which side goes first, so a drift in the machine's load hits every side alike.
-        const order = sides.map((_, i) => sides[(i + r) % sides.length])
-        for (const side of order) {
+        for (const side of rotated(sides, r)) {
           if (side === 'tmpfs') rmSync(tmpfsStore, { recursive: true, force: true })
           const result = await launch(install, dir, side, { BENCH_N: String(size), BENCH_TMPFS_STORE: tmpfsStore ?? '' })
           if (side !== 'plain') {
@@ -94,7 +97,7 @@ export async function overhead({ install, quick, log }) {
   log(`plugin overhead at concurrency ${CONCURRENCY}: ${N} cases, ${reps} repetitions`)
   for (let r = 0; r < reps; r++) {
     wideFloors.push(await measureFsync(dir, quick ? 500 : 1000))
-    for (const side of wideSides.map((_, i) => wideSides[(i + r) % wideSides.length])) {
+    for (const side of rotated(wideSides, r)) {
       const result = await launch(install, dir, side, { BENCH_N: String(N), BENCH_CONCURRENCY: String(CONCURRENCY) })
       if (side === 'digline') {
         const summary = runSummary(dir, 'overhead', 'bench')
