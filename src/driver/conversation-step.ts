@@ -13,7 +13,7 @@ import { CaseError, type CaseContext, type SampleStep } from './sample-step.js'
 import { checkAnswer, messageOf, sampleLabel, settleAnswer } from './single-answer-step.js'
 
 export const conversationStep: SampleStep = async (context, sample) => {
-  const { suite, evalCase, signal } = context
+  const { suite, evalCase, stop } = context
   const where = sampleLabel(sample, suite.rules.samples)
   const plan = conversationOf(evalCase.input)
   // resolveSuite refused such a case before any call; reaching here is digline's own defect.
@@ -27,7 +27,7 @@ export const conversationStep: SampleStep = async (context, sample) => {
   let targetMs = 0
   const limit = plan.kind === 'scripted' ? plan.script.length : (plan.maxTurns ?? user!.maxTurns)
   while (answered < limit) {
-    if (signal.aborted) throw new CaseError('target', `${where}: turn ${answered}: not asked, the run was stopped`)
+    if (stop.aborted) throw new CaseError('target', `${where}: turn ${answered}: not asked, the run was stopped`)
     let said: string
     if (plan.kind === 'scripted') {
       said = plan.script[answered]!
@@ -44,11 +44,11 @@ export const conversationStep: SampleStep = async (context, sample) => {
     history.push({ role: 'user', content: said })
     const started = performance.now()
     // Tool replay keys each turn's calls by the turn (ADR 0381): a replay serves the call the same turn made.
-    const tools = context.tools?.(evalCase.id, sample, signal, answered)
+    const tools = context.tools?.(evalCase.id, sample, stop.signal, answered)
     let raw: TargetAnswer
     try {
       context.calls.count++
-      raw = await suite.ask(history.slice(), { caseId: evalCase.id, sample, signal, turn: answered, ...(tools === undefined ? {} : { tools }) })
+      raw = await suite.ask(history.slice(), { caseId: evalCase.id, sample, signal: stop.signal, turn: answered, ...(tools === undefined ? {} : { tools }) })
     } catch (error) {
       throw new CaseError('target', `${where}: turn ${answered}: ${tools?.refusal() ?? messageOf(error)}`)
     }
@@ -97,7 +97,7 @@ async function userSays(
   try {
     // The simulated user's model calls count against a calls budget as the target's do (SPEC §16).
     context.calls.count++
-    reply = await user.next({ persona, goal, turns: turns.slice(), signal: context.signal })
+    reply = await user.next({ persona, goal, turns: turns.slice(), signal: context.stop.signal })
   } catch (error) {
     throw new CaseError('scorer', `${where}: turn ${turn}: the simulated user: ${messageOf(error)}`)
   }

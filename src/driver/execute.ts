@@ -8,6 +8,7 @@ import type { EvalCase, ResolvedSuite } from '../suite/types.js'
 import { runPool, SerialQueue } from './limiter.js'
 import { NO_SPANS, runSpans, type CaseSpan, type RunSpans } from './spans.js'
 import { ObservedIdentity } from './observed-identity.js'
+import { CaseSignal } from './case-signal.js'
 import type { KeepCase, OnCase } from '../document/case-progress.js'
 import type { Budget } from '../suite/types.js'
 import type { CachedTargetAnswer } from '../suite/cache-key.js'
@@ -71,15 +72,14 @@ export async function execute(options: ExecuteOptions): Promise<Execution> {
   const toRun = positions.map((p, slot) => ({ ...p, slot })).filter((p) => results[p.slot] === undefined)
 
   const identity = new ObservedIdentity(options.observedSeed)
-  // One controller per case in flight, not one signal shared by every call: a target that hands
-  // its signal to fetch leaves a listener on it per request, which a shared signal would collect
-  // for the whole run.
-  const inFlight = new Set<AbortController>()
+  // One signal per case in flight, not one shared by every call: a target that hands its signal to
+  // fetch leaves a listener on it per request, which a shared signal would collect for the whole run.
+  const inFlight = new Set<CaseSignal>()
   let stopped: { reason: unknown } | undefined
   const stop = (reason: unknown): void => {
     if (stopped !== undefined) return
     stopped = { reason }
-    for (const controller of inFlight) controller.abort(reason)
+    for (const caseStop of inFlight) caseStop.abort(reason)
   }
   const onExternalAbort = (): void => stop(signal!.reason)
   signal?.addEventListener('abort', onExternalAbort, { once: true })
@@ -103,16 +103,16 @@ export async function execute(options: ExecuteOptions): Promise<Execution> {
           budgetReached = true
           return
         }
-        const controller = new AbortController()
-        if (stopped !== undefined) controller.abort(stopped.reason)
-        inFlight.add(controller)
+        const caseStop = new CaseSignal()
+        if (stopped !== undefined) caseStop.abort(stopped.reason)
+        inFlight.add(caseStop)
         const made = { count: 0 }
-        const context: CaseContext = { suite, evalCase, signal: controller.signal, identity, cached, onAnswer: options.onAnswer, calls: made, tools: options.tools }
+        const context: CaseContext = { suite, evalCase, stop: caseStop, identity, cached, onAnswer: options.onAnswer, calls: made, tools: options.tools }
         let traced: Awaited<ReturnType<typeof tracedCase>>
         try {
           traced = await tracedCase(context, step, redact, spans)
         } finally {
-          inFlight.delete(controller)
+          inFlight.delete(caseStop)
           calls.count += made.count
         }
         const { result, cause } = traced

@@ -7,6 +7,7 @@ import type { CachedTargetAnswer } from '../suite/cache-key.js'
 import type { EvalCase, ResolvedSuite } from '../suite/types.js'
 import type { ToolReplayer } from '../suite/tool-replay.js'
 import type { ObservedIdentity } from './observed-identity.js'
+import type { CaseSignal } from './case-signal.js'
 
 /** Thrown by a step to error its case: which layer failed, and the sentence the document keeps. */
 export class CaseError extends Error {
@@ -22,8 +23,8 @@ export class CaseError extends Error {
 export interface CaseContext {
   readonly suite: ResolvedSuite
   readonly evalCase: EvalCase
-  /** The case's own signal: aborted when the run stops. */
-  readonly signal: AbortSignal
+  /** The case's own signal, aborted when the run stops; made when first read (CaseSignal). */
+  readonly stop: CaseSignal
   readonly identity: ObservedIdentity
   /** Answers the response cache holds for this case, by sample index: not asked for again. */
   readonly cached: readonly (CachedTargetAnswer | undefined)[] | undefined

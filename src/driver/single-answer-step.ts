@@ -31,14 +31,20 @@ const CACHED = Object.freeze({ cached: true })
 const ASKED = Object.freeze({ cached: false })
 
 export const singleAnswerStep: SampleStep = async (context, sample) => {
-  const { suite, evalCase, signal } = context
-  if (signal.aborted) throw new CaseError('target', `${sampleLabel(sample, suite.rules.samples)}: not asked, the run was stopped`)
+  const { suite, evalCase, stop } = context
+  if (stop.aborted) throw new CaseError('target', `${sampleLabel(sample, suite.rules.samples)}: not asked, the run was stopped`)
   const hit = context.cached?.[sample]
   if (hit !== undefined) return settleAnswer(context, sample, hit, CACHED)
   let raw: TargetAnswer
   let latencyMs: number | undefined
-  const tools = context.tools?.(evalCase.id, sample, signal)
-  const asked: TargetContext = { caseId: evalCase.id, sample, signal }
+  const tools = context.tools?.(evalCase.id, sample, stop.signal)
+  const asked: TargetContext = {
+    caseId: evalCase.id,
+    sample,
+    get signal() {
+      return stop.signal
+    },
+  }
   if (tools !== undefined) asked.tools = tools
   try {
     context.calls.count++
@@ -127,14 +133,16 @@ export function checkAnswer(raw: unknown, record: boolean): CheckedAnswer | stri
 const sameUsage = (a: TokenUsage, b: TokenUsage): boolean => a.input_tokens === b.input_tokens && a.output_tokens === b.output_tokens
 
 async function scoreAnswer(context: CaseContext, output: unknown, steps: readonly AnswerStep[], turns: readonly AnswerTurn[] | undefined, index: number): Promise<SampleResult> {
-  const { suite, evalCase, signal, identity } = context
+  const { suite, evalCase, stop, identity } = context
   const args: ScorerArgs = {
     input: evalCase.input,
     output,
     expected: evalCase.expected,
     caseId: evalCase.id,
     context: evalCase.context,
-    signal,
+    get signal() {
+      return stop.signal
+    },
     recorded: suite.recordResponses,
     steps,
   }

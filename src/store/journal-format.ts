@@ -104,7 +104,6 @@ const CHECKSUM_HEX = 8
 /** Where a line's JSON starts: after the checksum and its space. */
 export const BODY_START = CHECKSUM_HEX + 1
 const SPACE = 0x20
-const NEWLINE = 0x0a
 
 function bindingBytes(binding: RunBinding): Buffer {
   return Buffer.from(`${binding.tenant}/${binding.suite}/${binding.key}\n`, 'utf8')
@@ -126,21 +125,22 @@ export function checksumOf(binding: RunBinding, body: Uint8Array): number {
   return crc32(body, bindingCrc(binding))
 }
 
-function checksumHex(binding: RunBinding, body: Uint8Array): string {
-  return checksumOf(binding, body).toString(16).padStart(CHECKSUM_HEX, '0')
-}
-
 // ── encoding ────────────────────────────────────────────────────────────────────────────────────
 
-/** One record's line: checksum, space, the JSON, newline. JSON.stringify never emits a raw newline. */
+const CHECKSUM_PLACE = '0'.repeat(CHECKSUM_HEX) + ' '
+const HEX_DIGITS = Buffer.from('0123456789abcdef', 'latin1')
+
+/**
+ * One record's line: checksum, space, the JSON, newline. JSON.stringify never emits a raw newline.
+ * The line is encoded once with a placeholder checksum, which is then written over in lower-case hex.
+ */
 export function encodeLine(binding: RunBinding, json: string): Buffer {
-  const bodyLength = Buffer.byteLength(json, 'utf8')
-  const line = Buffer.allocUnsafe(BODY_START + bodyLength + 1)
-  line.write(json, BODY_START, 'utf8')
-  const body = line.subarray(BODY_START, BODY_START + bodyLength)
-  line.write(checksumHex(binding, body), 0, 'latin1')
-  line[CHECKSUM_HEX] = SPACE
-  line[line.length - 1] = NEWLINE
+  const line = Buffer.from(CHECKSUM_PLACE + json + '\n', 'utf8')
+  let checksum = checksumOf(binding, line.subarray(BODY_START, line.length - 1))
+  for (let i = CHECKSUM_HEX - 1; i >= 0; i--) {
+    line[i] = HEX_DIGITS[checksum & 0xf]!
+    checksum >>>= 4
+  }
   return line
 }
 

@@ -16,7 +16,7 @@ describe('execute takes the sample step', () => {
       const turns: unknown[] = []
       for (let turn = 0; turn < 2; turn++) {
         context.calls.count++
-        turns.push((await context.suite.ask(context.evalCase.input, { caseId: context.evalCase.id, sample, signal: context.signal })).output)
+        turns.push((await context.suite.ask(context.evalCase.input, { caseId: context.evalCase.id, sample, signal: context.stop.signal })).output)
       }
       if (context.evalCase.id === 'c') throw new CaseError('target', `sample ${sample}: the conversation ended early`)
       return { pass: turns.length === 2, score: 1, scorers: [{ name: 'turns', pass: true, score: 1, reason: null }] }
