@@ -79,16 +79,27 @@ export function casesDigest(cases: readonly EvalCase[]): string {
   return casesDigests(cases).all
 }
 
+export interface CasesDigests {
+  all: string
+  each: Record<string, string>
+}
+
 /**
  * casesDigest, and each case's own digest (12 hex of sha256 over what casesDigest covers of it),
  * from one canonical encoding of the cases: the canonical JSON of a list is its items' canonical
  * JSON joined by commas in brackets, so `all` is the same bytes as hashing the whole list.
+ *
+ * `declared`: the digests a journal of the run declared. When its `all` is these cases' own, the
+ * same bytes were hashed, so its per-case digests are theirs and are handed back as they are,
+ * without hashing each case again (a resume or a merge of 100,000 cases).
  */
-export function casesDigests(cases: readonly EvalCase[]): { all: string; each: Record<string, string> } {
+export function casesDigests(cases: readonly EvalCase[], declared?: CasesDigests): CasesDigests {
   const subjects = cases.map((c) => ({ id: c.id, input: c.input, expected: c.expected, metadata: c.metadata, tags: c.tags }))
   assertPlainData(subjects, [])
   const items = subjects.map((subject) => JSON.stringify(sortKeys(subject)))
+  const all = sha256Hex(`[${items.join(',')}]`)
+  if (declared?.all === all) return { all, each: declared.each }
   const each: Record<string, string> = {}
   cases.forEach((c, i) => (each[c.id] = sha256Hex(items[i]!).slice(0, 12)))
-  return { all: sha256Hex(`[${items.join(',')}]`), each }
+  return { all, each }
 }

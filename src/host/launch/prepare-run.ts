@@ -42,7 +42,9 @@ export async function prepareRun(suite: ResolvedSuite, ctx: RunContext, only?: R
   // git runs in child processes while the cases are hashed and the artifacts read.
   const commit = gitCommit(ctx.projectRoot)
   const configHash = configHashOf(suite.rules, suite.scorers)
-  const { all: casesDigest, each: caseDigests } = casesDigests(suite.cases)
+  const declared =
+    resume?.pending.header === undefined || resume.pending.declared === undefined ? undefined : { all: resume.pending.header.cases_digest, each: resume.pending.declared.digests }
+  const { all: casesDigest, each: caseDigests } = casesDigests(suite.cases, declared)
   const artifacts = await digestArtifacts(suite.artifacts, ctx.projectRoot, suite.name)
   const cases = only === undefined ? suite.cases.length : suite.cases.filter((c) => only.has(c.id)).length
   const adaptive = suite.rules.min_samples === undefined ? {} : { minSamples: suite.rules.min_samples }

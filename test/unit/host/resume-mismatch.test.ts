@@ -96,8 +96,21 @@ test.each(rows)('%s: the resume is refused naming the field', async (field, chan
   })
 })
 
-test('nothing changed: the resume is prepared, as leg 2 of the same key', async () => {
+test('nothing changed: the resume is prepared, as leg 2 of the same key, with the per-case digests its journal declared', async () => {
   const { ctx, pending } = await killedLeg(true)
   const resumed = await prepareRun(suiteOf(), ctx, undefined, { pending, keepErrors: false })
   expect(resumed).toMatchObject({ key: pending.key, leg: 2, plan: { resumed: true, toCall: 10 } })
+  // The cases hash to the journal's cases_digest, so each case is not hashed again.
+  expect(resumed.caseDigests).toBe(pending.declared!.digests)
+})
+
+test('changed cases are named from digests computed again, not from the ones the journal declared', async () => {
+  const { ctx, pending } = await killedLeg()
+  const changed = suiteOf({ expected: (i) => (i % 7 === 0 ? -2 : i) })
+  const refusal = await prepareRun(changed, ctx, undefined, { pending, keepErrors: false }).then(
+    () => undefined,
+    (error: unknown) => error as Error,
+  )
+  expect(refusal?.name).toBe('ResumeMismatchError')
+  expect(refusal?.message).toContain('the cases changed: changed "c0", "c7"')
 })

@@ -28,3 +28,19 @@ test('sha256Hex is sha256 in hex, for text and bytes', () => {
   expect(sha256Hex('digline')).toBe(sha('digline'))
   expect(sha256Hex(new TextEncoder().encode('é'))).toBe(sha('é'))
 })
+
+test('the per-case digests a journal declared are handed back when its cases_digest is these cases’ own, and computed again when not', () => {
+  const fresh = casesDigests(cases)
+  const declared = { all: fresh.all, each: JSON.parse(JSON.stringify(fresh.each)) as Record<string, string> }
+  const reused = casesDigests(cases, declared)
+  expect(reused.all).toBe(fresh.all)
+  expect(reused.each).toBe(declared.each)
+
+  const changed = cases.map((c) => (c.id === 'a' ? { ...c, input: 'changed' } : c))
+  const stale = casesDigests(changed, declared)
+  expect(stale.all).not.toBe(fresh.all)
+  expect(stale.each).not.toBe(declared.each)
+  expect(stale.each.a).toBe(sha(canonicalJson(subject(changed[1]!))).slice(0, 12))
+  expect(stale.each.a).not.toBe(fresh.each.a)
+  expect({ ...stale.each, a: fresh.each.a }).toEqual(fresh.each)
+})
