@@ -10,7 +10,7 @@ import { afterAll, describe, expect, test } from 'vitest'
 import { serializeRun } from '../../src/document/serialize.js'
 import { findShardPending, measureShard } from '../../src/host/launch/measure-shard.js'
 import { shardsOf } from '../../src/host/launch/sharded-run.js'
-import { planMerge } from '../../src/host/lifecycle/merge-shards.js'
+import { fileMergedRun, planMerge } from '../../src/host/lifecycle/merge-shards.js'
 import { measureRun } from '../../src/host/launch/measure-run.js'
 import { prepareRun, type RunContext } from '../../src/host/launch/prepare-run.js'
 import { journalHeaderFor } from '../../src/host/launch/resume.js'
@@ -186,10 +186,17 @@ describe.each(STORES)('$name', (backend) => {
     const target = await backend.make()
     await expect(planMerge('acme', [a.locator, b.locator], target.store)).rejects.toMatchObject({ name: 'CaseInTwoShardsError' })
     expect(await target.store.latestKey('acme', 'big')).toBeUndefined()
+    // The worker, which leaves the split to the CLI, still refuses the stray record by its case id.
+    const filing = fileMergedRun(suite, contextOf(target.locator, at), target.store, { key: one.key, stores: [a.locator, b.locator] })
+    await expect(filing).rejects.toMatchObject({ name: 'CaseInTwoShardsError', path: [stray] })
+    expect(await target.store.latestKey('acme', 'big')).toBeUndefined()
     // Without the stray record the same shards merge.
     const clean = await backend.make()
     const fresh = await prepareRun(suite, contextOf(clean.locator, at), undefined, undefined, { index: 2, count: 2 })
     await measureShard(fresh, { store: clean.store })
     expect(await planMerge('acme', [a.locator, clean.locator], target.store)).toEqual([{ suite: 'big', key: one.key, count: 2, stores: [a.locator, clean.locator] }])
+    const merged = await fileMergedRun(suite, contextOf(target.locator, at), target.store, { key: one.key, stores: [a.locator, clean.locator] })
+    expect(merged.document.results.map((r) => r.case_id)).toEqual(suite.cases.map((c) => c.id))
+    expect(await target.store.latestKey('acme', 'big')).toBe(one.key)
   })
 })

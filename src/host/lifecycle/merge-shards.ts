@@ -93,22 +93,40 @@ export async function planMerge(tenant: string, storeDirs: readonly string[], ta
   return runs
 }
 
+/** The CLI's checks: the shards are of one run, each held once and journaled whole, and no case is in two of them. */
 function checkShards(suite: string, journals: ShardJournal<PendingCases | Pending>[]): MergedRun {
+  const { run, holderOf } = checkShardsHeld(suite, journals)
+  const owner = splitCases(Object.keys(journals[0]!.pending.declared?.digests ?? {}), run.count)
+  // Each shard's share and how much of it its holder journaled, in one pass over the cases.
+  const share = new Array<number>(run.count + 1).fill(0)
+  const journaled = new Array<number>(run.count + 1).fill(0)
+  for (const [id, index] of owner) {
+    share[index]! += 1
+    if (journaledIds(holderOf[index]!.pending).has(id)) journaled[index]! += 1
+  }
+  for (let index = 1; index <= run.count; index++) {
+    if (journaled[index]! < share[index]!) {
+      const label = `${index}/${run.count}`
+      throw new ShardMissingError(
+        `digline merge was refused: shard ${label} of run ${run.key} (suite ${suite}) in ${describeStore(holderOf[index]!.store)} journaled ${journaled[index]} of its ${share[index]} case(s): it was stopped before it finished; nothing was filed`,
+        `Finish it where its journal is with \`digline run --resume ${run.key} --shard ${label}\`, then run \`digline merge\` again.`,
+        [label],
+      )
+    }
+  }
+  assertNoCaseTwice(suite, run.key, journals)
+  return run
+}
+
+/** The checks that read no case: the shards are of one run, and each shard is held by exactly one journal. */
+function checkShardsHeld(suite: string, journals: ShardJournal<PendingCases | Pending>[]): { run: MergedRun; holderOf: ShardJournal<PendingCases | Pending>[] } {
   const first = journals[0]!
   for (const other of journals.slice(1)) assertSameRun(suite, first, other)
   const { key } = first.pending
   const count = first.count
   const holders = new Map<number, ShardJournal<PendingCases | Pending>[]>()
   for (const j of journals) for (const shard of j.shards) holders.set(shard, [...(holders.get(shard) ?? []), j])
-  const owner = splitCases(Object.keys(first.pending.declared?.digests ?? {}), count)
-  // Each shard's share and how much of it its holder journaled, in one pass over the cases.
-  const share = new Array<number>(count + 1).fill(0)
-  const journaled = new Array<number>(count + 1).fill(0)
-  for (const [id, index] of owner) {
-    share[index]! += 1
-    const held = holders.get(index)
-    if (held?.length === 1 && journaledIds(held[0]!.pending).has(id)) journaled[index]! += 1
-  }
+  const holderOf: ShardJournal<PendingCases | Pending>[] = []
   const stores: string[] = []
   for (let index = 1; index <= count; index++) {
     const held = holders.get(index) ?? []
@@ -127,18 +145,10 @@ function checkShards(suite: string, journals: ShardJournal<PendingCases | Pendin
         [label],
       )
     }
-    const holder = held[0]!
-    if (journaled[index]! < share[index]!) {
-      throw new ShardMissingError(
-        `digline merge was refused: shard ${label} of run ${key} (suite ${suite}) in ${describeStore(holder.store)} journaled ${journaled[index]} of its ${share[index]} case(s): it was stopped before it finished; nothing was filed`,
-        `Finish it where its journal is with \`digline run --resume ${key} --shard ${label}\`, then run \`digline merge\` again.`,
-        [label],
-      )
-    }
-    if (!stores.includes(holder.store)) stores.push(holder.store)
+    holderOf[index] = held[0]!
+    if (!stores.includes(held[0]!.store)) stores.push(held[0]!.store)
   }
-  assertNoCaseTwice(suite, key, journals)
-  return { suite, key, count, stores }
+  return { run: { suite, key, count, stores }, holderOf }
 }
 
 function assertSameRun(suite: string, a: ShardJournal<PendingCases | Pending>, b: ShardJournal<PendingCases | Pending>): void {
@@ -203,12 +213,20 @@ export async function fileMergedRun(suite: ResolvedSuite, ctx: RunContext, targe
       'Run `digline merge` with the store directories the shards wrote.',
     )
   }
-  const run = checkShards(suite.name, journals)
+  // The CLI split the cases among the shards and checked each shard whole (planMerge); what the
+  // worker reads again is checked by what it needs: one run, each shard held once, no case journaled
+  // twice, a result for every case the suite declares (ADR 0566).
+  const { run } = checkShardsHeld(suite.name, journals)
   const prepared = await prepareRun(suite, ctx, undefined, { pending: journals[0]!.pending, keepErrors: true })
   const now = journalHeaderFor(prepared, prepared.createdAt)
   for (const j of journals.slice(1)) assertResumable(j.pending, now)
   const done = new Map<string, CaseResult>()
-  for (const j of journals) for (const [id, result] of j.pending.done) done.set(id, result)
+  let journaled = 0
+  for (const j of journals) {
+    journaled += j.pending.done.size
+    for (const [id, result] of j.pending.done) done.set(id, result)
+  }
+  if (journaled !== done.size) assertNoCaseTwice(suite.name, run.key, journals)
   const { results, missing } = resultsInSuiteOrder(suite, done)
   if (missing.length > 0) {
     throw new ShardMissingError(
