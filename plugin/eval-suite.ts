@@ -1,6 +1,6 @@
 // evalSuite(): one Vitest test per case, plus one test that carries the suite's verdict.
 // TestRunner's statics are the public runner API of Vitest 4.1 and 5 (`vitest/suite` is deprecated in 4.1 and gone in 5).
-import { beforeAll, describe, inject, test, TestRunner, type RunnerTestSuite } from 'vitest'
+import { afterAll, beforeAll, describe, inject, test, TestRunner, type RunnerTestSuite } from 'vitest'
 import { BudgetReachedError } from '../src/host/index.js'
 import { InvalidOptionsError } from '../src/suite/errors.js'
 import { reviveError } from '../src/errors/recognise.js'
@@ -13,7 +13,7 @@ import { describeUncalibrated, PLANNED_NOTE, suiteLaunchFor, type RunContext, ty
 import { SuiteRun } from './suite-run.js'
 import { registerWorker } from './stop-signal.js'
 import { recordInManifest, recordRefusalInManifest } from './suite-manifest.js'
-import { registeredCaseHooks } from './case-hooks.js'
+import { clearCaseHooks, registeredCaseHooks } from './case-hooks.js'
 import { CaseErroredError, CaseFailedError, SuiteNotHeldError, describeMisses } from './test-errors.js'
 import type { DiglineTaskMeta, ProvidedDigline } from './provided.js'
 import { claimSuiteName, claimText, refusal as claimRefusal, type SuiteClaim } from './suite-name-claim.js'
@@ -94,6 +94,9 @@ export function evalSuite<I, O, E>(definition: SuiteDefinition<I, O, E>): void {
     return { suite, launch, claim, caseIds, mine }
   })
   const hooks = registeredCaseHooks()
+  // A hook registered by a test file itself is not handed to the next file a shared worker runs
+  // (isolate: false): with no hook files the plugin has no setup file to clear the list (ADR 0567).
+  afterAll(clearCaseHooks)
   const start = (block: SuiteBlock, task: Readonly<RunnerTestSuite>): Promise<SuiteRun> => {
     // The file that claimed the name first also stands down if the other one was seen before its first call.
     const other = block.claim?.contested()

@@ -48,8 +48,11 @@ export function digline(options: DiglineOptions): Plugin {
     api: { digline: { options } } satisfies DiglinePluginApi,
     config(config) {
       // The plugin's setup file clears the hook list; the user's hook files register after it.
+      // Without hook files there is no setup file: each one costs a worker a fetch from the main
+      // process before its first test file (ADR 0567).
       const root = resolve(config.root ?? process.cwd(), config.test?.root ?? '.')
       const hooks = (options?.hooks ?? []).map((h) => (isAbsolute(h) ? h : resolve(root, h)))
+      if (hooks.length === 0) return undefined
       return { test: { setupFiles: [fileURLToPath(new URL('./worker-setup.js', import.meta.url)), ...hooks] } }
     },
     configureVitest({ vitest, project }) {

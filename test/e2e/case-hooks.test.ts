@@ -1,5 +1,6 @@
 // User onCase hooks, registered from a hook file named in the plugin options: called once per
-// finished case after its journal record is durable; a hook that throws stops the suite there.
+// finished case after its journal record is durable; a hook that throws stops the suite there; a
+// worker that runs several files hands each file the hooks registered for it alone.
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, test } from 'vitest'
@@ -55,4 +56,41 @@ test("Vitest's retry re-runs a case's test without calling the target again or j
   expect(callLines(project)).toHaveLength(5)
   const doc = JSON.parse(readFileSync(join(project.dir, '.digline', 'acme', 'runs', 'killed', project.runFiles('acme', 'killed')[0]!), 'utf8'))
   expect(doc.results.map((r: { verdict: string }) => r.verdict)).toEqual(['fail', 'pass', 'error', 'pass', 'pass'])
+})
+
+/** Two suite files run one after the other in one worker that keeps its modules (isolate: false). */
+const sharedWorker = (extra = '') =>
+  defaultConfig('acme', extra).replace(
+    "test: { include: ['evals/**/*.eval.ts'] }",
+    "test: { include: ['evals/**/*.eval.ts'], isolate: false, maxWorkers: 1, fileParallelism: false }",
+  )
+
+const logHook = (tag: string) => `onCase(({ result }) => {
+  appendFileSync('hook.log', '${tag} ' + result.case_id + '\\n')
+})
+`
+const hookLines = (dir: string) => readFileSync(join(dir, 'hook.log'), 'utf8').trim().split('\n').sort()
+
+test('a hook file in a worker that runs several files sees each case once', async () => {
+  const project = makeProject({
+    'vitest.config.ts': sharedWorker(", hooks: ['hooks/log.ts']"),
+    'hooks/log.ts': `import { onCase } from 'digline'\nimport { appendFileSync } from 'node:fs'\n${logHook('h')}`,
+    'evals/first.eval.ts': killSuite({ name: 'first', concurrency: 2, cases: 4, delayMs: 1 }),
+    'evals/second.eval.ts': killSuite({ name: 'second', concurrency: 2, cases: 6, delayMs: 1 }),
+  })
+  const result = await project.vitest()
+  expect(result.code, result.stdout + result.stderr).toBe(0)
+  expect(hookLines(project.dir)).toEqual(['h c000', 'h c000', 'h c001', 'h c001', 'h c002', 'h c002', 'h c003', 'h c003', 'h c004', 'h c005'])
+})
+
+test('without hook files, a hook a suite file registers reaches only that file, in a worker that runs several files', async () => {
+  const withHook = (name: string, tag: string, cases: number) => `import { onCase } from 'digline'\n${logHook(tag)}\n${killSuite({ name, concurrency: 2, cases, delayMs: 1 })}`
+  const project = makeProject({
+    'vitest.config.ts': sharedWorker(),
+    'evals/first.eval.ts': withHook('first', 'a', 2),
+    'evals/second.eval.ts': withHook('second', 'b', 3),
+  })
+  const result = await project.vitest()
+  expect(result.code, result.stdout + result.stderr).toBe(0)
+  expect(hookLines(project.dir)).toEqual(['a c000', 'a c001', 'b c000', 'b c001', 'b c002'])
 })
