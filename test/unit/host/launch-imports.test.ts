@@ -2,7 +2,7 @@
 // process imports digline/plugin, a worker the suite API, the CLI its command table. None of them
 // loads a module only a feature the launch does not use needs. One plain `node` process, no Vitest.
 import { spawnSync } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { expect, test } from 'vitest'
 import { modulesOf } from '../../helpers/bundled-modules.js'
@@ -139,4 +139,15 @@ test('with the tracing API installed, digline imports it only once a tracer prov
   const isTracing = (line: string) => /\/node_modules\/@opentelemetry\/|\/dist\/src\/driver\/otel-spans\.js$/.test(line)
   expect(lines.slice(0, marker).filter(isTracing)).toEqual([])
   expect(lines.slice(marker).some((line) => line.endsWith('/dist/src/driver/otel-spans.js'))).toBe(true)
+})
+
+test('the shipped bundle is ASCII and carries no JSDoc, so a launch decodes and parses fewer bytes (ADR 0568)', () => {
+  const files = readdirSync(`${dist}bundle`, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.js'))
+  expect(files.length).toBeGreaterThan(10)
+  for (const file of files) {
+    const text = readFileSync(`${dist}bundle/${file}`, 'utf8')
+    // the report's page script is text in a template literal, left as it is written
+    if (!file.startsWith('chunks/report-')) expect({ file, nonAscii: /[^\x00-\x7f]/.exec(text)?.[0] }).toEqual({ file, nonAscii: undefined })
+    expect({ file, jsdoc: /\/\*\*\s/.exec(text)?.[0] }).toEqual({ file, jsdoc: undefined })
+  }
 })
