@@ -62,6 +62,14 @@ export function splitCases(ids: Iterable<string>, count: number): Map<string, nu
   return owner
 }
 
+/** The shard (1..count) that runs each of `ids`, which are distinct, at the id's own index: splitCases without its map. */
+export function shardOfEach(ids: readonly string[], count: number): Uint32Array {
+  const order = rankedOnce(ids)
+  const shards = new Uint32Array(ids.length)
+  for (let position = 0; position < order.length; position++) shards[order[position]!] = (position % count) + 1
+  return shards
+}
+
 let lastRanked: { ids: readonly string[]; order: Uint32Array } | undefined
 
 /** The rank order of the ids, from the last call when it ranked these same ids (a launch splits one suite's ids several times). */

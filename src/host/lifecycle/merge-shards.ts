@@ -14,7 +14,7 @@ import { raiseRefusal } from '../project/pending-journals.js'
 import { prepareRun, type RunContext } from '../launch/prepare-run.js'
 import { assertResumable, journalHeaderFor } from '../launch/resume.js'
 import { assertNotRemoved } from './removed-runs.js'
-import { readShardLabel, shardOfLeg, splitCases } from '../launch/shard.js'
+import { readShardLabel, shardOfEach, shardOfLeg } from '../launch/shard.js'
 import { documentFromShards, fileOnce, resultsInSuiteOrder } from '../launch/sharded-run.js'
 
 /** One shard's store directory and the journal of the run it holds: read for its cases' ids (the CLI's checks) or whole (the worker's filing). */
@@ -62,7 +62,7 @@ const casesOf = (store: Store, tenant: string, suite: string) => store.pendingCa
 const wholeOf = (store: Store, tenant: string, suite: string) => store.pending(tenant, suite)
 
 /** The ids a journal holds a case record of. */
-function journaledIds(pending: PendingCases | Pending): { has(id: string): boolean; keys(): IterableIterator<string> } {
+function journaledIds(pending: PendingCases | Pending): { has(id: string): boolean; keys(): IterableIterator<string>; readonly size: number } {
   return 'caseIds' in pending ? pending.caseIds : pending.done
 }
 
@@ -96,13 +96,15 @@ export async function planMerge(tenant: string, storeDirs: readonly string[], ta
 /** The CLI's checks: the shards are of one run, each held once and journaled whole, and no case is in two of them. */
 function checkShards(suite: string, journals: ShardJournal<PendingCases | Pending>[]): MergedRun {
   const { run, holderOf } = checkShardsHeld(suite, journals)
-  const owner = splitCases(Object.keys(journals[0]!.pending.declared?.digests ?? {}), run.count)
+  const ids = Object.keys(journals[0]!.pending.declared?.digests ?? {})
+  const owner = shardOfEach(ids, run.count)
   // Each shard's share and how much of it its holder journaled, in one pass over the cases.
   const share = new Array<number>(run.count + 1).fill(0)
   const journaled = new Array<number>(run.count + 1).fill(0)
-  for (const [id, index] of owner) {
+  for (let i = 0; i < ids.length; i++) {
+    const index = owner[i]!
     share[index]! += 1
-    if (journaledIds(holderOf[index]!.pending).has(id)) journaled[index]! += 1
+    if (journaledIds(holderOf[index]!.pending).has(ids[i]!)) journaled[index]! += 1
   }
   for (let index = 1; index <= run.count; index++) {
     if (journaled[index]! < share[index]!) {
@@ -114,7 +116,10 @@ function checkShards(suite: string, journals: ShardJournal<PendingCases | Pendin
       )
     }
   }
-  assertNoCaseTwice(suite, run.key, journals)
+  // Every case is in its own shard's journal (above): a journal holding any more holds a case twice.
+  let held = 0
+  for (const j of journals) held += journaledIds(j.pending).size
+  if (held !== ids.length) assertNoCaseTwice(suite, run.key, journals)
   return run
 }
 

@@ -3,7 +3,7 @@
 // by which each shard's legs are told apart.
 import { expect, test } from 'vitest'
 import { createHash } from 'node:crypto'
-import { casesOfShard, nextLegOf, parseShard, positionBits, rankOrder, shardOfLeg, splitCases } from '../../../src/host/launch/shard.js'
+import { casesOfShard, nextLegOf, parseShard, positionBits, rankOrder, shardOfEach, shardOfLeg, splitCases } from '../../../src/host/launch/shard.js'
 import { seededRandom } from '../../../src/stats/prng.js'
 
 function shuffled<T>(items: readonly T[], seed: number): T[] {
@@ -72,4 +72,14 @@ test('ids whose keys tie are ordered by their whole hash, then the id: the same 
   const byHex = [...splitByHexRank(ids, 1).keys()]
   // 46 position bits leave 7 of the hash in a key: about 23 ids share each key
   for (const bits of [positionBits(ids.length), 40, 46, 52]) expect(Array.from(rankOrder(ids, bits), (i) => ids[i])).toEqual(byHex)
+})
+
+test("shardOfEach gives each distinct id the shard splitCases maps it to, at the id's own index", () => {
+  const random = seededRandom(67)
+  const ids = [...new Set(Array.from({ length: 3000 }, (_, i) => (i % 97 === 0 ? `é-${i}` : `c${Math.floor(random() * 5000)}`)))]
+  for (const count of [1, 2, 3, 4, 16]) {
+    const owner = splitCases(ids, count)
+    expect(Array.from(shardOfEach(ids, count))).toEqual(ids.map((id) => owner.get(id)))
+    expect(Array.from(shardOfEach(shuffled(ids, count), count))).toEqual(shuffled(ids, count).map((id) => owner.get(id)))
+  }
 })
