@@ -57,7 +57,8 @@ export async function concurrency({ install, quick, log, earlier = {} }) {
     await launch(install, dir, 'digline', { BENCH_N: '64', BENCH_BASE_URL: server.base })
     await launch(install, dir, 'floor', { BENCH_N: '64', BENCH_BASE_URL: server.base })
     for (const N of sizes) {
-      const reps = quick ? 3 : N <= 1000 ? 5 : 3
+      // One repetition's CPU moves by ±10% on every side alone: five repetitions at each size in full mode.
+      const reps = quick ? 3 : 5
       const ideal = Math.ceil(N / CONCURRENCY) * LATENCY_MS
       const blank = () => ({ wall: [], cpu: [], rss: [], mainRss: [], workerRss: [], peakInFlight: [], journaled: [], listenerWarnings: [] })
       const side = { plain: blank(), digline: blank(), floor: blank() }
