@@ -70,6 +70,22 @@ export function shardOfEach(ids: readonly string[], count: number): Uint32Array 
   return shards
 }
 
+/**
+ * Each shard's share of `ids` (distinct) and how much of it `holds(index, id)` says is journaled,
+ * indexed 1..count, in one pass over the ids.
+ */
+export function sharesOf(ids: readonly string[], count: number, holds: (index: number, id: string) => boolean): { share: number[]; journaled: number[] } {
+  const owner = shardOfEach(ids, count)
+  const share = new Array<number>(count + 1).fill(0)
+  const journaled = new Array<number>(count + 1).fill(0)
+  for (let i = 0; i < ids.length; i++) {
+    const index = owner[i]!
+    share[index]! += 1
+    if (holds(index, ids[i]!)) journaled[index]! += 1
+  }
+  return { share, journaled }
+}
+
 let lastRanked: { ids: readonly string[]; order: Uint32Array } | undefined
 
 /** The rank order of the ids, from the last call when it ranked these same ids (a launch splits one suite's ids several times). */

@@ -11,7 +11,7 @@ import { keyFor } from '../../suite/keys.js'
 import type { ResolvedSuite } from '../../suite/types.js'
 import { buildRunDocument } from './measure-run.js'
 import type { Prepared } from './prepare-run.js'
-import { readShardLabel, shardOfLeg, splitCases } from './shard.js'
+import { readShardLabel, shardOfLeg, sharesOf } from './shard.js'
 
 export type ShardState = 'done' | 'running' | 'missing'
 
@@ -28,13 +28,16 @@ export interface ShardProgress {
 export function shardsOf(pending: Pending): ShardProgress[] | undefined {
   const count = readShardLabel(pending.header?.shard)?.count
   if (count === undefined || pending.declared === undefined) return undefined
-  const owner = splitCases(Object.keys(pending.declared.digests), count)
+  const { share, journaled } = sharesOf(Object.keys(pending.declared.digests), count, (_, id) => pending.done.has(id))
   const out: ShardProgress[] = []
   for (let index = 1; index <= count; index++) {
-    const share = [...owner.values()].filter((s) => s === index).length
-    const journaled = [...pending.done.keys()].filter((id) => owner.get(id) === index).length
     const running = pending.leases.some((l) => l.live && shardOfLeg(l.leg, count) === index)
-    out.push({ shard: `${index}/${count}`, state: journaled === share ? 'done' : running ? 'running' : 'missing', journaled, share })
+    out.push({
+      shard: `${index}/${count}`,
+      state: journaled[index] === share[index] ? 'done' : running ? 'running' : 'missing',
+      journaled: journaled[index]!,
+      share: share[index]!,
+    })
   }
   return out
 }

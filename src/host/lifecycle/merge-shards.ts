@@ -14,7 +14,7 @@ import { raiseRefusal } from '../project/pending-journals.js'
 import { prepareRun, type RunContext } from '../launch/prepare-run.js'
 import { assertResumable, journalHeaderFor } from '../launch/resume.js'
 import { assertNotRemoved } from './removed-runs.js'
-import { readShardLabel, shardOfEach, shardOfLeg } from '../launch/shard.js'
+import { readShardLabel, shardOfLeg, sharesOf } from '../launch/shard.js'
 import { documentFromShards, fileOnce, resultsInSuiteOrder } from '../launch/sharded-run.js'
 
 /** One shard's store directory and the journal of the run it holds: read for its cases' ids (the CLI's checks) or whole (the worker's filing). */
@@ -97,15 +97,9 @@ export async function planMerge(tenant: string, storeDirs: readonly string[], ta
 function checkShards(suite: string, journals: ShardJournal<PendingCases | Pending>[]): MergedRun {
   const { run, holderOf } = checkShardsHeld(suite, journals)
   const ids = Object.keys(journals[0]!.pending.declared?.digests ?? {})
-  const owner = shardOfEach(ids, run.count)
-  // Each shard's share and how much of it its holder journaled, in one pass over the cases.
-  const share = new Array<number>(run.count + 1).fill(0)
-  const journaled = new Array<number>(run.count + 1).fill(0)
-  for (let i = 0; i < ids.length; i++) {
-    const index = owner[i]!
-    share[index]! += 1
-    if (journaledIds(holderOf[index]!.pending).has(ids[i]!)) journaled[index]! += 1
-  }
+  const heldBy = holderOf.map((holder) => journaledIds(holder.pending))
+  // Each shard's share and how much of it its holder journaled.
+  const { share, journaled } = sharesOf(ids, run.count, (index, id) => heldBy[index]!.has(id))
   for (let index = 1; index <= run.count; index++) {
     if (journaled[index]! < share[index]!) {
       const label = `${index}/${run.count}`

@@ -3,7 +3,7 @@
 // by which each shard's legs are told apart.
 import { expect, test } from 'vitest'
 import { createHash } from 'node:crypto'
-import { casesOfShard, nextLegOf, parseShard, positionBits, rankOrder, shardOfEach, shardOfLeg, splitCases } from '../../../src/host/launch/shard.js'
+import { casesOfShard, nextLegOf, parseShard, positionBits, rankOrder, shardOfEach, shardOfLeg, sharesOf, splitCases } from '../../../src/host/launch/shard.js'
 import { seededRandom } from '../../../src/stats/prng.js'
 
 function shuffled<T>(items: readonly T[], seed: number): T[] {
@@ -81,5 +81,19 @@ test("shardOfEach gives each distinct id the shard splitCases maps it to, at the
     const owner = splitCases(ids, count)
     expect(Array.from(shardOfEach(ids, count))).toEqual(ids.map((id) => owner.get(id)))
     expect(Array.from(shardOfEach(shuffled(ids, count), count))).toEqual(shuffled(ids, count).map((id) => owner.get(id)))
+  }
+})
+
+test("sharesOf counts each shard's share as splitCases deals it, and how much of it the holder says it journaled", () => {
+  const ids = Array.from({ length: 1000 }, (_, i) => `c${i}`)
+  const journaledIds = new Set(ids.filter((_, i) => i % 3 !== 0))
+  for (const count of [1, 3, 4]) {
+    const owner = splitCases(ids, count)
+    const { share, journaled } = sharesOf(ids, count, (index, id) => index !== 2 && journaledIds.has(id))
+    for (let index = 1; index <= count; index++) {
+      const mine = ids.filter((id) => owner.get(id) === index)
+      expect([share[index], journaled[index]]).toEqual([mine.length, index === 2 ? 0 : mine.filter((id) => journaledIds.has(id)).length])
+    }
+    expect(share[0]).toBe(0)
   }
 })
