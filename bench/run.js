@@ -18,6 +18,7 @@ import { installed, installPackedDigline, REPO } from './lib/install.js'
 import { measureFsync } from './lib/floor.js'
 import { fmt } from './lib/stats.js'
 import { overhead } from './figures/overhead.js'
+import { launchPhases } from './figures/launch-phases.js'
 import { concurrency } from './figures/concurrency.js'
 import { memory } from './figures/memory.js'
 import { compare, datasetRead, regressionGate, resumePlanning, tenantScan } from './figures/inprocess.js'
@@ -41,6 +42,7 @@ const { values: args } = parseArgs({
 
 const FIGURES = [
   { id: 1, name: 'plugin overhead', run: overhead },
+  { id: 20, name: 'where the launch goes', run: launchPhases },
   { id: 2, name: 'concurrency efficiency', run: concurrency },
   { id: 3, name: 'resume planning', run: resumePlanning },
   { id: 4, name: 'scan and delete in a large tenant', run: tenantScan },

@@ -3,7 +3,9 @@
 // needs every suite's gates. When the launch ends, before Vitest's own reporters sum it up, this
 // reporter makes that test pass again and says why, so the results agree with the exit code (ADR 0418).
 import type { Reporter, TestModule, Vitest } from 'vitest/node'
-import { familyWise, type FamilyWise, type SuiteOutcome } from '../src/host/index.js'
+import type { SerializedError } from 'vitest'
+import { familyWise, type FamilyWise } from '../src/host/index.js'
+import { tallyLaunch } from './launch-tally.js'
 import './provided.js'
 
 /** Why the test passes, as its annotation says. */
@@ -18,24 +20,12 @@ export class HeldVerdicts implements Reporter {
     this.vitest = vitest
   }
 
-  onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
+  onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<SerializedError>): void {
     if (this.method !== 'holm') return
-    const carriers: { id: string; outcome: SuiteOutcome; verdictTest: boolean }[] = []
-    // the outcomes the launch's own reporter decides over: none from a module that failed to run
-    for (const module of testModules) {
-      if (module.errors().length > 0) continue
-      for (const test of module.children.allTests()) {
-        const meta = test.meta().digline
-        if (meta?.kind === 'suite') carriers.push({ id: test.id, outcome: meta.outcome, verdictTest: true })
-        else if (meta?.kind === 'case' && meta.outcome !== undefined) carriers.push({ id: test.id, outcome: meta.outcome, verdictTest: false })
-      }
-    }
-    const decided = familyWise(
-      carriers.map((c) => c.outcome),
-      this.method,
-    ).outcomes
+    const { outcomes, carriers } = tallyLaunch(testModules, unhandledErrors)
+    const decided = familyWise(outcomes, this.method).outcomes
     carriers.forEach((carrier, i) => {
-      if (!carrier.verdictTest || carrier.outcome.status !== 'regressed' || decided[i]!.status !== 'held') return
+      if (!carrier.verdictTest || outcomes[i]!.status !== 'regressed' || decided[i]!.status !== 'held') return
       const task = this.vitest?.state.idMap.get(carrier.id)
       if (task?.type !== 'test' || task.result?.state !== 'fail') return
       task.result.state = 'pass'

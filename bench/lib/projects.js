@@ -292,3 +292,102 @@ for (const row of rows) {
 `,
   })
 }
+
+// Figure 20's marks. In a test's worker: the process's start (performance.timeOrigin), the first call
+// to the target and the last one, as wall-clock instants, written when the last call is made. In the
+// main process (a reporter beside Vitest's own): when the run ends for the reporters, and the exit.
+const callMarks = `import { writeFileSync } from 'node:fs'
+
+const N = Number(process.env.BENCH_N)
+let first = 0
+let calls = 0
+
+export function called(): void {
+  const now = performance.timeOrigin + performance.now()
+  if (calls++ === 0) first = now
+  if (calls === N) writeFileSync(process.env.BENCH_PHASES_OUT!, JSON.stringify({ workerStart: performance.timeOrigin, first, last: now }))
+}
+`
+
+const runMarks = `import { writeFileSync } from 'node:fs'
+
+const now = () => performance.timeOrigin + performance.now()
+let runEnd = 0
+process.on('exit', () => writeFileSync(process.env.BENCH_PHASES_OUT + '.main', JSON.stringify({ runEnd, exit: now() })))
+
+export class RunMarks {
+  onTestRunEnd(): void {
+    runEnd = now()
+  }
+}
+`
+
+const phasesConfig = (file, plugin) => `import { defineConfig } from 'vitest/config'
+${plugin ? "import { digline } from 'digline/plugin'\n" : ''}import { RunMarks } from './run-marks.ts'
+
+export default defineConfig({
+  ${plugin ? "plugins: [digline({ tenant: 'bench' })],\n  " : ''}test: { include: ['phases/${file}'], maxConcurrency: 32, reporters: ['default', new RunMarks()] },
+})
+`
+
+const phasesTarget = `const CALL_MS = Number(process.env.BENCH_CALL_MS ?? 0)
+const target = async (i: number) => {
+  called()
+  return CALL_MS > 0 ? new Promise<string>((r) => setTimeout(() => r('ok-' + i), CALL_MS)) : 'ok-' + i
+}
+`
+
+/**
+ * Figure 20: figure 1's cases on its three sides (digline, plain Vitest, the floor), each marking
+ * its first and last call to the target, the start of its worker, and the end of the run in the
+ * main process, so a launch's wall time splits into phases (bench/figures/launch-phases.js).
+ */
+export function phasesProject(installRoot) {
+  return project(installRoot, 'phases', {
+    'call-marks.ts': callMarks,
+    'run-marks.ts': runMarks,
+    'vitest.digline.config.ts': phasesConfig('digline.eval.ts', true),
+    'vitest.plain.config.ts': phasesConfig('plain.test.ts', false),
+    'vitest.floor.config.ts': phasesConfig('floor.test.ts', false),
+    'phases/digline.eval.ts': `import { evalSuite, scorers } from 'digline'
+import { called } from '../call-marks.ts'
+
+const N = Number(process.env.BENCH_N)
+${phasesTarget}
+evalSuite({
+  name: 'phases',
+  cases: Array.from({ length: N }, (_, i) => ({ id: 'c' + String(i).padStart(5, '0'), input: i, expected: 'ok-' + i })),
+  target,
+  samples: 1,
+  scorers: [scorers.exact()],
+  concurrency: Number(process.env.BENCH_CONCURRENCY ?? 1),
+})
+`,
+    'phases/plain.test.ts': `import { expect, test } from 'vitest'
+import { called } from '../call-marks.ts'
+
+const N = Number(process.env.BENCH_N)
+${phasesTarget}const declare = Number(process.env.BENCH_CONCURRENCY ?? 1) > 1 ? test.concurrent : test
+
+for (let i = 0; i < N; i++) {
+  declare('c' + String(i).padStart(5, '0'), async () => {
+    expect(await target(i)).toBe('ok-' + i)
+  })
+}
+`,
+    'phases/floor.test.ts': `import { expect, test } from 'vitest'
+import { called } from '../call-marks.ts'
+${durableLines}
+const N = Number(process.env.BENCH_N)
+${phasesTarget}const declare = Number(process.env.BENCH_CONCURRENCY ?? 1) > 1 ? test.concurrent : test
+
+for (let i = 0; i < N; i++) {
+  const id = 'c' + String(i).padStart(5, '0')
+  declare(id, async () => {
+    expect(await target(i)).toBe('ok-' + i)
+    await durable(id)
+  })
+}
+`,
+  })
+}
