@@ -7,9 +7,9 @@
 // worker before its first call, the calls, the end of the run, or the exit.
 import { readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
-import { runNode } from '../lib/process.js'
 import { phasesProject } from '../lib/projects.js'
 import { fmt, median } from '../lib/stats.js'
+import { launch, rotated } from './runs.js'
 
 const SIDES = ['plain', 'digline', 'floor']
 const PHASES = [
@@ -22,18 +22,14 @@ const PHASES = [
 
 const signed = (ms) => `${ms >= 0 ? '+' : '−'}${fmt.ms(Math.abs(ms))}`
 
-function rotated(sides, r) {
-  return sides.map((_, i) => sides[(i + r) % sides.length])
-}
-
 async function launchOnce(install, dir, side, env) {
-  if (side === 'digline') rmSync(join(dir, '.digline'), { recursive: true, force: true })
+  // The store is emptied before the clock starts, so launch's own emptying costs the digline side nothing.
+  rmSync(join(dir, '.digline'), { recursive: true, force: true })
   const out = join(dir, `phases-${side}.json`)
   rmSync(out, { force: true })
   rmSync(`${out}.main`, { force: true })
   const spawnedAt = performance.timeOrigin + performance.now()
-  const result = await runNode([install.vitestBin, 'run', '--config', `vitest.${side}.config.ts`], { cwd: dir, env: { ...env, BENCH_PHASES_OUT: out } })
-  if (result.code !== 0) throw new Error(`vitest run (${side}) in ${dir} exited ${result.code ?? result.signal}:\n${result.stderr.slice(-3000)}\n${result.stdout.slice(-3000)}`)
+  const result = await launch(install, dir, side, { ...env, BENCH_PHASES_OUT: out })
   const worker = JSON.parse(readFileSync(out, 'utf8'))
   const main = JSON.parse(readFileSync(`${out}.main`, 'utf8'))
   return {

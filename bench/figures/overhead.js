@@ -14,7 +14,7 @@ import { join } from 'node:path'
 import { measureFsync } from '../lib/floor.js'
 import { overheadProject } from '../lib/projects.js'
 import { fmt, median, pairedRatio } from '../lib/stats.js'
-import { launch, runSummary } from './runs.js'
+import { launch, rotated, runSummary } from './runs.js'
 
 const SMALL = 100
 const CONCURRENCY = 32
@@ -28,11 +28,6 @@ function tmpfsDir() {
   } catch {
     return undefined
   }
-}
-
-/** The sides in the order of repetition r: which goes first rotates, so a drift in the machine's load hits every side alike. */
-function rotated(sides, r) {
-  return sides.map((_, i) => sides[(i + r) % sides.length])
 }
 
 export async function overhead({ install, quick, log }) {

@@ -13,6 +13,11 @@ export async function launch(install, dir, side, env, { scanEveryTick = false } 
   return result
 }
 
+/** The sides in the order of repetition r: which goes first rotates, so a drift in the machine's load hits every side alike. */
+export function rotated(sides, r) {
+  return sides.map((_, i) => sides[(i + r) % sides.length])
+}
+
 /** The one run document a digline launch wrote for suite, summarized; journal legs left over. */
 export function runSummary(dir, suite, tenant = 'bench', store = join(dir, '.digline')) {
   const runs = join(store, tenant, 'runs', suite)
